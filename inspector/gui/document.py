@@ -1,0 +1,235 @@
+"""The document: the one object that owns what the panes show.
+
+It holds the byte source, the cursor, the selection, the origin, the dialect and the
+view anchor (the byte at the top of the viewport). Views never keep their own copy of
+any of these: they read them here, paint, and send user input back through the
+setters. Every setter emits its signal only when the value really changes, so a view
+that reacts to a signal by calling a setter with the same value ends the loop.
+
+Offsets are Python ints carried in ``Signal(object)``: a 16 GiB file overflows Qt's
+32-bit ``int`` signals.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+
+from PySide6.QtCore import QObject, Signal
+
+from inspector.core import decoder
+from inspector.core import kinds as K
+from inspector.core.bytesource import ByteSource, FileSource, MemorySource, SourceChange
+
+
+class Document(QObject):
+    sourceChanged = Signal()                 # a file was opened, reloaded or closed
+    cursorChanged = Signal(object)           # offset
+    selectionChanged = Signal(object, object)  # start, end (end exclusive; equal = none)
+    originChanged = Signal(object)           # None or offset
+    dialectChanged = Signal(str)
+    anchorChanged = Signal(object)           # offset at the top of the viewport
+    fileChanged = Signal(object)             # a SourceChange noticed on disk
+    scanChanged = Signal(object)             # the background analysis (or None)
+
+    UNIT_CACHE = 16
+
+    def __init__(self, parent: QObject | None = None):
+        super().__init__(parent)
+        self._source: ByteSource = MemorySource(b"", name="(no file)")
+        self._cursor = 0
+        self._selection = (0, 0)
+        self._origin: int | None = None
+        self._dialect = K.UTF8
+        self._anchor = 0
+        self._fixed = 0  # the end a shift-selection grows from
+        self._scan = None
+        self._units_cache: OrderedDict = OrderedDict()
+
+    # ------------------------------------------------------------------ the source
+    @property
+    def source(self) -> ByteSource:
+        return self._source
+
+    @property
+    def size(self) -> int:
+        return self._source.size
+
+    @property
+    def path(self):
+        return getattr(self._source, "path", None)
+
+    def open_path(self, path) -> None:
+        """Open a file read-only; raises ByteSourceError with a clear message and leaves
+        the current document untouched if the file cannot be opened."""
+        self.set_source(FileSource(path))
+
+    def set_source(self, source: ByteSource, cursor: int = 0) -> None:
+        old = self._source
+        self._source = source
+        self._units_cache.clear()
+        self._scan = None
+        self._origin = None
+        size = source.size
+        self._cursor = max(0, min(cursor, max(size - 1, 0)))
+        self._selection = (self._cursor, self._cursor)
+        self._anchor = 0
+        if old is not source:
+            old.close()
+        self.sourceChanged.emit()
+        self.scanChanged.emit(None)
+        self.originChanged.emit(None)
+        self.cursorChanged.emit(self._cursor)
+        self.selectionChanged.emit(*self._selection)
+        self.anchorChanged.emit(self._anchor)
+
+    def reload(self) -> None:
+        """Reopen the same path, keeping the cursor where it still makes sense."""
+        path = self.path
+        if path is None:
+            return
+        cursor, origin, dialect = self._cursor, self._origin, self._dialect
+        anchor = self._anchor
+        self.set_source(FileSource(path), cursor=cursor)
+        if origin is not None and origin < self.size:
+            self.set_origin(origin)
+        self.set_dialect(dialect)
+        self.set_anchor(min(anchor, max(self.size - 1, 0)))
+
+    def check_file(self) -> SourceChange | None:
+        """Ask the source whether the file changed on disk; tell the views if so."""
+        change = self._source.check()
+        if change is not None:
+            self.fileChanged.emit(change)
+        return change
+
+    # ------------------------------------------------------------------ cursor etc.
+    @property
+    def cursor(self) -> int:
+        return self._cursor
+
+    def _clamp(self, offset: int) -> int:
+        return max(0, min(int(offset), max(self.size - 1, 0)))
+
+    def set_cursor(self, offset: int, extend: bool = False) -> None:
+        """Move the cursor; with ``extend`` the selection grows from its anchor end."""
+        offset = self._clamp(offset)
+        if extend:
+            if not self.has_selection:
+                self._fixed = self._cursor
+            lo, hi = min(self._fixed, offset), max(self._fixed, offset)
+            self._set_selection(lo, self.unit_end(hi))
+        else:
+            self._fixed = offset
+            self._set_selection(offset, offset)
+        if offset != self._cursor:
+            self._cursor = offset
+            self.cursorChanged.emit(offset)
+
+    @property
+    def selection(self) -> tuple[int, int]:
+        return self._selection
+
+    def set_selection(self, start: int, end: int) -> None:
+        """Select bytes [start, end) and put the cursor on the first one."""
+        start, end = sorted((max(0, int(start)), max(0, int(end))))
+        end = min(end, self.size)
+        start = min(start, end)
+        self._set_selection(start, end)
+        self._fixed = start
+        cursor = self._clamp(start)
+        if cursor != self._cursor:
+            self._cursor = cursor
+            self.cursorChanged.emit(cursor)
+
+    def _set_selection(self, start: int, end: int) -> None:
+        if (start, end) != self._selection:
+            self._selection = (start, end)
+            self.selectionChanged.emit(start, end)
+
+    @property
+    def has_selection(self) -> bool:
+        return self._selection[1] > self._selection[0]
+
+    @property
+    def origin(self) -> int | None:
+        return self._origin
+
+    def set_origin(self, offset: int | None) -> None:
+        """Decode as if the stream began at ``offset``; None decodes from 0 again."""
+        if offset is not None:
+            offset = self._clamp(offset)
+            if offset == 0:
+                offset = None
+        if offset != self._origin:
+            self._origin = offset
+            self._units_cache.clear()
+            self.originChanged.emit(offset)
+
+    @property
+    def dialect(self) -> str:
+        return self._dialect
+
+    def set_dialect(self, name: str) -> None:
+        name = K.check_dialect(name)
+        if name != self._dialect:
+            self._dialect = name
+            self._units_cache.clear()
+            self.dialectChanged.emit(name)
+
+    @property
+    def anchor(self) -> int:
+        return self._anchor
+
+    def set_anchor(self, offset: int) -> None:
+        """The byte the views keep at the top of their viewport."""
+        offset = self._clamp(offset)
+        if offset != self._anchor:
+            self._anchor = offset
+            self.anchorChanged.emit(offset)
+
+    @property
+    def scan(self):
+        return self._scan
+
+    def set_scan(self, result) -> None:
+        self._scan = result
+        self.scanChanged.emit(result)
+
+    # ------------------------------------------------------------------ decoding
+    def units(self, start: int, end: int) -> list[decoder.Unit]:
+        """Units overlapping [start, end) under the current origin and dialect. A few
+        recent answers are cached: the two panes and the status bar ask for the same
+        rows within one repaint."""
+        key = (start, end)
+        hit = self._units_cache.get(key)
+        if hit is not None:
+            self._units_cache.move_to_end(key)
+            return hit
+        units = decoder.units_in_range(self._source, start, end, self._origin, self._dialect)
+        self._units_cache[key] = units
+        if len(self._units_cache) > self.UNIT_CACHE:
+            self._units_cache.popitem(last=False)
+        return units
+
+    def unit_at(self, offset: int) -> decoder.Unit | None:
+        return decoder.unit_at(self._source, offset, self._origin, self._dialect)
+
+    def unit_start(self, offset: int) -> int:
+        return decoder.unit_start(self._source, self._clamp(offset), self._origin, self._dialect)
+
+    def unit_end(self, offset: int) -> int:
+        u = self.unit_at(self._clamp(offset))
+        return u.end if u is not None else min(offset + 1, self.size)
+
+    def resync(self) -> decoder.Resync | None:
+        """What the current origin loses (None without an origin)."""
+        if self._origin is None:
+            return None
+        return decoder.resync(self._source, self._origin, self._dialect)
+
+    def read(self, offset: int, length: int) -> bytes:
+        return self._source.read(offset, length)
+
+    def selected_bytes(self, limit: int = 64 << 20) -> bytes:
+        start, end = self._selection
+        return self._source.read(start, min(end - start, limit))

@@ -1,0 +1,15 @@
+import os
+import sys
+from pathlib import Path
+
+# Headless unless a display is given: Qt's offscreen platform needs no X server.
+if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# Settings written by tests go to a throwaway place, never the user's own.
+os.environ.setdefault("XDG_CONFIG_HOME", str(Path(__file__).resolve().parent / ".." / "build" / "test-config"))
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+SAMPLES = ROOT / "resources" / "samples"
