@@ -1,0 +1,179 @@
+"""Small dialogs: Go to offset, the legend of colours and marks."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor, QPainter
+from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QGridLayout, QLabel, QLineEdit,
+                               QVBoxLayout, QWidget)
+
+from inspector.core import kinds as K
+from inspector.gui import style
+
+
+def parse_goto(text: str, cursor: int, size: int) -> int:
+    """The offset a Go-to entry names: decimal, ``0x`` hex, ``+n`` / ``-n`` relative to
+    the cursor (either base), or ``end`` (the last byte). Raises ValueError with a message
+    for the dialog. The result is inside the file."""
+    t = text.strip().replace("_", "").replace(",", "")
+    if not t:
+        raise ValueError("Type an offset: 4096, 0x1000, +16, -16 or end.")
+    if t.lower() in ("end", "$"):
+        return max(size - 1, 0)
+    sign = 0
+    if t[0] in "+-":
+        sign = 1 if t[0] == "+" else -1
+        t = t[1:].strip()
+    try:
+        if t.lower().startswith("0x"):
+            if len(t) == 2:
+                raise ValueError
+            value = int(t[2:], 16)
+        else:
+            if not t.isdigit():
+                raise ValueError
+            value = int(t, 10)
+    except ValueError:
+        raise ValueError(f"“{text.strip()}” is not an offset. Use decimal (4096), hex with 0x "
+                         "(0x1000), +n or -n to move from the cursor, or end.") from None
+    target = cursor + sign * value if sign else value
+    if size == 0:
+        if target != 0:
+            raise ValueError("The file is empty: the only offset is 0.")
+        return 0
+    if target < 0:
+        raise ValueError(f"That is {-target:,} bytes before the start of the file.")
+    if target >= size:
+        raise ValueError(f"Offset {target:,} (0x{target:X}) is past the end: the file has "
+                         f"{size:,} bytes, the last offset is {size - 1:,} (0x{size - 1:X}).")
+    return target
+
+
+class GotoDialog(QDialog):
+    """Ask for an offset; a bad entry is explained in the dialog, which stays open."""
+
+    offsetChosen = Signal(object)
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("gotoDialog")
+        self.setWindowTitle("Go to offset")
+        self._cursor = 0
+        self._size = 0
+        self.offset: int | None = None
+        lay = QVBoxLayout(self)
+        self.prompt = QLabel()
+        lay.addWidget(self.prompt)
+        self.entry = QLineEdit()
+        self.entry.setObjectName("gotoEntry")
+        self.entry.setPlaceholderText("4096, 0x1000, +16, -16 or end")
+        lay.addWidget(self.entry)
+        self.message = QLabel()
+        self.message.setObjectName("gotoMessage")
+        self.message.setWordWrap(True)
+        self.message.setStyleSheet("color: #c62828;")
+        self.message.hide()
+        lay.addWidget(self.message)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                   | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        lay.addWidget(buttons)
+        self.entry.textEdited.connect(self._clear_message)
+
+    def prepare(self, cursor: int, size: int) -> None:
+        self._cursor, self._size = cursor, size
+        self.offset = None
+        last = max(size - 1, 0)
+        self.prompt.setText(f"Offset (0 to {last:,} = 0x{last:X}); the cursor is at "
+                            f"{cursor:,} (0x{cursor:X}).")
+        self.entry.selectAll()
+        self._clear_message()
+        self.entry.setFocus()
+
+    def _clear_message(self, *_):
+        self.message.clear()
+        self.message.hide()
+
+    def accept(self) -> None:
+        try:
+            target = parse_goto(self.entry.text(), self._cursor, self._size)
+        except ValueError as e:
+            self.message.setText(str(e))
+            self.message.show()
+            self.entry.setFocus()
+            self.entry.selectAll()
+            return  # stays open
+        self.offset = target
+        super().accept()
+        self.offsetChosen.emit(target)
+
+
+class _Swatch(QWidget):
+    def __init__(self, fill: QColor, text: QColor, mark: str, sample: str):
+        super().__init__()
+        self._fill, self._text, self._mark, self._sample = fill, text, mark, sample
+        self.setFixedSize(64, 22)
+
+    def paintEvent(self, event):
+        p = QPainter(self)
+        p.fillRect(self.rect().adjusted(0, 0, -1, -1), self._fill)
+        p.setPen(self._text)
+        p.drawRect(self.rect().adjusted(0, 0, -1, -1))
+        p.drawText(self.rect().adjusted(4, 0, 0, 0),
+                   Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, self._sample)
+        if self._mark:
+            f = p.font()
+            f.setPointSizeF(max(6.0, f.pointSizeF() * 0.75))
+            f.setBold(True)
+            p.setFont(f)
+            p.drawText(self.rect().adjusted(0, 1, -3, 0),
+                       Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignRight, self._mark)
+        p.end()
+
+
+_SAMPLES = {
+    style.ASCII: "41", style.MULTI2: "C3 A9", style.MULTI3: "E2 82", style.MULTI4: "F0 9F",
+    style.MULTI_LONG: "ED A0", K.OVERLONG: "C0 AF", K.SURROGATE: "ED A0",
+    K.OUT_OF_RANGE: "F4 90", K.LEGACY_LONG_FORM: "F8 88", K.TRUNCATED: "E2 82",
+    K.UNEXPECTED_CONTINUATION: "80", K.INVALID_BYTE: "FF", style.WARNING: "EF BB",
+}
+
+
+class LegendDialog(QDialog):
+    """What each colour and mark in the views means, from the same tables they use."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("legendDialog")
+        self.setWindowTitle("Legend")
+        pal = style.Palette.current()
+        grid = QGridLayout(self)
+        row = 0
+        for role, title in style.LEGEND:
+            fill = pal.color(style.fill_role(role)) if role != style.WARNING else pal.color("warning_fill")
+            mark = style.MARKS.get(role, "")
+            grid.addWidget(_Swatch(fill, pal.color(role), mark, _SAMPLES.get(role, "")), row, 0)
+            words = title + (f"   (mark {mark})" if mark else "")
+            grid.addWidget(QLabel(words), row, 1)
+            row += 1
+        extras = [
+            ("lost", "bytes lost to resynchronization (hatched)"),
+            ("origin", "the origin: decoding starts here (violet bar)"),
+            ("sync", "back in step with the decoding from 0 (green bar)"),
+            ("selection", "selection"),
+        ]
+        for role, title in extras:
+            grid.addWidget(_Swatch(pal.color(role), pal.color("text"), "", ""), row, 0)
+            grid.addWidget(QLabel(title), row, 1)
+            row += 1
+        note = QLabel("A box groups the bytes of one unit, also across a row's end. "
+                      "Continuation bytes of a valid unit are drawn quieter; the "
+                      "character column shows each glyph at its unit's first byte and "
+                      "· under the rest. Problems show \uFFFD and a mark letter.")
+        note.setWordWrap(True)
+        grid.addWidget(note, row, 0, 1, 2)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        buttons.accepted.connect(self.accept)
+        grid.addWidget(buttons, row + 1, 0, 1, 2)

@@ -1,0 +1,112 @@
+"""Both panes in step: one document, cursor/selection/scrolling seen by both."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtGui import QGuiApplication, QWheelEvent
+
+MOD = Qt.KeyboardModifier
+LEFT = Qt.MouseButton.LeftButton
+
+TEXT = "".join(f"line {i:04d}: héllo wörld € 日本 𝄞\n" for i in range(800)).encode()
+
+
+@pytest.fixture
+def both(opened):
+    w = opened(TEXT, "lines.txt")
+    if w.text_view is None:
+        pytest.skip("the text pane is not there yet")
+    w.hex_view.repaint()
+    w.text_view.repaint()
+    return w
+
+
+def contains(view, offset) -> bool:
+    start, end = view.visible_range()
+    return start <= offset < end
+
+
+def hex_point(view, offset, area="hex") -> QPoint:
+    x, y = view.layout_.cell_center(offset, view.top_row, area)
+    return QPoint(x - view.horizontalScrollBar().value(), y)
+
+
+def test_keys_in_the_hex_view_move_the_text_pane(both, qtbot):
+    w = both
+    hv, tv, doc = w.hex_view, w.text_view, w.document
+    for _ in range(60):
+        qtbot.keyClick(hv, Qt.Key.Key_Down)
+    assert contains(hv, doc.cursor) and contains(tv, doc.cursor)
+    qtbot.keyClick(hv, Qt.Key.Key_End, MOD.ControlModifier)
+    assert doc.cursor == len(TEXT) - 1
+    assert contains(hv, doc.cursor) and contains(tv, doc.cursor)
+
+
+def test_click_in_the_text_pane_moves_the_hex_cursor(both, qtbot):
+    w = both
+    hv, tv, doc = w.hex_view, w.text_view, w.document
+    target = TEXT.index("€".encode(), 200)
+    tv.ensure_visible(target)
+    tv.repaint()
+    pos = tv.point_for_offset(target)
+    assert pos is not None
+    qtbot.mouseClick(tv.viewport(), LEFT, MOD.NoModifier, pos.toPoint())
+    assert doc.cursor == target
+    assert contains(hv, target)
+
+
+def test_selection_in_each_pane_shows_in_the_other(both, qtbot):
+    w = both
+    hv, tv, doc = w.hex_view, w.text_view, w.document
+    # Drag in the hex view, from a continuation byte of é to the middle of €.
+    e_acute = TEXT.index("é".encode())
+    euro = TEXT.index("€".encode())
+    qtbot.mousePress(hv.viewport(), LEFT, MOD.NoModifier, hex_point(hv, e_acute + 1))
+    qtbot.mouseMove(hv.viewport(), hex_point(hv, euro + 2))
+    qtbot.mouseRelease(hv.viewport(), LEFT, MOD.NoModifier, hex_point(hv, euro + 2))
+    assert doc.selection == (e_acute, euro + 3)
+    assert contains(tv, e_acute) and contains(tv, euro)
+    # Shift-click in the text pane extends the same selection.
+    far = TEXT.index(b"\n", euro)
+    pos = tv.point_for_offset(far - 1)
+    qtbot.mouseClick(tv.viewport(), LEFT, MOD.ShiftModifier, pos.toPoint())
+    start, end = doc.selection
+    assert start == e_acute and end >= far
+    assert contains(hv, far - 1)
+
+
+def test_scrolling_either_pane_keeps_the_other_on_the_same_bytes(both, qtbot):
+    w = both
+    hv, tv, doc = w.hex_view, w.text_view, w.document
+    pos = QPointF(40, 40)
+    ev = QWheelEvent(pos, hv.viewport().mapToGlobal(pos), QPoint(0, 0), QPoint(0, -120 * 20),
+                     Qt.MouseButton.NoButton, MOD.NoModifier, Qt.ScrollPhase.NoScrollPhase, False)
+    QGuiApplication.sendEvent(hv.viewport(), ev)
+    anchor = doc.anchor
+    assert anchor > 0 and hv.visible_range()[0] == anchor
+    assert contains(tv, anchor)
+    tv.scroll_lines(25)
+    anchor2 = doc.anchor
+    assert anchor2 > anchor and contains(hv, anchor2)
+    assert hv.visible_range()[0] <= anchor2 < hv.visible_range()[0] + hv.bytes_per_row
+
+
+def test_goto_and_origin_reach_both_panes(both, qtbot):
+    w = both
+    hv, tv, doc = w.hex_view, w.text_view, w.document
+    target = len(TEXT) // 2
+    w.go_to(target)
+    assert contains(hv, target) and contains(tv, target)
+    doc.set_origin(target + 1)
+    hv.repaint()
+    tv.repaint()
+    assert contains(hv, doc.cursor) and contains(tv, doc.cursor)
+
+
+def test_dialect_switch_recuts_both(both, qtbot):
+    w = both
+    w.dialect_actions["fss-utf"].trigger()
+    w.hex_view.repaint()
+    w.text_view.repaint()
+    assert w.document.dialect == "fss-utf"
