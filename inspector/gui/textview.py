@@ -1,0 +1,898 @@
+"""The decoded-text pane: the file as a reader sees it, flowing and wrapped.
+
+The pane never keeps its own copy of the cursor, the selection, the origin or the
+dialect: it reads them from the :class:`~inspector.gui.document.Document`, paints, and
+sends input back through the document's setters. The only state of its own is the
+first byte of its top visual line, ``top``, which follows ``document.anchor`` when the
+anchor changes and moves by itself (without writing the anchor) just enough to keep the
+cursor visible, so that it and the hex view, which show different amounts of bytes,
+never fight over the anchor. Scrolling this pane (wheel, scrollbar, Page Up/Down) does
+write the anchor, so the hex view follows.
+
+Layout is :class:`~inspector.gui.textlayout.TextLayout`, which decodes only the
+paragraphs around what is shown; the scrollbar maps to byte offsets in proportion,
+because a 16 GiB file has far more lines than anyone can count.
+"""
+
+from __future__ import annotations
+
+import math
+import unicodedata
+from bisect import bisect_left, bisect_right
+
+from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import (QAction, QColor, QFont, QFontDatabase, QFontMetricsF,
+                           QGuiApplication, QKeySequence, QPainter, QPen, QPixmap, QPolygonF,
+                           QRawFont, QTextLayout)
+from PySide6.QtWidgets import QAbstractScrollArea, QAbstractSlider, QMenu, QToolTip, QWidget
+
+from inspector.core import kinds as K
+from inspector.core.unicode_db import name as unicode_name
+from inspector.gui import app as _app  # noqa: F401  (guards None's refcount, see app.py)
+from inspector.gui import style
+from inspector.gui import textlayout as TL
+
+SCROLL_STEPS = 10000          # scrollbar positions: the file is mapped in proportion
+COPY_LIMIT = 16 << 20         # bytes decoded for "Copy text"
+PAD_X = 6.0                   # left and right margin inside the viewport
+PAD_Y = 2.0
+SMALL_SCALE = 0.72            # boxes' labels and problem marks, relative to the font
+WHEEL_LINES = 3
+
+
+class QtMetrics:
+    """Pixel widths for the layout, measured once per string with ``QFontMetricsF``."""
+
+    def __init__(self, font: QFont, small_font: QFont):
+        self.font = font
+        self.small_font = small_font
+        self.fm = QFontMetricsF(font)
+        self.small = QFontMetricsF(small_font)
+        self._widths: dict[str, float] = {}
+        self._drawable: dict[int, bool] = {}
+        self._fonts = [QRawFont.fromFont(font)]
+        self.char_width = self.fm.horizontalAdvance("0")
+        self.box_pad = max(2.0, round(self.small.horizontalAdvance("0") * 0.35))
+
+    def text_width(self, text: str) -> float:
+        w = self._widths.get(text)
+        if w is None:
+            w = self._widths[text] = self.fm.horizontalAdvance(text)
+        return w
+
+    def box_width(self, label: str) -> float:
+        return math.ceil(self.small.horizontalAdvance(label)) + 2 * self.box_pad + 2
+
+    def mark_width(self, mark: str) -> float:
+        return math.ceil(self.small.horizontalAdvance("W")) + 1
+
+    def can_draw(self, cp: int) -> bool:
+        """Whether any font (after Qt's fallback) has a glyph: otherwise U+XXXX is shown
+        instead of an empty box."""
+        if 0x20 <= cp < 0x7F:
+            return True
+        hit = self._drawable.get(cp)
+        if hit is None:
+            # Ask the fonts Qt already fell back to (cheap), and only then let Qt shape
+            # the character to find out (and remember the font it picks).
+            hit = any(raw.supportsCharacter(cp) for raw in self._fonts)
+            if not hit:
+                layout = QTextLayout(chr(cp), self.font)
+                layout.beginLayout()
+                layout.createLine()
+                layout.endLayout()
+                runs = layout.glyphRuns()
+                hit = bool(runs) and all(g != 0 for r in runs for g in r.glyphIndexes())
+                if hit and len(self._fonts) < 32:
+                    self._fonts.extend(r.rawFont() for r in runs)
+            self._drawable[cp] = hit
+        return hit
+
+
+def _blend(a: QColor, b: QColor, t: float) -> QColor:
+    """``a`` moved a fraction ``t`` towards ``b`` (for subtle, palette-derived tints)."""
+    return QColor.fromRgbF(a.redF() + (b.redF() - a.redF()) * t,
+                           a.greenF() + (b.greenF() - a.greenF()) * t,
+                           a.blueF() + (b.blueF() - a.blueF()) * t)
+
+
+def _runs_safely(ch: str) -> bool:
+    """Characters that may be drawn as part of one string at the layout's positions:
+    monospace-font scripts, no combining marks, no right-to-left reordering."""
+    cp = ord(ch)
+    return cp < 0x0590 and not (0x0300 <= cp < 0x0370) and not unicodedata.combining(ch)
+
+
+class _LinePlan:
+    """One line's drawing, by colour key (resolved against the palette at paint time,
+    so a theme change needs no new plans)."""
+
+    __slots__ = ("offsets", "ends", "xs", "rights", "fills", "texts", "marks", "boxes")
+
+    def __init__(self, cells: list[TL.Cell], metrics: "QtMetrics", lost_end, origin):
+        self.offsets = [c.unit.offset for c in cells]
+        self.ends = [c.unit.end for c in cells]
+        self.xs = [c.x for c in cells]
+        self.rights = [c.x + c.width for c in cells]
+        self.fills: list[tuple] = []    # (x, width, "error" | "lost" | "warning", offset)
+        self.texts: list[tuple] = []    # (x, text, colour key)
+        self.marks: list[tuple] = []    # (x, problem mark letter, colour key)
+        self.boxes: list[list] = []     # [label, width, warned, x, [offsets]]
+        run: list[str] = []
+        run_x = 0.0
+        run_key = None
+        texts = self.texts
+        for c in cells:
+            u = c.unit
+            mode = c.mode
+            if mode == TL.TEXT:
+                key = "warning" if u.warnings else (style.role_for(u) if u.length > 1 else "text")
+                if u.warnings:
+                    self.fills.append((c.x, c.width, "warning", u.offset))
+                if len(c.text) == 1 and _runs_safely(c.text):
+                    if run and key == run_key:
+                        run.append(c.text)
+                        continue
+                    if run:
+                        texts.append((run_x, "".join(run), run_key))
+                    run = [c.text]
+                    run_x, run_key = c.x, key
+                    continue
+                if run:
+                    texts.append((run_x, "".join(run), run_key))
+                    run = []
+                texts.append((c.x, c.text, key))
+                continue
+            if run:
+                texts.append((run_x, "".join(run), run_key))
+                run = []
+            if mode in (TL.PICTURE, TL.LINE_END, TL.BLANK):
+                if c.text:
+                    texts.append((c.x, c.text, "warning" if u.warnings else "muted"))
+                if u.warnings:
+                    self.fills.append((c.x, c.width, "warning", u.offset))
+            elif mode == TL.REPLACEMENT:
+                lost = lost_end is not None and origin is not None and origin <= u.offset < lost_end
+                key = "lost" if lost else u.kind
+                self.fills.append((c.x, c.width, "lost" if lost else "error", u.offset))
+                texts.append((c.x, c.text, key))
+                self.marks.append((c.x + metrics.text_width(c.text), style.mark_for(u), key))
+            elif mode == TL.BOX:
+                warned = bool(u.warnings)
+                last = self.boxes[-1] if self.boxes else None
+                if (last is not None and last[0] == c.text and last[1] == c.width
+                        and last[2] == warned
+                        and abs(last[3] + len(last[4]) * c.width - c.x) < 0.01):
+                    last[4].append(u.offset)
+                else:
+                    self.boxes.append([c.text, c.width, warned, c.x, [u.offset]])
+        if run:
+            texts.append((run_x, "".join(run), run_key))
+
+
+class TextView(QAbstractScrollArea):
+    """The decoded-text pane of one :class:`Document`."""
+
+    showWhitespaceChanged = Signal(bool)
+
+    def __init__(self, document, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("textView")
+        self.setAccessibleName("Decoded text")
+        self.setAccessibleDescription(
+            "The file decoded as text: lines break at line feeds and wrap at the pane's "
+            "width; each problem is shown as flagged replacement characters.")
+        self.document = document
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
+        self.viewport().setCursor(Qt.CursorShape.IBeamCursor)
+        self.viewport().setAutoFillBackground(False)
+        self.setAttribute(Qt.WidgetAttribute.WA_InputMethodEnabled, False)
+
+        self._show_whitespace = False
+        self._top = 0                  # first byte of the top visual line
+        self._goal_x: float | None = None
+        self._press: tuple[int, int] | None = None  # unit [start, end) a drag began on
+        self._zoom = 0
+        self._base_point_size: float | None = None
+        self._applying_zoom = False
+        self._resync_key = None
+        self._resync = None
+        self._box_cache: dict = {}
+        self._cursor_to_show = False
+
+        font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        font.setStyleHint(QFont.StyleHint.Monospace)
+        self.setFont(font)
+        self._make_metrics()
+        self.text_layout = TL.TextLayout(document, self._metrics, wrap_width=self._wrap_width(),
+                                    show_whitespace=False, glyph=style.glyph_for)
+
+        bar = self.verticalScrollBar()
+        bar.setRange(0, SCROLL_STEPS)
+        bar.actionTriggered.connect(self._on_scroll_action)
+
+        document.sourceChanged.connect(self._on_source_changed)
+        document.cursorChanged.connect(self._on_cursor_changed)
+        document.selectionChanged.connect(self._on_selection_changed)
+        document.originChanged.connect(self._on_decoding_changed)
+        document.dialectChanged.connect(self._on_decoding_changed)
+        document.anchorChanged.connect(self._on_anchor_changed)
+        document.fileChanged.connect(self._on_file_changed)
+
+        self._top = self.text_layout.line_start(document.anchor)
+        self._sync_scrollbar()
+
+    # ------------------------------------------------------------------ options
+    def set_show_whitespace(self, on: bool) -> None:
+        on = bool(on)
+        if on == self._show_whitespace:
+            return
+        self._show_whitespace = on
+        self.text_layout.set_show_whitespace(on)
+        self._relayout()
+        self.showWhitespaceChanged.emit(on)
+
+    show_whitespace = property(lambda self: self._show_whitespace, set_show_whitespace,
+                               doc="Tabs, spaces and line ends drawn as marks.")
+
+    def zoom_in(self) -> None:
+        self._set_zoom(self._zoom + 1)
+
+    def zoom_out(self) -> None:
+        self._set_zoom(self._zoom - 1)
+
+    def zoom_reset(self) -> None:
+        self._set_zoom(0)
+
+    def _set_zoom(self, steps: int) -> None:
+        if self._base_point_size is None:
+            self._base_point_size = self.font().pointSizeF()
+        size = max(5.0, min(72.0, self._base_point_size + steps))
+        self._zoom = int(size - self._base_point_size)
+        font = QFont(self.font())
+        font.setPointSizeF(size)
+        self._applying_zoom = True
+        try:
+            self.setFont(font)
+        finally:
+            self._applying_zoom = False
+
+    def changeEvent(self, event):
+        if event.type() == QEvent.Type.FontChange:
+            if not self._applying_zoom:
+                # A font set from outside (the window's zoom or settings) is the new base.
+                self._base_point_size = None
+                self._zoom = 0
+            if hasattr(self, "text_layout"):
+                self._make_metrics()
+                self.text_layout.set_metrics(self._metrics)
+                self._relayout()
+        super().changeEvent(event)
+
+    def _make_metrics(self) -> None:
+        font = QFont(self.font())
+        small = QFont(font)
+        small.setPointSizeF(max(4.0, font.pointSizeF() * SMALL_SCALE))
+        self._metrics = QtMetrics(font, small)
+        self._box_cache = {}
+        fm = self._metrics.fm
+        self._line_height = math.ceil(fm.lineSpacing()) + 2
+        self._ascent = fm.ascent() + 1
+
+    # ------------------------------------------------------------------ geometry
+    def _wrap_width(self) -> float:
+        return max(self._metrics.char_width * 4,
+                   self.viewport().width() - 2 * PAD_X - self._metrics.char_width)
+
+    def _visible_line_count(self, partial: bool = True) -> int:
+        h = max(0.0, self.viewport().height() - PAD_Y)
+        n = h / self._line_height
+        return max(1, math.ceil(n) if partial else int(n))
+
+    def _visible_lines(self) -> list[TL.Line]:
+        self._show_pending_cursor()
+        return self.text_layout.lines_from(self._top, self._visible_line_count(True))
+
+    def visible_range(self) -> tuple[int, int]:
+        """(first byte shown, end of the last byte shown), end exclusive."""
+        if self.document.size == 0:
+            return (0, 0)
+        lines = self._visible_lines()
+        return (lines[0].start, lines[-1].end)
+
+    @property
+    def top(self) -> int:
+        """First byte of the top visual line."""
+        self._show_pending_cursor()
+        return self._top
+
+    def line_height(self) -> int:
+        return self._line_height
+
+    def point_for_offset(self, offset: int):
+        """Where the unit holding ``offset`` is drawn (viewport coordinates, centre of
+        its first cell), or None when it is not on screen: for tests and tooltips."""
+        for i, line in enumerate(self._visible_lines()):
+            cell = line.cell_at_offset(offset)
+            if cell is not None:
+                x = PAD_X + cell.x + max(cell.width, 2) / 2
+                y = PAD_Y + i * self._line_height + self._line_height / 2
+                return QPointF(x, y)
+        return None
+
+    def offset_at_point(self, pos) -> int:
+        """The unit under a viewport point (the nearest one beside or below the text)."""
+        lines = self._visible_lines()
+        if not lines:
+            return 0
+        row = int((pos.y() - PAD_Y) // self._line_height)
+        row = max(0, min(row, len(lines) - 1))
+        return self.text_layout.offset_at(lines[row], pos.x() - PAD_X)
+
+    # ------------------------------------------------------------------ reacting
+    def _relayout(self) -> None:
+        self.text_layout.set_wrap_width(self._wrap_width())
+        self._top = self.text_layout.line_start(self._top)
+        self._sync_scrollbar()
+        self.viewport().update()
+
+    def _on_source_changed(self) -> None:
+        self.text_layout.invalidate()
+        self._resync_key = None
+        self._goal_x = None
+        self._top = self.text_layout.line_start(self.document.anchor)
+        self._sync_scrollbar()
+        self.viewport().update()
+
+    def _on_file_changed(self, change) -> None:
+        self.text_layout.invalidate()
+        self._relayout()
+
+    def _on_decoding_changed(self, *_):
+        self.text_layout.invalidate()
+        self._resync_key = None
+        self._relayout()
+
+    def _on_anchor_changed(self, anchor) -> None:
+        self._top = self.text_layout.line_start(anchor)
+        self._sync_scrollbar()
+        self.viewport().update()
+
+    def _on_cursor_changed(self, offset) -> None:
+        # Deferred to the next paint or query: "go to" sets the cursor and then the
+        # anchor, and the cursor is then already on screen, with nothing laid out twice.
+        self._cursor_to_show = True
+        self.viewport().update()
+
+    def _show_pending_cursor(self) -> None:
+        if self._cursor_to_show:
+            self._cursor_to_show = False
+            self.ensure_visible(self.document.cursor)
+
+    def _on_selection_changed(self, start, end) -> None:
+        self.viewport().update()
+
+    def ensure_visible(self, offset: int) -> None:
+        """Scroll this pane's own top as little as needed to show ``offset``'s line,
+        without touching the document's anchor."""
+        if self.document.size == 0:
+            return
+        layout = self.text_layout
+        target = layout.line_at(offset)
+        if target.start < self._top:
+            self._set_top(target.start)
+            return
+        full = self._visible_line_count(partial=False)
+        line = layout.line_at(self._top)
+        for _ in range(full):
+            if line.start == target.start:
+                return
+            nxt = layout.next_line(line)
+            if nxt is None:
+                break
+            line = nxt
+        self._set_top(layout.step(target, -(full - 1)).start)
+
+    def _set_top(self, top: int) -> None:
+        if top != self._top:
+            self._top = top
+            self._sync_scrollbar()
+            self.viewport().update()
+
+    def scroll_to(self, top: int) -> None:
+        """Put the visual line holding ``top`` at the top and tell the document (this is
+        the user scrolling this pane, so the other pane follows)."""
+        top = self.text_layout.line_start(top)
+        self._set_top(top)
+        self.document.set_anchor(top)
+
+    def scroll_lines(self, count: int) -> None:
+        line = self.text_layout.line_at(self._top)
+        target = self.text_layout.step(line, count)
+        if count > 0:
+            # Stop when the last line reaches the bottom rather than scrolling past it.
+            last_top = self.text_layout.last_top(self._visible_line_count(partial=False))
+            if target.start > last_top:
+                target = self.text_layout.line_at(max(last_top, self._top))
+        self.scroll_to(target.start)
+
+    # ------------------------------------------------------------------ scrollbar
+    def _sync_scrollbar(self) -> None:
+        bar = self.verticalScrollBar()
+        size = self.document.size
+        bar.blockSignals(True)
+        try:
+            if size <= 0:
+                bar.setRange(0, 0)
+                bar.setPageStep(SCROLL_STEPS)
+                return
+            start, end = self.visible_range()
+            page = max(1, min(SCROLL_STEPS, (end - start) * SCROLL_STEPS // size))
+            if start == 0 and end >= size:
+                bar.setRange(0, 0)
+                bar.setPageStep(SCROLL_STEPS)
+                return
+            bar.setRange(0, max(1, SCROLL_STEPS - page))
+            bar.setPageStep(page)
+            bar.setSingleStep(1)
+            bar.setValue(min(bar.maximum(), self._top * SCROLL_STEPS // size))
+        finally:
+            bar.blockSignals(False)
+
+    def _on_scroll_action(self, action: int) -> None:
+        bar = self.verticalScrollBar()
+        A = QAbstractSlider.SliderAction
+        action = A(action) if not isinstance(action, A) else action
+        if action == A.SliderSingleStepAdd:
+            self.scroll_lines(1)
+        elif action == A.SliderSingleStepSub:
+            self.scroll_lines(-1)
+        elif action == A.SliderPageStepAdd:
+            self.scroll_lines(max(1, self._visible_line_count(False) - 1))
+        elif action == A.SliderPageStepSub:
+            self.scroll_lines(-max(1, self._visible_line_count(False) - 1))
+        elif action == A.SliderToMinimum:
+            self.scroll_to(0)
+        elif action == A.SliderToMaximum:
+            self.scroll_to(self.text_layout.last_top(self._visible_line_count(False)))
+        elif action == A.SliderMove:
+            pos = bar.sliderPosition()
+            if pos >= bar.maximum():
+                self.scroll_to(self.text_layout.last_top(self._visible_line_count(False)))
+            else:
+                self.scroll_to(pos * self.document.size // SCROLL_STEPS)
+            return  # leave the handle where the hand put it
+        bar.setSliderPosition(bar.value() if bar.maximum() == 0 else
+                              min(bar.maximum(), self._top * SCROLL_STEPS // max(1, self.document.size)))
+
+    def scrollContentsBy(self, dx: int, dy: int) -> None:
+        # Positions come from the document, not from pixel scrolling.
+        self.viewport().update()
+
+    def wheelEvent(self, event):
+        dy = event.angleDelta().y()
+        if dy == 0:
+            event.ignore()
+            return
+        steps = int(round(dy / 120 * WHEEL_LINES)) or (1 if dy > 0 else -1)
+        self.scroll_lines(-steps)
+        event.accept()
+
+    def resizeEvent(self, event):
+        super().resizeEvent(event)
+        self._relayout()
+
+    # ------------------------------------------------------------------ keys
+    def keyPressEvent(self, event):
+        doc = self.document
+        self._show_pending_cursor()
+        key = event.key()
+        mods = event.modifiers()
+        extend = bool(mods & Qt.KeyboardModifier.ShiftModifier)
+        ctrl = bool(mods & Qt.KeyboardModifier.ControlModifier)
+        if event.matches(QKeySequence.StandardKey.Copy):
+            self.copy_text()
+            return
+        if event.matches(QKeySequence.StandardKey.SelectAll):
+            doc.set_selection(0, doc.size)
+            return
+        if doc.size == 0 or key in (Qt.Key.Key_Tab, Qt.Key.Key_Backtab):
+            super().keyPressEvent(event)
+            return
+        cursor = doc.cursor
+        layout = self.text_layout
+        if key == Qt.Key.Key_Left:
+            start = doc.unit_start(cursor)
+            self._move(doc.unit_start(start - 1) if start > 0 else start, extend)
+        elif key == Qt.Key.Key_Right:
+            end = doc.unit_end(cursor)
+            self._move(end if end < doc.size else doc.unit_start(cursor), extend)
+        elif key in (Qt.Key.Key_Up, Qt.Key.Key_Down):
+            self._move_lines(-1 if key == Qt.Key.Key_Up else 1, extend)
+        elif key in (Qt.Key.Key_PageUp, Qt.Key.Key_PageDown):
+            page = max(1, self._visible_line_count(False) - 1)
+            self._page(-page if key == Qt.Key.Key_PageUp else page, extend)
+        elif key == Qt.Key.Key_Home:
+            if ctrl:
+                self._move(0, extend)
+            else:
+                line = layout.line_at(cursor)
+                self._move(line.cells[0].offset if line.cells else line.start, extend)
+        elif key == Qt.Key.Key_End:
+            if ctrl:
+                self._move(doc.unit_start(doc.size - 1), extend)
+            else:
+                line = layout.line_at(cursor)
+                self._move(line.cells[-1].offset if line.cells else line.start, extend)
+        else:
+            super().keyPressEvent(event)
+            return
+        event.accept()
+
+    def _move(self, offset: int, extend: bool, keep_goal: bool = False) -> None:
+        if not keep_goal:
+            self._goal_x = None
+        self.document.set_cursor(offset, extend=extend)
+
+    def _goal(self) -> float:
+        if self._goal_x is None:
+            self._goal_x = self.text_layout.position(self.document.cursor)[1]
+        return self._goal_x
+
+    def _move_lines(self, count: int, extend: bool) -> None:
+        goal = self._goal()
+        line = self.text_layout.line_at(self.document.cursor)
+        target = self.text_layout.step(line, count)
+        if target.start == line.start:
+            return
+        self._move(self.text_layout.offset_at(target, goal), extend, keep_goal=True)
+
+    def _page(self, count: int, extend: bool) -> None:
+        """Scroll a page and keep the cursor on the same screen row; a cursor that was
+        off screen lands on the new top line, so the pane never jumps back to it."""
+        goal = self._goal()
+        layout = self.text_layout
+        cursor_line = layout.line_at(self.document.cursor)
+        rows = layout.lines_from(self._top, self._visible_line_count(partial=False))
+        row = next((i for i, line in enumerate(rows) if line.start == cursor_line.start), None)
+        self.scroll_lines(count)
+        if row is None:
+            target = layout.line_at(self._top)
+        else:
+            target = layout.step(layout.line_at(self._top), row)
+            if target.start == cursor_line.start:
+                target = layout.step(cursor_line, count)  # at either end of the file
+        self._move(layout.offset_at(target, goal), extend, keep_goal=True)
+
+    # ------------------------------------------------------------------ mouse
+    def mousePressEvent(self, event):
+        if event.button() != Qt.MouseButton.LeftButton or self.document.size == 0:
+            super().mousePressEvent(event)
+            return
+        pos = event.position()
+        offset = self.offset_at_point(pos)
+        doc = self.document
+        self._goal_x = max(0.0, pos.x() - PAD_X)
+        if event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
+            doc.set_cursor(offset, extend=True)
+            sel = doc.selection
+            self._press = (sel[0], sel[0] + 1) if doc.cursor > sel[0] else None
+        else:
+            start = doc.unit_start(offset)
+            self._press = (start, doc.unit_end(start))
+            doc.set_cursor(start)
+        event.accept()
+
+    def mouseMoveEvent(self, event):
+        if not (event.buttons() & Qt.MouseButton.LeftButton) or self._press is None:
+            super().mouseMoveEvent(event)
+            return
+        pos = event.position()
+        if pos.y() < 0:
+            self.scroll_lines(-1)
+        elif pos.y() > self.viewport().height():
+            self.scroll_lines(1)
+        doc = self.document
+        start = doc.unit_start(self.offset_at_point(pos))
+        end = doc.unit_end(start)
+        lo, hi = min(self._press[0], start), max(self._press[1], end)
+        doc.set_selection(lo, hi)
+        event.accept()
+
+    def mouseReleaseEvent(self, event):
+        if event.button() == Qt.MouseButton.LeftButton:
+            self._press = None
+        super().mouseReleaseEvent(event)
+
+    def mouseDoubleClickEvent(self, event):
+        """Select the word (letters, digits, marks, _) around the clicked unit."""
+        if event.button() != Qt.MouseButton.LeftButton or self.document.size == 0:
+            return
+        offset = self.offset_at_point(event.position())
+        par = self.text_layout.paragraph_at(offset)
+        units = par.units
+
+        def wordish(u) -> bool:
+            if u.kind != K.VALID or u.value is None or u.value > 0x10FFFF:
+                return False
+            ch = chr(u.value)
+            return ch.isalnum() or ch == "_" or unicodedata.category(ch).startswith("M")
+
+        idx = next((i for i, u in enumerate(units) if u.contains(offset)), None)
+        if idx is None or not wordish(units[idx]):
+            return
+        lo = hi = idx
+        while lo > 0 and wordish(units[lo - 1]):
+            lo -= 1
+        while hi + 1 < len(units) and wordish(units[hi + 1]):
+            hi += 1
+        self.document.set_selection(units[lo].offset, units[hi].end)
+        self._press = None
+        event.accept()
+
+    # ------------------------------------------------------------------ menu, copy
+    def context_menu(self, offset: int) -> QMenu:
+        """The context menu for the unit at ``offset`` (built apart so tests can
+        trigger its actions)."""
+        doc = self.document
+        menu = QMenu(self)
+        start = doc.unit_start(offset) if doc.size else 0
+        decode = menu.addAction("Decode from here")
+        decode.setObjectName("decodeFromHere")
+        decode.setEnabled(doc.size > 0)
+        decode.triggered.connect(lambda: doc.set_origin(start))
+        clear = menu.addAction("Clear origin")
+        clear.setObjectName("clearOrigin")
+        clear.setEnabled(doc.origin is not None)
+        clear.triggered.connect(lambda: doc.set_origin(None))
+        menu.addSeparator()
+        copy = menu.addAction("Copy text")
+        copy.setObjectName("copyText")
+        copy.setEnabled(doc.has_selection)
+        copy.triggered.connect(self.copy_text)
+        menu.addSeparator()
+        ws = QAction("Show whitespace and control pictures", menu)
+        ws.setObjectName("showWhitespace")
+        ws.setCheckable(True)
+        ws.setChecked(self._show_whitespace)
+        ws.toggled.connect(self.set_show_whitespace)
+        menu.addAction(ws)
+        return menu
+
+    def contextMenuEvent(self, event):
+        offset = self.offset_at_point(QPointF(event.pos()))
+        menu = self.context_menu(offset)
+        menu.exec(event.globalPos())
+        menu.deleteLater()
+
+    def selected_text(self, limit: int = COPY_LIMIT) -> str:
+        """The selection as decoded text (problems as their U+FFFD)."""
+        start, end = self.document.selection
+        if end <= start:
+            return ""
+        end = min(end, start + limit)
+        return TL.decoded_text(self.document.units(start, end))
+
+    def copy_text(self) -> None:
+        text = self.selected_text()
+        if text:
+            QGuiApplication.clipboard().setText(text)
+
+    # ------------------------------------------------------------------ tooltips
+    def viewportEvent(self, event):
+        if event.type() == QEvent.Type.ToolTip and self.document.size:
+            offset = self.offset_at_point(QPointF(event.pos()))
+            unit = self.document.unit_at(offset)
+            if unit is not None:
+                QToolTip.showText(event.globalPos(), self._describe(unit), self.viewport())
+            return True
+        return super().viewportEvent(event)
+
+    def _describe(self, unit) -> str:
+        data = self.document.read(unit.offset, unit.length).hex(" ").upper()
+        where = f"offset {unit.offset:,} (0x{unit.offset:X}), bytes {data}"
+        if unit.kind != K.VALID:
+            text = f"{K.KIND_TITLES[unit.kind]}: {max(unit.replacements, 1)} \u00d7 U+FFFD"
+        else:
+            text = f"U+{unit.value:04X} {unicode_name(unit.value) or ''}".rstrip()
+        if unit.warnings:
+            text += "\n" + ", ".join(K.KIND_TITLES.get(w, w) for w in unit.warnings)
+        return f"{text}\n{where}"
+
+    # ------------------------------------------------------------------ painting
+    def _current_resync(self):
+        doc = self.document
+        key = (id(doc.source), doc.origin, doc.dialect)
+        if key != self._resync_key:
+            self._resync_key = key
+            self._resync = doc.resync()
+        return self._resync
+
+    def paintEvent(self, event):
+        painter = QPainter(self.viewport())
+        try:
+            self._paint(painter)
+        finally:
+            painter.end()
+
+    def _paint(self, p: QPainter) -> None:
+        pal = style.Palette.current()
+        doc = self.document
+        rect = self.viewport().rect()
+        p.fillRect(rect, pal.color("background"))
+        if doc.size == 0:
+            p.setPen(pal.color("muted_text"))
+            p.drawText(QRectF(rect), Qt.AlignmentFlag.AlignCenter, "(empty file)")
+            return
+        m = self._metrics
+        font, small = m.font, m.small_font
+        lh = self._line_height
+        ascent = self._ascent
+        small_ascent = m.small.ascent()
+        cursor = doc.cursor
+        sel_start, sel_end = doc.selection
+        origin = doc.origin
+        rs = self._current_resync()
+        lost_end = rs.sync_offset if rs is not None else None
+        focused = self.hasFocus()
+
+        text_color = pal.color("text")
+        muted = pal.color("muted_text")
+        sel_fill = pal.color("selection")
+        err_fill = pal.color("error_fill")
+        warn_fill = pal.color("warning_fill")
+        warn_color = pal.color("warning")
+        lost_fill = pal.color("lost")
+        origin_color = pal.color("origin")
+        sync_color = pal.color("sync")
+
+        # Colours by the plan's keys: text, warning, multibyte tints (subtle: the text
+        # colour moved towards the length role's colour), muted marks.
+        colors = {"text": text_color, "warning": warn_color, "muted": muted,
+                  "lost": origin_color}
+        for role in style.MULTI_ROLES:
+            colors[role] = _blend(text_color, pal.color(role), 0.75)
+        for kind in K.ERROR_KINDS:
+            colors[kind] = pal.color(kind)
+        half = m.char_width * 0.5
+
+        p.setFont(font)
+        lines = self._visible_lines()
+        for row, line in enumerate(lines):
+            y = PAD_Y + row * lh
+            base = y + ascent
+            dim = origin is not None and line.start < origin
+            p.setOpacity(0.45 if dim else 1.0)
+            plan = self._plan(line, lost_end, origin)
+
+            # Backgrounds: the selection (one band: its cells are consecutive), then
+            # problem fills outside it.
+            selected = None
+            if sel_end > sel_start and line.start < sel_end and line.end > sel_start:
+                offsets = plan.offsets
+                i = max(0, bisect_right(offsets, sel_start) - 1)
+                if plan.ends[i] <= sel_start:
+                    i += 1
+                j = bisect_left(offsets, sel_end)
+                if i < j:
+                    selected = (offsets[i], plan.ends[j - 1])
+                    x0 = plan.xs[i]
+                    x1 = max(plan.rights[j - 1], plan.xs[j - 1] + half)
+                    p.fillRect(QRectF(PAD_X + x0, y, x1 - x0, lh), sel_fill)
+            for x, w, fill, off in plan.fills:
+                if selected is not None and selected[0] <= off < selected[1]:
+                    continue
+                p.fillRect(QRectF(PAD_X + x, y + 1, w, lh - 2),
+                           err_fill if fill == "error" else lost_fill if fill == "lost" else warn_fill)
+
+            # Text: runs of plain characters of one colour, each drawn as one string.
+            for x, text, key in plan.texts:
+                p.setPen(colors[key])
+                p.drawText(QPointF(PAD_X + x, base), text)
+            if plan.marks:
+                p.setFont(small)
+                for x, mark, key in plan.marks:
+                    p.setPen(colors[key])
+                    p.drawText(QPointF(PAD_X + x + 0.5, y + small_ascent), mark)
+                p.setFont(font)
+            for label, width, warned, x, offsets_in_run in plan.boxes:
+                if selected is not None and offsets_in_run[0] < selected[1] and \
+                        offsets_in_run[-1] >= selected[0]:
+                    for k, off in enumerate(offsets_in_run):
+                        look = (label, width, warned, selected[0] <= off < selected[1])
+                        self._paint_boxes(p, look, PAD_X + x + k * width, y, 1, lh, pal)
+                else:
+                    self._paint_boxes(p, (label, width, warned, False), PAD_X + x, y,
+                                      len(offsets_in_run), lh, pal)
+
+            # The origin and the point where decoding is back in step.
+            if origin is not None:
+                if line.start == origin:
+                    p.setOpacity(1.0)
+                    self._paint_marker(p, PAD_X - 3, y, lh, origin_color, flag=True)
+                if lost_end is not None and lost_end > origin:
+                    c = line.cell_at_offset(lost_end) if line.start <= lost_end < line.end else None
+                    if c is not None:
+                        self._paint_marker(p, PAD_X + c.x - 1, y, lh, sync_color, flag=False)
+
+            # The cursor: a box around its unit's cells (a caret bar too when focused).
+            if line.start <= cursor < line.end:
+                c = line.cell_at_offset(cursor)
+                if c is not None:
+                    p.setOpacity(1.0)
+                    w = c.width if c.width > 0 else m.char_width * 0.5
+                    cur = pal.color("cursor")
+                    pen = QPen(cur)
+                    pen.setWidthF(1.5 if focused else 1.0)
+                    if not focused:
+                        pen.setStyle(Qt.PenStyle.DashLine)
+                    p.setPen(pen)
+                    p.setBrush(Qt.BrushStyle.NoBrush)
+                    p.drawRect(QRectF(PAD_X + c.x - 0.5, y + 0.5, w + 1, lh - 1))
+                    if focused:
+                        p.fillRect(QRectF(PAD_X + c.x - 1, y, 2, lh), cur)
+        p.setOpacity(1.0)
+
+    def _plan(self, line: TL.Line, lost_end, origin) -> "_LinePlan":
+        """What to draw for one line, worked out once per laid-out line (the paragraph
+        keeps it) so a repaint is a few calls per line, not several per character."""
+        par = line.paragraph
+        plans = par.extra.get("plans")
+        if plans is None:
+            plans = par.extra["plans"] = {}
+        plan = plans.get(line.index)
+        if plan is None:
+            plan = plans[line.index] = _LinePlan(line.cells, self._metrics, lost_end, origin)
+        return plan
+
+    def _paint_boxes(self, p, key, x, y, count, lh, pal) -> None:
+        """``count`` identical small tagged boxes side by side: invisible characters,
+        controls, U+XXXX for glyphs no font has, so hidden characters are seen and
+        nothing turns into tofu. Boxes repeat (a file of zeros is all NUL boxes), so each
+        look is drawn once into a pixmap and tiled."""
+        label, width, warned, selected = key
+        cache_key = key + (pal.theme, lh)
+        pm = self._box_cache.get(cache_key)
+        if pm is None:
+            pm = self._render_box(label, width, lh, warned, selected, pal)
+            if len(self._box_cache) > 512:
+                self._box_cache.clear()
+            self._box_cache[cache_key] = pm
+        if count == 1:
+            p.drawPixmap(QPointF(x, y), pm)
+        else:
+            p.drawTiledPixmap(QRectF(x, y, width * count, lh), pm)
+
+    def _render_box(self, label, width, lh, warned, selected, pal) -> QPixmap:
+        ratio = self.devicePixelRatioF()
+        pm = QPixmap(max(1, math.ceil(width * ratio)), max(1, math.ceil(lh * ratio)))
+        pm.setDevicePixelRatio(ratio)
+        pm.fill(Qt.GlobalColor.transparent)
+        q = QPainter(pm)
+        try:
+            q.setRenderHint(QPainter.RenderHint.Antialiasing)
+            edge = pal.color("warning") if warned else pal.color("muted_text")
+            r = QRectF(1.5, 2.5, width - 3, lh - 5)
+            q.setPen(QPen(edge, 1.0))
+            if selected:
+                q.setBrush(Qt.BrushStyle.NoBrush)
+            else:
+                q.setBrush(pal.color("warning_fill") if warned else pal.color("alternate_background"))
+            q.drawRoundedRect(r, 2.5, 2.5)
+            q.setFont(self._metrics.small_font)
+            q.setPen(pal.color("warning") if warned else pal.color("text"))
+            q.drawText(r, Qt.AlignmentFlag.AlignCenter, label)
+        finally:
+            q.end()
+        return pm
+
+    @staticmethod
+    def _paint_marker(p, x, y, lh, color, flag: bool) -> None:
+        p.fillRect(QRectF(x, y, 2, lh), color)
+        if flag:
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(color)
+            p.drawPolygon(QPolygonF([QPointF(x, y), QPointF(x + 6, y), QPointF(x, y + 5)]))
+            p.setBrush(Qt.BrushStyle.NoBrush)
