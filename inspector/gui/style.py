@@ -159,6 +159,7 @@ class Palette:
     """Colours by role for one theme. ``Palette.current()`` follows the application."""
 
     _current: "Palette | None" = None
+    _chosen: str | None = None  # a theme the user picked; None follows the application
 
     def __init__(self, theme: str = "light"):
         self.theme = theme
@@ -185,15 +186,17 @@ class Palette:
 
     @classmethod
     def current(cls) -> "Palette":
-        theme = system_theme()
+        """The chosen theme's palette, or the one matching the application's colours."""
+        theme = cls._chosen or system_theme()
         if cls._current is None or cls._current.theme != theme:
             cls._current = Palette(theme)
         return cls._current
 
     @classmethod
-    def set_current(cls, theme: str) -> "Palette":
-        cls._current = Palette(theme)
-        return cls._current
+    def set_current(cls, theme: str | None) -> "Palette":
+        """Pick a theme by name; None or "system" follows the application again."""
+        cls._chosen = None if theme in (None, "system") else theme
+        return cls.current()
 
 
 LEGEND = [
