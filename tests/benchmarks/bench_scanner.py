@@ -1,0 +1,188 @@
+"""Scanner speed and memory, measured against CPython's own UTF-8 decoder.
+
+Run directly: ``python3 tests/benchmarks/bench_scanner.py [SIZE_MiB] [--big GiB]``
+(default 256 MiB for the throughput runs, 1 GiB for the memory and navigation runs).
+Files go to a temporary directory that is deleted at the end.
+
+Measured, in one run on the same data:
+* throughput: the scanner (reading the file through FileSource, with and without the
+  SHA-256 it computes on whole-file scans) against ``data.decode('utf-8', 'replace')`` on
+  the bytes already in memory, for multilingual valid text, random bytes, and text with
+  one corrupted byte in a thousand;
+* peak memory of a scan of a large file, in a subprocess (tracemalloc's peak, which
+  counts numpy's buffers, above the baseline taken after imports and table building);
+* next_problem in a clean large file whose only error is in its last KiB, against the
+  time ``bytes.decode`` takes to reach that error;
+* the index's size on a large file of random bytes.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+MiB = 1 << 20
+
+PHRASES = [
+    "The quick brown fox jumps over the lazy dog. ",
+    "Съешь же ещё этих мягких французских булок, да выпей чаю. ",
+    "我能吞下玻璃而不伤身体。", "Τὴ γλῶσσα μοῦ ἔδωσαν ἑλληνικὴ. ",
+    "أنا قادر على أكل الزجاج و هذا لا يؤلمني. ", "日本語のテキストです。\n",
+    "Ça va très bien, merci! \n", "한국어 텍스트입니다.\n",
+    "Some plain ASCII line of source code = 42;\n",
+] * 20 + ["😀🎉👍 "]
+
+
+def multilingual(size: int, seed: int = 1) -> bytes:
+    rng = random.Random(seed)
+    block = "".join(rng.choice(PHRASES) for _ in range(200000)).encode()
+    data = (block * (size // len(block) + 1))[:size]
+    # Cut back to a character boundary so the text is valid.
+    while data and (data[-1] & 0xC0) == 0x80 or data and data[-1] >= 0xC0:
+        data = data[:-1]
+    return data
+
+
+def corrupted(text: bytes, every: int = 1000, seed: int = 3) -> bytes:
+    rng = random.Random(seed)
+    out = bytearray(text)
+    for i in range(0, len(out) - every, every):
+        out[i + rng.randrange(every)] = rng.randrange(256)
+    return bytes(out)
+
+
+def write(path: str, data: bytes) -> None:
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+def best_of(fn, repeat: int = 2) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
+def throughput(tmp: str, size: int) -> list[tuple]:
+    from inspector.core.bytesource import FileSource
+    from inspector.core.scanner import scan
+
+    text = multilingual(size)
+    rows = []
+    for name, make in (("multilingual valid text", lambda: text),
+                       ("random bytes", lambda: os.urandom(size)),
+                       ("text, 1 corrupted byte in 1000", lambda: corrupted(text))):
+        data = make()
+        path = os.path.join(tmp, "data.bin")
+        write(path, data)
+        t_dec = best_of(lambda: data.decode("utf-8", "replace"), 1)
+
+        def run(sha):
+            with FileSource(path) as src:
+                return scan(src, sha256=sha)
+
+        t_scan = best_of(lambda: run(False), 1)
+        t_sha = best_of(lambda: run(True), 1)
+        r = run(False)
+        mb = len(data) / 1e6
+        rows.append((name, mb / t_dec, mb / t_scan, t_dec / t_scan, mb / t_sha, t_dec / t_sha,
+                     r.error_units))
+        os.unlink(path)
+        del data
+    return rows
+
+
+_MEMORY_CHILD = r"""
+import gc, sys, tracemalloc
+sys.path.insert(0, sys.argv[1])
+from inspector.core.bytesource import FileSource
+from inspector.core.scanner import scan
+from inspector.core import _scan_kernels
+_scan_kernels.tables()
+gc.collect()
+tracemalloc.start()
+base = tracemalloc.get_traced_memory()[0]
+with FileSource(sys.argv[2]) as src:
+    r = scan(src)
+peak = tracemalloc.get_traced_memory()[1]
+print(base, peak, r.error_units, r.index.nbytes)
+"""
+
+
+def memory(path: str) -> tuple[float, int, int]:
+    out = subprocess.run([sys.executable, "-c", _MEMORY_CHILD, ROOT, path], capture_output=True,
+                         text=True, check=True).stdout.split()
+    base, peak, errors, index_bytes = map(int, out)
+    return (peak - base) / MiB, errors, index_bytes  # tracemalloc sees numpy's buffers too
+
+
+def far_error(tmp: str, size: int) -> tuple[float, float]:
+    from inspector.core.bytesource import FileSource
+    from inspector.core.navigation import next_problem
+
+    text = multilingual(size - 1024)
+    data = text + b"tail " + b"\xc0\xaf" + b" end" * 200
+    path = os.path.join(tmp, "far.txt")
+    write(path, data)
+
+    def reach():
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as e:
+            return e.start
+
+    t_dec = best_of(reach, 1)
+    with FileSource(path) as src:
+        t0 = time.perf_counter()
+        u = next_problem(src, 0)
+        t_nav = time.perf_counter() - t0
+    assert u is not None and u.offset == len(text) + 5
+    os.unlink(path)
+    return t_dec, t_nav
+
+
+def main(argv: list[str]) -> int:
+    size = int(argv[0]) * MiB if argv and not argv[0].startswith("-") else 256 * MiB
+    big = 1 << 30
+    if "--big" in argv:
+        big = int(float(argv[argv.index("--big") + 1]) * (1 << 30))
+    from inspector.core import _scan_kernels
+
+    _scan_kernels.tables()
+    with tempfile.TemporaryDirectory(prefix="bench-scanner-") as tmp:
+        print(f"throughput on {size // MiB} MiB (MB/s; ratio = scanner / decode('utf-8','replace'))")
+        print(f"{'data':34} {'decode':>8} {'scan':>8} {'ratio':>6} {'scan+sha':>9} {'ratio':>6} {'errors':>12}")
+        for name, dec, sc, ratio, sha, ratio_sha, errors in throughput(tmp, size):
+            print(f"{name:34} {dec:8.0f} {sc:8.0f} {ratio:6.2f} {sha:9.0f} {ratio_sha:6.2f} {errors:12,}")
+        print()
+        path = os.path.join(tmp, "big.txt")
+        write(path, multilingual(big))
+        grown, _, _ = memory(path)
+        print(f"peak memory above baseline, scanning {big / (1 << 30):.2f} GiB of text: {grown:.1f} MiB")
+        os.unlink(path)
+        path = os.path.join(tmp, "big.bin")
+        with open(path, "wb") as f:
+            for _ in range(big // (64 * MiB)):
+                f.write(os.urandom(64 * MiB))
+        grown, errors, index_bytes = memory(path)
+        print(f"peak memory above baseline, scanning {big / (1 << 30):.2f} GiB of random bytes: "
+              f"{grown:.1f} MiB; {errors:,} error units; index {index_bytes / 1024:.0f} KiB")
+        os.unlink(path)
+        t_dec, t_nav = far_error(tmp, big)
+        print(f"next_problem, clean {big / (1 << 30):.2f} GiB file, error in the last KiB: "
+              f"{t_nav:.2f} s; bytes.decode reaches it in {t_dec:.2f} s (ratio {t_nav / t_dec:.2f}x)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

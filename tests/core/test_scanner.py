@@ -1,0 +1,201 @@
+"""The scanner against the reference decoder: identical counts, first errors and index."""
+
+import os
+import random
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from inspector.core import kinds as K
+from inspector.core.bytesource import FileSource, MemorySource
+from inspector.core.decoder import cut
+from inspector.core.scanner import ScanCancelled, scan, scan_steps
+
+DIALECTS = K.DIALECTS
+
+
+def reference(data: bytes, dialect: str, base: int = 0, block: int = 64):
+    """Counts the spec asks for, from the reference decoder."""
+    units = cut(data, base, dialect, final=True)
+    lengths = {n: 0 for n in range(1, 7)}
+    errors = {k: 0 for k in K.ERROR_KINDS}
+    warnings = {w: 0 for w in K.WARNING_KINDS}
+    repl = 0
+    per_block_err = {}
+    first_problem = {}
+    for u in units:
+        b = (u.offset - base) // block
+        if u.kind == K.VALID:
+            lengths[u.length] += 1
+        else:
+            errors[u.kind] += 1
+            repl += u.replacements
+            per_block_err[b] = per_block_err.get(b, 0) + 1
+        for w in u.warnings:
+            warnings[w] += 1
+        if u.is_problem and b not in first_problem:
+            first_problem[b] = u.offset
+    return units, lengths, errors, warnings, repl, per_block_err, first_problem
+
+
+def check(data: bytes, dialect: str, chunk_size=64, dense_window=32, block=64, max_errors=50):
+    src = MemorySource(data)
+    r = scan(src, dialect, chunk_size=chunk_size, dense_window=dense_window, block_size=block,
+             max_errors=max_errors)
+    units, lengths, errors, warnings, repl, per_block_err, first_problem = reference(data, dialect, 0, block)
+    assert r.complete
+    assert r.units == lengths
+    assert r.errors_by_kind == errors
+    assert r.warnings_by_kind == warnings
+    assert r.replacements == repl
+    assert r.code_points == sum(lengths.values())
+    assert r.first_errors == [u for u in units if u.is_error][:max_errors]
+    idx = r.index
+    assert idx.block_size == block
+    for b in range(idx.n_blocks):
+        assert int(idx.errors[b].sum()) == per_block_err.get(b, 0)
+        assert int(idx.first_problem[b]) == first_problem.get(b, -1)
+    assert int(idx.units.sum()) == r.code_points
+    binary_ascii = set(range(0x09)) | set(range(0x0E, 0x1B)) | set(range(0x1C, 0x20)) | {0x7F}
+    error_bytes = sum(u.length for u in units if u.is_error)
+    assert r.error_bytes == error_bytes == int(idx.error_bytes.sum())
+    assert r.binary_bytes == error_bytes + sum(1 for b in data if b in binary_ascii) == int(idx.binary.sum())
+    assert int(idx.warnings.sum()) == sum(warnings.values())
+    return r
+
+
+# Byte pieces that exercise every kind, warning and dialect rule.
+PIECES = [
+    b"a", b"\n", b"\x00", b"\x01", b"\x7f", b"\xc2\x85", b"\xc3\xa9", b"\xe2\x82\xac",
+    b"\xf0\x9f\x98\x80", b"\xc0\xaf", b"\xc0\x80", b"\xe0\x80\xaf", b"\xed\xa0\x80",
+    b"\xed\xb0\x80", b"\xed\xa0\xbd\xed\xb8\x80", b"\xf4\x90\x80\x80", b"\xf5\x80\x80\x80",
+    b"\xf8\x88\x80\x80\x80", b"\xfc\x84\x80\x80\x80\x80", b"\xf8\x80\x80\x80\x80",
+    b"\xe1\x80", b"\xf0\x90\x80", b"\x80", b"\xbf\xbf", b"\xfe", b"\xff", b"\xef\xbb\xbf",
+    b"\xef\xbf\xbd", b"\xef\xb7\x90", b"\xef\xbf\xbe", b"\xee\x80\x80", b"\xe2\x80\xae",
+    b"\xe2\x80\x8b", b"\xd8\x9c", b"\xcd\xb8", b"\xf3\xb0\x80\x80", b"\xf4\x8f\xbf\xbf",
+    b"\xe4\xb8\xad", b"\xd0\xb6", b"\xc2", b"\xe2", b"\xf0", b"\xfd\xbf\xbf\xbf\xbf\xbf",
+]
+
+pieces = st.lists(st.sampled_from(PIECES), max_size=60).map(b"".join)
+
+
+@settings(max_examples=150, deadline=None)
+@given(pieces, st.sampled_from(DIALECTS), st.integers(16, 80))
+def test_scanner_equals_decoder_on_crafted_pieces(data, dialect, chunk):
+    check(data, dialect, chunk_size=chunk, dense_window=max(16, chunk // 2))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.binary(max_size=400), st.sampled_from(DIALECTS), st.integers(16, 100))
+def test_scanner_equals_decoder_on_random_bytes(data, dialect, chunk):
+    check(data, dialect, chunk_size=chunk, dense_window=max(16, chunk // 3))
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+def test_every_piece_at_every_chunk_boundary(dialect):
+    # Each piece placed so that a chunk boundary falls at each of its bytes.
+    for piece in PIECES:
+        for shift in range(len(piece) + 1):
+            data = b"x" * (40 - shift) + piece + b"y" * 5 + piece + b"z" * 30
+            check(data, dialect, chunk_size=40, dense_window=20)
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+def test_larger_mixed_data_through_all_paths(dialect):
+    rng = random.Random(7)
+    text = ("Grüße, 世界! Ελληνικά \u200b\u202e 😀 " * 200).encode()
+    corrupted = bytearray(text)
+    for _ in range(40):
+        corrupted[rng.randrange(len(corrupted))] = rng.randrange(256)
+    parts = [text, bytes(corrupted), os.urandom(3000), b"\xed\xa0\xbd\xed\xb8\x80" * 50,
+             b"\x80" * 100, text]
+    data = b"".join(parts)
+    check(data, dialect, chunk_size=1024, dense_window=256, block=512, max_errors=500)
+
+
+def test_sha256_and_file_source(tmp_path):
+    import hashlib
+
+    data = ("héllo wörld\n" * 5000).encode() + b"\xff"
+    path = tmp_path / "f.txt"
+    path.write_bytes(data)
+    with FileSource(path) as src:
+        r = scan(src, chunk_size=4096)
+    assert r.sha256 == hashlib.sha256(data).hexdigest()
+    assert r.errors_by_kind[K.INVALID_BYTE] == 1
+    assert not r.valid
+
+
+def test_region_is_cut_as_its_own_stream():
+    data = "aé€😀".encode() * 50
+    src = MemorySource(data)
+    r = scan(src, start=2, end=len(data) - 1)
+    units = cut(data[2:len(data) - 1], 2)
+    assert r.error_units == sum(1 for u in units if u.is_error)
+    assert r.first_errors == [u for u in units if u.is_error][:100]
+    assert r.sha256 is None  # only a whole-file scan has the file's hash
+
+
+def test_origin_splits_into_two_streams():
+    from inspector.core.decoder import units_in_range
+
+    data = "aé€😀".encode() * 50
+    src = MemorySource(data)
+    for origin in (3, 5, 6, 100):
+        r = scan(src, origin=origin, chunk_size=32, dense_window=16)
+        units = units_in_range(src, 0, len(data), origin)
+        assert r.first_errors == [u for u in units if u.is_error][:100]
+        assert r.code_points == sum(1 for u in units if u.is_valid)
+
+
+def test_progress_and_partial_results():
+    data = ("ab\u00e9" * 100000).encode() + os.urandom(300000)
+    steps = scan_steps(MemorySource(data), chunk_size=65536)
+    seen = []
+    for step in steps:
+        seen.append(step.done)
+        assert step.result.index.done <= step.result.start + step.done
+        assert step.total == len(data)
+    assert seen == sorted(seen) and seen[-1] == len(data)
+    assert len(seen) > 5
+
+
+def test_cancel_returns_promptly_on_dense_errors():
+    data = os.urandom(4 << 20)
+    calls = []
+
+    def cancel():
+        calls.append(1)
+        return len(calls) > 3
+
+    with pytest.raises(ScanCancelled):
+        scan(MemorySource(data), cancel=cancel)
+    # Each step between checks covers at most one window.
+    steps = scan_steps(MemorySource(data))
+    first = next(steps)
+    assert first.done <= 256 * 1024
+    steps.close()
+
+
+def test_empty_source():
+    r = scan(MemorySource(b""))
+    assert r.complete and r.valid and r.code_points == 0 and r.index.n_blocks == 0
+    assert r.sha256 == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+
+
+def test_replacements_match_cpython():
+    data = os.urandom(20000)
+    r = scan(MemorySource(data), chunk_size=1000)
+    assert r.replacements == data.decode("utf-8", "replace").count("\ufffd")
+
+
+def test_index_memory_bounded_on_random_bytes(tmp_path):
+    from inspector.core.blockindex import BlockIndex
+
+    # The index's size depends on the number of blocks, never on the number of errors.
+    data = os.urandom(2 << 20)
+    r = scan(MemorySource(data))
+    assert r.error_units > 500000
+    assert r.index.nbytes < 64 * 1024
+    big = BlockIndex(0, 1 << 40)  # a 1 TiB file
+    assert big.nbytes < 16 << 20
