@@ -19,7 +19,6 @@ from PySide6.QtGui import QAction, QGuiApplication
 from PySide6.QtWidgets import QMenu, QMessageBox, QWidget
 
 from inspector.core import copyformats
-from inspector.gui import app as _app  # noqa: F401  (guards None/True refcounts, see app.py)
 
 try:
     from inspector.gui import workers

@@ -20,6 +20,8 @@ def parse_goto(text: str, cursor: int, size: int) -> int:
         raise ValueError("Type an offset: 4096, 0x1000, +16, -16 or end.")
     if t.lower() in ("end", "$"):
         return max(size - 1, 0)
+    if len(t) > 40:  # no file has an offset of more than 40 digits (and int() has limits)
+        raise ValueError(f"“{text.strip()[:20]}…” is too long to be an offset.")
     sign = 0
     if t[0] in "+-":
         sign = 1 if t[0] == "+" else -1

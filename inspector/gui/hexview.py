@@ -14,15 +14,15 @@ glyph substitutes from :mod:`inspector.gui.style`.
 from __future__ import annotations
 
 import math
+from bisect import bisect_left
 
 from PySide6.QtCore import QEvent, QPoint, QRect, QSize, Qt, Signal
-from PySide6.QtGui import (QAction, QBrush, QColor, QFont, QFontDatabase, QFontInfo,
+from PySide6.QtGui import (QAction, QBrush, QColor, QFont, QFontDatabase,
                            QFontMetricsF, QGuiApplication, QPainter, QPen, QPixmap,
                            QTextLayout)
 from PySide6.QtWidgets import QAbstractScrollArea, QMenu, QToolTip, QWidget
 
 from inspector.core import decoder
-from inspector.gui import app as _app  # noqa: F401  (guards None's refcount, see app.py)
 from inspector.core import kinds as K
 from inspector.core.unicode_db import name as cp_name
 from inspector.gui import style
@@ -109,8 +109,28 @@ def _explain(unit, source, dialect, origin, lost) -> str:
     return "\n".join(lines)
 
 
+def visible_matches(matches, start: int, end: int, look_back: int = 64):
+    """The (start, end) ranges of ``matches`` (sorted by start) that overlap [start, end).
+    A binary search finds the first one starting in the window; a few before it may
+    reach into it."""
+    if not matches or end <= start:
+        return []
+    i = bisect_left(matches, (start, -1))
+    j = i
+    while j > 0 and i - j < look_back and matches[j - 1][1] > start:
+        j -= 1
+    out = []
+    for m in matches[j:]:
+        if m[0] >= end:
+            break
+        if m[1] > start:
+            out.append(m)
+    return out
+
+
 class HexView(QAbstractScrollArea):
     zoomChanged = Signal(int)
+    visibleRangeChanged = Signal(object, object)  # (start, end) of the bytes on screen
 
     WHEEL_ROWS = 3
 
@@ -132,6 +152,7 @@ class HexView(QAbstractScrollArea):
         self._resync = None
         self.context_actions: list[QAction] = []  # the window adds Go to..., etc.
         self.last_paint_range = (0, 0)
+        self._last_visible = (0, 0)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.viewport().setCursor(Qt.CursorShape.IBeamCursor)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
@@ -270,6 +291,10 @@ class HexView(QAbstractScrollArea):
             hbar.setSingleStep(self._cw)
         finally:
             self._updating_bar = False
+        shown = self.visible_range()
+        if shown != self._last_visible:
+            self._last_visible = shown
+            self.visibleRangeChanged.emit(*shown)
 
     def _set_top(self, row: int) -> None:
         """Our own top row (no anchor write)."""
@@ -331,7 +356,15 @@ class HexView(QAbstractScrollArea):
                 self._relayout()
                 return
         lay = self._layout
-        self._top_row = lay.clamp_top(self._top_row, self.viewport().height())
+        h = self.viewport().height()
+        top = lay.clamp_top(self._top_row, h)
+        # A cursor that was on screen stays on screen when the view gets shorter (a find
+        # bar or a banner opening below or above it).
+        old_h = event.oldSize().height() - (self.height() - h)  # the old viewport's height
+        row = lay.row_of(self.document.cursor)
+        if old_h > 0 and self._top_row <= row < self._top_row + lay.full_rows(old_h):
+            top = lay.top_for_cursor(top, self.document.cursor, h)
+        self._top_row = top
         self._update_bar()
 
     def wheelEvent(self, event) -> None:
@@ -692,6 +725,18 @@ class HexView(QAbstractScrollArea):
                 p.fillRect(QRect(x0, y, x1 - x0, lh), sel)
                 c0 = lay.char_x(seg.first)
                 p.fillRect(QRect(c0, y, lay.char_x(seg.last + 1) - c0, lh), sel)
+
+        # Find matches (the find bar keeps them sorted in document.matches).
+        match_color = QColor(pal.color("match"))
+        match_color.setAlphaF(0.8)
+        for m0, m1 in visible_matches(getattr(doc, "matches", None), start, end):
+            for seg in lay.segments(max(m0, start), min(m1, end), top, last_row):
+                y = (seg.row - top) * lh
+                x0 = lay.cell_x(seg.first) - half
+                x1 = lay.cell_x(seg.last) + cell_w + half
+                p.fillRect(QRect(x0, y, x1 - x0, lh), match_color)
+                c0 = lay.char_x(seg.first)
+                p.fillRect(QRect(c0, y, lay.char_x(seg.last + 1) - c0, lh), match_color)
 
         # Box outlines: open on the side where a unit goes on in another row.
         for r, c0, c1, ol, orr, u, fill, border in pieces:

@@ -27,7 +27,6 @@ from inspector.core import decoder
 from inspector.core.bytesource import ByteSourceError
 from inspector.core import kinds as K
 from inspector.core import unicode_db
-from inspector.gui import app as _app  # noqa: F401  (guards None/True refcounts, see app.py)
 from inspector.gui import style, workers
 
 try:  # helper A's explanations; the dock has its own plainer ones when it is absent
@@ -465,6 +464,7 @@ class SequenceInspector(QDockWidget):
         self._generation = 0
         self._worker = None  # the summary being counted off the UI thread
         self._summary_key = None
+        self._shown_key = None  # what the unit widgets show now (see refresh)
 
         body = QWidget()
         box = QVBoxLayout(body)
@@ -530,6 +530,7 @@ class SequenceInspector(QDockWidget):
     # ---------------------------------------------------------------- reacting
     def _source_changed(self) -> None:
         self._summary_key = None
+        self._shown_key = None
         self.refresh()
 
     def _scan_changed(self, _result=None) -> None:
@@ -542,13 +543,23 @@ class SequenceInspector(QDockWidget):
         d = self.document
         try:
             if d.has_selection:
+                self._shown_key = None
                 self._show_selection(*d.selection)
             else:
                 self._cancel_summary()
                 self._summary_key = None
-                self._show_unit(d.unit_at(d.cursor) if d.size else None)
+                unit = d.unit_at(d.cursor) if d.size else None
+                # One cursor move fires selectionChanged and cursorChanged: show the unit
+                # once (the dialect table is the slow part).
+                key = (id(d.source), d.origin, d.dialect, unit and (
+                    unit.offset, unit.length, unit.kind, unit.value, tuple(unit.warnings)))
+                if key == self._shown_key:
+                    return
+                self._show_unit(unit)
+                self._shown_key = key
         except ByteSourceError as e:
             # The file shrank or vanished under us: say so; the window offers a reload.
+            self._shown_key = None
             self._show_unit(None)
             self.heading.setText(f"Cannot read the file: {e}")
 

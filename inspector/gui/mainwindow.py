@@ -11,27 +11,47 @@ from __future__ import annotations
 
 import os
 
-from PySide6.QtCore import QEvent, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QFileSystemWatcher, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QColor, QKeySequence, QPalette
-from PySide6.QtWidgets import (QApplication, QFileDialog, QLabel, QMainWindow, QMessageBox,
-                               QProgressBar, QPushButton, QSplitter, QWidget)
+from PySide6.QtWidgets import (QApplication, QDockWidget, QFileDialog, QFrame, QHBoxLayout,
+                               QLabel, QMainWindow, QMessageBox, QProgressBar, QPushButton,
+                               QSplitter, QVBoxLayout, QWidget)
 
+from inspector.core import copyformats
 from inspector.core import decoder
 from inspector.core import kinds as K
 from inspector.core.bytesource import ByteSourceError, MemorySource, display_path
 from inspector.core.unicode_db import name as cp_name
-from inspector.gui import style
+from inspector.gui import crashguard, style
+from inspector.gui.copyactions import build_copy_menu
 from inspector.gui.dialogs import GotoDialog, LegendDialog
 from inspector.gui.document import Document
+from inspector.gui.encoderdialog import EncoderDialog
 from inspector.gui.hexlayout import BYTE_FORMATS, FIT, FORMAT_TITLES, ROW_WIDTHS
 from inspector.gui.hexview import HexView
+from inspector.gui.inspectordock import SequenceInspector
+from inspector.gui.referencedialog import ReferenceDialog
 from inspector.gui.settings import THEMES, Settings
+from inspector.gui.statistics import StatisticsDock
 from inspector.gui.workers import GeneratorWorker, start as start_worker
 
-try:  # the text pane is another engineer's module; the window works without it
-    from inspector.gui.textview import TextView
-except ImportError:  # pragma: no cover - until it lands
-    TextView = None
+
+def _optional(name: str):
+    """A module another engineer is still writing: the window works without it."""
+    import importlib
+
+    try:
+        return importlib.import_module(name)
+    except ImportError:  # pragma: no cover - depends on what has landed
+        return None
+
+
+_textview = _optional("inspector.gui.textview")
+TextView = _textview.TextView if _textview is not None else None
+problemlist = _optional("inspector.gui.problemlist")
+overview = _optional("inspector.gui.overview")
+findbar = _optional("inspector.gui.findbar")
+exportdialogs = _optional("inspector.gui.exportdialogs")
 
 APP_TITLE = "UTF-8 Inspector"
 SEARCH_CHUNK = 1 << 16
@@ -86,6 +106,15 @@ def _dark_qpalette() -> QPalette:
     return pal
 
 
+def _disk_stamp(path):
+    """What the path names now (identity, size, time), to tell one change from the next."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+
+
 class MainWindow(QMainWindow):
     scanFinished = Signal(object)      # for tests and automation: the result set
     searchFinished = Signal(object)    # the unit found (or None)
@@ -108,23 +137,27 @@ class MainWindow(QMainWindow):
         self.goto_dialog.offsetChosen.connect(self.go_to)
         self.legend_dialog: LegendDialog | None = None
 
+        if not hasattr(self.document, "matches"):
+            self.document.matches = []  # byte ranges the find bar highlights
+        self.encoder_dialog: EncoderDialog | None = None
+        self.reference_dialog: ReferenceDialog | None = None
+        self.repair_dialog = None
+        self._file_change_key = None      # the change the banner shows (or None)
+        self._dismissed_change_key = None  # a change the user has dismissed
+
         self.hex_view = HexView(self.document)
         self.text_view = TextView(self.document) if TextView is not None else None
-        self.splitter = QSplitter(Qt.Orientation.Horizontal)
-        self.splitter.setObjectName("paneSplitter")
-        self.splitter.addWidget(self.hex_view)
-        if self.text_view is not None:
-            self.splitter.addWidget(self.text_view)
-            self.splitter.setStretchFactor(0, 3)
-            self.splitter.setStretchFactor(1, 2)
-            QWidget.setTabOrder(self.hex_view, self.text_view)
-        self.splitter.setChildrenCollapsible(False)
-        self.setCentralWidget(self.splitter)
+        self.overview = overview.OverviewStrip(self.document) if overview is not None else None
+        self.find_bar = findbar.FindBar(self.document) if findbar is not None else None
+        self._build_central()
+        self._build_docks()
 
         self._build_status_bar()
         self._build_actions()
         self._build_menus()
-        self.hex_view.context_actions = [self.act_goto, self.act_next, self.act_previous]
+        self.hex_view.context_actions = [self.copy_menu.menuAction(), self.act_goto,
+                                         self.act_next, self.act_previous]
+        self._describe_for_accessibility()
 
         d = self.document
         d.sourceChanged.connect(self._on_source)
@@ -135,9 +168,19 @@ class MainWindow(QMainWindow):
         d.scanChanged.connect(self._on_scan)
         d.fileChanged.connect(self._on_file_changed)
         self.hex_view.zoomChanged.connect(self._on_zoom)
+        self.hex_view.visibleRangeChanged.connect(self._on_visible_range)
+        if self.find_bar is not None:
+            self.find_bar.matchesChanged.connect(self._on_matches)
+        if self.overview is not None:
+            self.overview.jumped.connect(lambda _offset: self.hex_view.setFocus())
 
+        # Changes on disk: a watcher for the quick notice, a cheap periodic stat for what
+        # watchers miss (network file systems, a file replaced by rename), and a check
+        # whenever the window is activated.
+        self._watcher = QFileSystemWatcher(self)
+        self._watcher.fileChanged.connect(self._on_watched_file)
         self._file_timer = QTimer(self)
-        self._file_timer.setInterval(2000)
+        self._file_timer.setInterval(1500)
         self._file_timer.timeout.connect(self._check_file)
         self._file_timer.start()
 
@@ -146,6 +189,86 @@ class MainWindow(QMainWindow):
         self._update_all_status()
 
     # ------------------------------------------------------------------ building
+    def _build_central(self) -> None:
+        """[file-change banner] / [hex view | overview strip | text pane] / [find bar]."""
+        self.banner = QFrame()
+        self.banner.setObjectName("fileBanner")
+        self.banner.setFrameShape(QFrame.Shape.StyledPanel)
+        self.banner.setAutoFillBackground(True)
+        row = QHBoxLayout(self.banner)
+        row.setContentsMargins(8, 4, 8, 4)
+        self.banner_icon = QLabel("\u26a0")
+        self.banner_icon.setObjectName("fileBannerIcon")
+        row.addWidget(self.banner_icon)
+        self.banner_text = QLabel()
+        self.banner_text.setObjectName("fileBannerText")
+        self.banner_text.setWordWrap(True)
+        self.banner_text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        row.addWidget(self.banner_text, 1)
+        self.banner_reload = QPushButton("&Reload")
+        self.banner_reload.setObjectName("fileBannerReload")
+        self.banner_reload.setToolTip("Open the file again as it is now on disk (F5)")
+        self.banner_reload.clicked.connect(self.reload)
+        row.addWidget(self.banner_reload)
+        self.banner_dismiss = QPushButton("Dismiss")
+        self.banner_dismiss.setObjectName("fileBannerDismiss")
+        self.banner_dismiss.setToolTip("Hide this notice; it comes back if the file changes again")
+        self.banner_dismiss.clicked.connect(self.dismiss_file_change)
+        row.addWidget(self.banner_dismiss)
+        self.banner.hide()
+
+        self.hex_pane = QWidget()
+        self.hex_pane.setObjectName("hexPane")
+        pane = QHBoxLayout(self.hex_pane)
+        pane.setContentsMargins(0, 0, 0, 0)
+        pane.setSpacing(2)
+        pane.addWidget(self.hex_view, 1)
+        if self.overview is not None:
+            pane.addWidget(self.overview)
+
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.setObjectName("paneSplitter")
+        self.splitter.addWidget(self.hex_pane)
+        if self.text_view is not None:
+            self.splitter.addWidget(self.text_view)
+            self.splitter.setStretchFactor(0, 3)
+            self.splitter.setStretchFactor(1, 2)
+            QWidget.setTabOrder(self.hex_view, self.text_view)
+        self.splitter.setChildrenCollapsible(False)
+
+        central = QWidget()
+        central.setObjectName("centralPane")
+        box = QVBoxLayout(central)
+        box.setContentsMargins(0, 0, 0, 0)
+        box.setSpacing(0)
+        box.addWidget(self.banner)
+        box.addWidget(self.splitter, 1)
+        if self.find_bar is not None:
+            box.addWidget(self.find_bar)
+            self.find_bar.hide()
+        self.setCentralWidget(central)
+
+    def _build_docks(self) -> None:
+        """The sequence inspector and the statistics share the right side as tabs; the
+        problem list, a wide table, goes below the views."""
+        d = self.document
+        self.inspector_dock = SequenceInspector(d, self)
+        self.statistics_dock = StatisticsDock(d, self)
+        self.problem_dock = problemlist.ProblemListDock(d, self) if problemlist is not None else None
+        right = Qt.DockWidgetArea.RightDockWidgetArea
+        self.addDockWidget(right, self.inspector_dock)
+        self.addDockWidget(right, self.statistics_dock)
+        self.tabifyDockWidget(self.inspector_dock, self.statistics_dock)
+        if self.problem_dock is not None:
+            self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.problem_dock)
+        self.inspector_dock.raise_()
+        self.docks = [w for w in (self.inspector_dock, self.statistics_dock, self.problem_dock)
+                      if w is not None]
+        for dock in self.docks:
+            dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetClosable
+                             | QDockWidget.DockWidgetFeature.DockWidgetMovable
+                             | QDockWidget.DockWidgetFeature.DockWidgetFloatable)
+
     def _build_status_bar(self) -> None:
         sb = self.statusBar()
         sb.setObjectName("statusBar")
@@ -203,10 +326,34 @@ class MainWindow(QMainWindow):
         self.act_open = self._action("&Open…", "actionOpen", self.open_dialog, SK.Open)
         self.act_reload = self._action("&Reload", "actionReload", self.reload, "F5")
         self.act_close = self._action("&Close", "actionClose", self.close_file, SK.Close)
-        self.act_quit = self._action("&Quit", "actionQuit", self.close, SK.Quit)
-        self.act_copy_hex = self._action("Copy as &hex", "actionCopyHex", self.hex_view.copy_hex, SK.Copy)
-        self.act_copy_text = self._action("Copy as &text", "actionCopyText", self.hex_view.copy_text,
-                                          "Ctrl+Shift+C")
+        self.act_quit = self._action("&Quit", "actionQuit", self.close, "Ctrl+Q")
+        self.act_export_json = self._action("Export &JSON report…", "actionExportJson",
+                                            lambda: self.export("json"))
+        self.act_export_csv = self._action("Export &CSV of error units…", "actionExportCsv",
+                                           lambda: self.export("csv"))
+        self.act_export_html = self._action("Export &HTML report…", "actionExportHtml",
+                                            lambda: self.export("html"))
+        self.act_repair = self._action("Save &repaired copy…", "actionSaveRepaired",
+                                       self.show_repair, "Ctrl+Shift+S")
+        for a in (self.act_export_json, self.act_export_csv, self.act_export_html, self.act_repair):
+            a.setEnabled(exportdialogs is not None)
+        # Copy: the focused pane decides (hex in the hex view, text in the text pane).
+        self.act_copy = self._action("&Copy", "actionCopy", self.copy_focused, SK.Copy)
+        self.act_copy.setStatusTip("Copy the selection: as hex in the hex view, as text in "
+                                   "the text pane")
+        self.act_copy_text = self._action("Copy as decoded &text", "actionCopyText",
+                                          lambda: self.copy_as(copyformats.TEXT), "Ctrl+Shift+C")
+        self.act_select_all = self._action("Select &all", "actionSelectAll", self.select_all,
+                                           SK.SelectAll)
+        self.act_find = self._action("&Find…", "actionFind", self.show_find, SK.Find)
+        self.act_find_next = self._action("Find &next", "actionFindNext", self.find_next, "F3")
+        self.act_find_previous = self._action("Find pre&vious", "actionFindPrevious",
+                                              self.find_previous, "Shift+F3")
+        self.act_find_close = self._action("Close the find bar", "actionFindClose",
+                                           self.hide_find, "Escape")
+        self.act_find_close.setEnabled(False)  # only while the bar shows: Escape stays free
+        for a in (self.act_find, self.act_find_next, self.act_find_previous):
+            a.setEnabled(self.find_bar is not None)
         self.act_goto = self._action("&Go to offset…", "actionGoto", self.show_goto, "Ctrl+G")
         self.act_decode_here = self._action("&Decode from here", "actionDecodeFromHere",
                                             self.decode_from_cursor, "Ctrl+D")
@@ -222,8 +369,30 @@ class MainWindow(QMainWindow):
         self.act_zoom_reset = self._action("&Reset zoom", "actionZoomReset", lambda: self.zoom("zoom_reset"), "Ctrl+0")
         self.act_whitespace = self._action("Show &whitespace and control pictures",
                                            "actionShowWhitespace", self._on_whitespace,
-                                           checkable=True)
-        self.act_legend = self._action("&Legend…", "actionLegend", self.show_legend)
+                                           "Ctrl+Shift+W", checkable=True)
+        self.act_legend = self._action("&Legend…", "actionLegend", self.show_legend, "Ctrl+L")
+        self.act_encoder = self._action("&Encoder…", "actionEncoder", self.show_encoder, "Ctrl+E")
+        self.act_reference = self._action("UTF-8 &reference", "actionReference",
+                                          self.show_reference, SK.HelpContents)
+        self.act_reference.setShortcuts([QKeySequence("F1"), QKeySequence("Ctrl+F1")])
+        self.act_about = self._action("&About UTF-8 Inspector", "actionAbout", self.show_about)
+
+        # View > Panels: each dock's own toggle action, with a shortcut (Alt+digit, as in
+        # the IDEs), plus the overview strip.
+        self.panel_actions: dict[str, QAction] = {}
+        for i, dock in enumerate(self.docks, start=1):
+            a = dock.toggleViewAction()
+            a.setObjectName(f"actionPanel_{dock.objectName()}")
+            a.setShortcut(QKeySequence(f"Alt+{i}"))
+            a.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+            self.addAction(a)
+            self.panel_actions[dock.objectName()] = a
+        if self.overview is not None:
+            a = self._action("&Overview strip", "actionPanel_overview", None,
+                             f"Alt+{len(self.docks) + 1}", checkable=True)
+            a.setChecked(True)
+            a.toggled.connect(self.overview.setVisible)
+            self.panel_actions["overview"] = a
 
         def group(names_titles, prefix, slot):
             g = QActionGroup(self)
@@ -249,10 +418,15 @@ class MainWindow(QMainWindow):
         self.theme_group, self.theme_actions = group(
             [(t, t.capitalize()) for t in THEMES], "theme", self.set_theme)
         self.dialect_actions[self.document.dialect].setChecked(True)
+        # Interpret as: Ctrl+1..5 in the order of the menu.
+        for i, d in enumerate(K.DIALECTS, start=1):
+            self.dialect_actions[d].setShortcut(QKeySequence(f"Ctrl+{i}"))
+            self.dialect_actions[d].setShortcutContext(Qt.ShortcutContext.WindowShortcut)
 
     def _build_menus(self) -> None:
         mb = self.menuBar()
         m = mb.addMenu("&File")
+        m.setObjectName("fileMenu")
         m.addAction(self.act_open)
         self.recent_menu = m.addMenu("Open &Recent")
         self.recent_menu.setObjectName("recentMenu")
@@ -260,11 +434,33 @@ class MainWindow(QMainWindow):
         m.addAction(self.act_reload)
         m.addAction(self.act_close)
         m.addSeparator()
+        sub = m.addMenu("&Export")
+        sub.setObjectName("exportMenu")
+        sub.addAction(self.act_export_json)
+        sub.addAction(self.act_export_csv)
+        sub.addAction(self.act_export_html)
+        m.addAction(self.act_repair)
+        m.addSeparator()
         m.addAction(self.act_quit)
         m = mb.addMenu("&Edit")
-        m.addAction(self.act_copy_hex)
+        m.setObjectName("editMenu")
+        m.addAction(self.act_copy)
         m.addAction(self.act_copy_text)
+        self.copy_menu = build_copy_menu(self.document, self)
+        self.copy_actions = self.copy_menu.copy_actions
+        self.copy_actions.message.connect(self._show_message)
+        m.addMenu(self.copy_menu)
+        m.addAction(self.act_select_all)
+        m.addSeparator()
+        m.addAction(self.act_find)
+        m.addAction(self.act_find_next)
+        m.addAction(self.act_find_previous)
         m = mb.addMenu("&View")
+        m.setObjectName("viewMenu")
+        sub = m.addMenu("&Panels")
+        sub.setObjectName("panelsMenu")
+        sub.addActions(list(self.panel_actions.values()))
+        m.addSeparator()
         sub = m.addMenu("&Byte format")
         sub.addActions(list(self.format_actions.values()))
         sub = m.addMenu("Bytes per &row")
@@ -286,6 +482,7 @@ class MainWindow(QMainWindow):
         m.addAction(self.act_legend)
         self.view_menu = m
         m = mb.addMenu("&Go")
+        m.setObjectName("goMenu")
         m.addAction(self.act_goto)
         m.addSeparator()
         m.addAction(self.act_decode_here)
@@ -293,6 +490,57 @@ class MainWindow(QMainWindow):
         m.addSeparator()
         m.addAction(self.act_next)
         m.addAction(self.act_previous)
+        m = mb.addMenu("&Tools")
+        m.setObjectName("toolsMenu")
+        m.addAction(self.act_encoder)
+        m = mb.addMenu("&Help")
+        m.setObjectName("helpMenu")
+        m.addAction(self.act_reference)
+        m.addAction(self.act_legend)
+        m.addSeparator()
+        m.addAction(self.act_about)
+
+    def _describe_for_accessibility(self) -> None:
+        """Names and descriptions a screen reader announces (the panes paint themselves,
+        so without these they are anonymous rectangles)."""
+        def describe(widget, name: str, description: str) -> None:
+            if widget is not None:
+                widget.setAccessibleName(name)
+                widget.setAccessibleDescription(description)
+
+        describe(self.hex_view, "Hex view",
+                 "The bytes of the file in rows, each unit boxed; problems carry a mark "
+                 "letter. Arrows move by unit, Alt+arrows by byte, Shift selects, Tab goes "
+                 "to the text pane.")
+        describe(self.text_view, "Decoded text",
+                 "The file as a UTF-8 decoder reads it; each problem is shown as flagged "
+                 "replacement characters. In step with the hex view.")
+        describe(self.overview, "Overview of the whole file",
+                 "Where the problems, the multibyte text and the binary-looking data are; "
+                 "click to go there.")
+        describe(self.find_bar, "Find bar",
+                 "Find hex bytes, text or code points; F3 next, Shift+F3 previous, Escape closes.")
+        describe(self.inspector_dock, "Sequence inspector",
+                 "Everything the decoder knows about the unit at the cursor.")
+        describe(self.statistics_dock, "Statistics",
+                 "The verdict and the counts of units, errors and warnings of the whole file.")
+        describe(self.problem_dock, "Problem list",
+                 "Every problem unit of the file; Enter goes to the selected one.")
+        describe(self.banner, "File changed on disk",
+                 "The inspected file changed since it was opened; Reload or Dismiss.")
+        describe(self.status_cursor, "Cursor offset", "The cursor's offset in hex and decimal.")
+        describe(self.status_selection, "Selection length", "How many bytes are selected.")
+        describe(self.status_unit, "Unit at the cursor",
+                 "The code point and name, or the problem, at the cursor.")
+        describe(self.status_note, "Message", "The last message: searches, copies, the file's state.")
+        describe(self.status_resync, "Resynchronization",
+                 "How many bytes decoding from the origin loses.")
+        describe(self.status_dialect, "Dialect", "How the bytes are interpreted.")
+        describe(self.status_size, "File size", "The size of the file in bytes.")
+        describe(self.status_verdict, "Verdict", "The whole-file verdict of the scan.")
+        describe(self.status_readonly, "Read-only", "The file is never written to.")
+        describe(self.progress, "Scan progress", "How much of the file has been scanned.")
+        describe(self.cancel_button, "Cancel the scan", "Stop the background scan.")
 
     def _apply_settings(self) -> None:
         s = self.settings
@@ -315,14 +563,41 @@ class MainWindow(QMainWindow):
         else:
             self.resize(1200, 800)
         state = s.state()
-        if state is not None:
-            self.restoreState(state)
+        if state is None or not self.restoreState(state):
+            # First run: the right-hand docks narrow, the problem list a few rows high.
+            width = max(280, min(410, int(self.width() * 0.28)))
+            self.resizeDocks([self.inspector_dock], [width], Qt.Orientation.Horizontal)
+            if self.problem_dock is not None:
+                self.resizeDocks([self.problem_dock], [190], Qt.Orientation.Vertical)
         split = s.splitter()
-        if split is not None:
-            self.splitter.restoreState(split)
-        else:
-            hexw = self.hex_view.sizeHint().width()
-            self.splitter.setSizes([hexw, max(300, self.width() - hexw)])
+        self._split_pending = split is None or not self.splitter.restoreState(split)
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if getattr(self, "_split_pending", False):
+            # Only once the docks have their room is the width for the panes known: the
+            # hex view gets a whole row (no horizontal scrolling), the text pane the rest.
+            self._split_pending = False
+            QTimer.singleShot(0, self._fit_hex_pane)
+
+    TEXT_PANE_MIN = 240
+
+    def _fit_hex_pane(self, may_narrow_docks: bool = True) -> None:
+        total = sum(self.splitter.sizes())
+        if self.text_view is None or total <= 0:
+            return
+        hexw = self.hex_pane.sizeHint().width()
+        short = hexw + self.TEXT_PANE_MIN - total
+        dock = self.inspector_dock
+        if may_narrow_docks and short > 0 and dock.isVisible() and not dock.isFloating():
+            # A narrow window: the right-hand docks give up some width first.
+            width = max(260, dock.width() - short)
+            if width < dock.width():
+                self.resizeDocks([dock], [width], Qt.Orientation.Horizontal)
+                QTimer.singleShot(0, lambda: self._fit_hex_pane(False))
+                return
+        textw = max(160, total - hexw)
+        self.splitter.setSizes([max(total - textw, 200), textw])
 
     # ------------------------------------------------------------------ view settings
     def set_byte_format(self, fmt: str) -> None:
@@ -374,6 +649,8 @@ class MainWindow(QMainWindow):
         elif theme == "light" or getattr(self, "_theme_applied", None) == "dark":
             app.setPalette(app.style().standardPalette())
         self._theme_applied = theme
+        if hasattr(self, "banner"):
+            self._style_banner()
         for w in (self.hex_view, self.text_view):
             if w is not None:
                 w.viewport().update() if hasattr(w, "viewport") else w.update()
@@ -468,12 +745,223 @@ class MainWindow(QMainWindow):
                 return url.toLocalFile()
         return None
 
+    # ------------------------------------------------------------------ changes on disk
     def _check_file(self) -> None:
-        if self.document.path is not None:
-            self.document.check_file()
+        self.check_file()
+
+    def check_file(self):
+        """Look for a change of the open file on disk (the timer, the watcher and window
+        activation call this). A change not seen before is announced once through
+        ``document.fileChanged``; returns the change, or None."""
+        d = self.document
+        path = d.path
+        if path is None:
+            return None
+        change = d.source.check()
+        if change is None:
+            return None
+        key = (change.old_size, change.new_size, change.replaced, change.modified,
+               _disk_stamp(path))
+        if key != self._file_change_key:
+            self._file_change_key = key
+            # From now on a read shows what is on disk (short past a new end), never a
+            # cached copy of bytes the file no longer holds.
+            invalidate = getattr(d.source, "invalidate", None)
+            if invalidate is not None:
+                invalidate()
+            cache = getattr(d, "_units_cache", None)  # see the report: Document.invalidate
+            if cache is not None:
+                cache.clear()
+            d.fileChanged.emit(change)
+        return change
 
     def _on_file_changed(self, change) -> None:
-        self.status_note.setText(f"on disk, {change.describe()}: Reload (F5) to see it")
+        self.hex_view.viewport().update()
+        if self._file_change_key is not None and self._file_change_key == self._dismissed_change_key:
+            return
+        self.banner_text.setText(self.describe_change(change))
+        self._style_banner()
+        self.banner.show()
+        self.status_note.setText("the file changed on disk: Reload (F5) to see it")
+
+    @staticmethod
+    def describe_change(change) -> str:
+        """The banner's words for a change on disk."""
+        text = change.describe()
+        text = text[0].upper() + text[1:]
+        if change.replaced:
+            text += (" (or deleted). The views still show the file that was opened, which "
+                     "stays readable while it is open.")
+        elif change.new_size == 0 and change.old_size:
+            text += ". The bytes shown are no longer in the file."
+        elif change.shrunk:
+            text += (f". Bytes from offset {change.new_size:,} (0x{change.new_size:X}) on are "
+                     "no longer in the file; the views show only what is still there.")
+        elif change.grew:
+            text += (f". The {change.new_size - change.old_size:,} new bytes are not shown "
+                     "until you reload.")
+        else:
+            text += ". The bytes shown are read again from the file as it is now."
+        return text + " Reload to inspect the file as it is now."
+
+    def dismiss_file_change(self) -> None:
+        self._dismissed_change_key = self._file_change_key
+        self.banner.hide()
+
+    def _style_banner(self) -> None:
+        pal = style.Palette.current()
+        self.banner.setStyleSheet(
+            f"QFrame#fileBanner {{ background: {pal.color('warning_fill').name()}; "
+            f"border: 1px solid {pal.color('warning').name()}; }} "
+            f"QFrame#fileBanner QLabel {{ color: {pal.color('text').name()}; }}")
+
+    def _watch_path(self) -> None:
+        files = self._watcher.files()
+        if files:
+            self._watcher.removePaths(files)
+        path = self.document.path
+        if path is None:
+            return
+        try:
+            name = os.fsdecode(path)
+            name.encode("utf-8")  # Qt cannot watch a name that is not valid UTF-8
+        except UnicodeError:
+            return  # the periodic check still covers it
+        self._watcher.addPath(name)
+
+    def _on_watched_file(self, name: str) -> None:
+        # A file replaced by a rename drops out of the watch list: watch the new one.
+        if name not in self._watcher.files() and os.path.exists(name):
+            self._watcher.addPath(name)
+        QTimer.singleShot(50, self._check_file)
+
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.ActivationChange and self.isActiveWindow():
+            self.check_file()
+
+    # ------------------------------------------------------------------ copy, find, tools
+    def _show_message(self, text: str) -> None:
+        self.status_note.setText(text)
+
+    def copy_as(self, fmt: str) -> None:
+        self.copy_actions.copy(fmt)
+
+    def copy_focused(self) -> None:
+        """Ctrl+C: the text pane copies what a reader sees, everything else the bytes."""
+        focus = QApplication.focusWidget()
+        in_text = self.text_view is not None and focus is not None and (
+            focus is self.text_view or self.text_view.isAncestorOf(focus))
+        self.copy_as(copyformats.TEXT if in_text else copyformats.HEX)
+
+    def select_all(self) -> None:
+        self.document.set_selection(0, self.document.size)
+
+    def show_find(self) -> None:
+        if self.find_bar is not None:
+            self.find_bar.show_bar()
+            self.act_find_close.setEnabled(True)
+
+    def hide_find(self) -> None:
+        if self.find_bar is not None:
+            self.find_bar.hide_bar()
+        self.act_find_close.setEnabled(False)
+        self.hex_view.setFocus()
+
+    def find_next(self) -> None:
+        self._find(backwards=False)
+
+    def find_previous(self) -> None:
+        self._find(backwards=True)
+
+    def _find(self, backwards: bool) -> None:
+        bar = self.find_bar
+        if bar is None:
+            return
+        if not bar.edit.text().strip():
+            self.show_find()  # nothing to find yet: ask for it
+            return
+        self.act_find_close.setEnabled(True)
+        bar.find_previous() if backwards else bar.find_next()
+
+    def find_pattern(self, pattern) -> None:
+        """The encoder's "find in file": hand the pattern to the find bar and search."""
+        bar = self.find_bar
+        if bar is None:
+            return
+        if isinstance(pattern, (bytes, bytearray)):
+            bar.set_query(bytes(pattern).hex(" "), "hex", False)
+        else:
+            bar.set_query(pattern.query, pattern.kind, bool(pattern.spellings))
+        bar.show()
+        self.act_find_close.setEnabled(True)
+        bar.find_next()
+
+    def _on_matches(self) -> None:
+        self.hex_view.viewport().update()
+        if self.text_view is not None:
+            self.text_view.viewport().update()
+        if self.find_bar is not None:
+            self.act_find_close.setEnabled(self.find_bar.isVisible())
+
+    def _on_visible_range(self, start, end) -> None:
+        if self.overview is not None:
+            self.overview.set_visible_range(start, end)
+
+    def show_encoder(self) -> None:
+        if self.encoder_dialog is None:
+            self.encoder_dialog = EncoderDialog(self.document, self)
+            self.encoder_dialog.findRequested.connect(self.find_pattern)
+        self.encoder_dialog.show()
+        self.encoder_dialog.raise_()
+        self.encoder_dialog.activateWindow()
+
+    def show_reference(self) -> None:
+        if self.reference_dialog is None:
+            self.reference_dialog = ReferenceDialog(self.document, self)
+        self.reference_dialog.show()
+        self.reference_dialog.raise_()
+        self.reference_dialog.activateWindow()
+
+    def show_about(self) -> None:
+        from inspector.core.unicode_db import UNICODE_VERSION
+
+        box = QMessageBox(QMessageBox.Icon.Information, "About UTF-8 Inspector",
+                          "UTF-8 Inspector shows bytes the way a UTF-8 decoder sees them.\n\n"
+                          f"Unicode database: {UNICODE_VERSION}. The inspected file is "
+                          "opened read-only and never written to.",
+                          QMessageBox.StandardButton.Ok, self)
+        box.setObjectName("aboutBox")
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.open()
+
+    def _exporter(self):
+        exporter = getattr(self, "exporter", None)
+        if exporter is None and exportdialogs is not None:
+            exporter = self.exporter = exportdialogs.Exporter(self.document, self)
+            exporter.done.connect(lambda outcome, message: self.status_note.setText(
+                message.splitlines()[0] if message else outcome))
+        return exporter
+
+    def export(self, kind: str, path=None):
+        """File > Export (``kind`` "json", "csv" or "html"); asks for a path unless given."""
+        exporter = self._exporter()
+        if exporter is None:
+            return None
+        return exporter.export(kind, path)
+
+    def show_repair(self, target: str | None = None):
+        if exportdialogs is None:
+            return None
+        if self.document.path is None and not self.document.size:
+            self.show_error("Save a repaired copy", "Open a file first.")
+            return None
+        if self.repair_dialog is not None:
+            self.repair_dialog.close()
+        self.repair_dialog = exportdialogs.RepairDialog(self.document, self, target)
+        self.repair_dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, False)
+        self.repair_dialog.open()
+        return self.repair_dialog
 
     # ------------------------------------------------------------------ navigation
     def show_goto(self) -> None:
@@ -483,9 +971,10 @@ class MainWindow(QMainWindow):
 
     def go_to(self, offset: int) -> None:
         d = self.document
-        d.set_cursor(offset)
-        # The target goes to the top of both panes, a row of context above it.
+        # The target goes to the top of both panes. The anchor first: then the cursor
+        # is already on screen when it moves, and no pane scrolls twice.
         d.set_anchor(offset)
+        d.set_cursor(offset)
         self.hex_view.setFocus()
 
     def decode_from_cursor(self) -> None:
@@ -563,6 +1052,7 @@ class MainWindow(QMainWindow):
             return
         self._search_worker = None
         self.status_note.setText(f"the search failed: {error}")
+        self._report_worker_failure("The search for a problem failed", worker, error)
         self.searchFinished.emit(None)
 
     # ------------------------------------------------------------------ background work
@@ -611,6 +1101,12 @@ class MainWindow(QMainWindow):
         self.cancel_button.show()
         start_worker(worker)
 
+    @property
+    def scan_complete(self) -> bool:
+        """The whole-file scan has finished and its result is the document's."""
+        scan = self.document.scan
+        return self._scan_worker is None and scan is not None and bool(getattr(scan, "complete", True))
+
     def _cancel_scan(self) -> None:
         if self._scan_worker is not None:
             self._scan_worker.cancel()
@@ -639,6 +1135,11 @@ class MainWindow(QMainWindow):
         done = getattr(progress, "done", 0)
         total = getattr(progress, "total", 0) or 1
         self.progress.setValue(int(done * 1000 // total))
+        partial = getattr(progress, "result", None)
+        if partial is not None:
+            # The docks fill in while the scan runs (the result grows in the worker;
+            # they read its finished blocks only).
+            self.document.set_scan(partial)
 
     def _on_scan_done(self, result) -> None:
         if self._current_scan_worker() is None:
@@ -648,14 +1149,32 @@ class MainWindow(QMainWindow):
         self.scanFinished.emit(result)
 
     def _on_scan_failed(self, error) -> None:
-        if self._current_scan_worker() is None:
+        worker = self._current_scan_worker()
+        if worker is None:
             return
         self._scan_worker = None
+        self.progress.hide()
+        self.cancel_button.hide()
         self.status_verdict.setText(f"scan failed: {error}")
+        self.status_verdict.setToolTip(f"The whole-file scan stopped: {error}")
+        self._report_worker_failure("The whole-file scan failed", worker, error)
         self.scanFinished.emit(None)
+
+    def _report_worker_failure(self, what: str, worker: GeneratorWorker, error) -> None:
+        """A file that cannot be read is a message; anything else is a bug: logged and
+        shown with its details (crashguard)."""
+        if isinstance(error, (ByteSourceError, OSError)):
+            self.show_error(what, f"{what}: {error}")
+            return
+        crashguard.report_exception(type(error), error, error.__traceback__,
+                                    context=f"{what}.\n{worker.traceback}")
 
     def _on_scan(self, result) -> None:
         if result is None:
+            return
+        if not getattr(result, "complete", True):
+            done, total = getattr(result, "scanned", 0), max(getattr(result, "size", 0), 1)
+            self.status_verdict.setText(f"scanning… {100 * done // total}%")
             return
         try:
             from inspector.core.verdict import verdict
@@ -674,6 +1193,9 @@ class MainWindow(QMainWindow):
         self._cancel_search()
         self._cancel_scan()
         self.status_note.setText("")
+        self._file_change_key = self._dismissed_change_key = None
+        self.banner.hide()
+        self._watch_path()
         self._update_title()
         self._update_all_status()
         if self.document.path is not None:
@@ -768,5 +1290,15 @@ class MainWindow(QMainWindow):
     def shutdown(self, timeout: float = 5.0) -> None:
         """Cancel background work and wait for it (tests, and before exiting)."""
         self.cancel_background()
+        self._file_timer.stop()
+        if self.find_bar is not None:
+            self.find_bar.cancel()
+            self.find_bar.wait(timeout)
+        exporter = getattr(self, "exporter", None)
+        if exporter is not None and exporter.task is not None and exporter.task.running:
+            exporter.task.cancel()
+            exporter.task.worker.wait(timeout)
+        if self.repair_dialog is not None and self.repair_dialog.busy:
+            self.repair_dialog.cancel()
         for w in list(self._workers):
             w.wait(timeout)

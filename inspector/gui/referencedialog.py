@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (QAbstractItemView, QDialog, QDialogButtonBox, QGr
 
 from inspector.core import decoder
 from inspector.gui import style
-from inspector.gui import app as _app  # noqa: F401  (guards None/True refcounts, see app.py)
 
 try:
     from inspector.gui import workers

@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (QDockWidget, QHBoxLayout, QLabel, QPushButton, QS
 
 from inspector.core import kinds as K
 from inspector.gui import style
-from inspector.gui import app as _app  # noqa: F401  (guards None/True refcounts, see app.py)
 
 LENGTH_ROLES = {1: style.ASCII, 2: style.MULTI2, 3: style.MULTI3, 4: style.MULTI4}
 

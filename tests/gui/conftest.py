@@ -8,13 +8,7 @@ from pathlib import Path
 
 import pytest
 
-# Before any widget is painted: the installed PySide6 under-counts None's references
-# (see inspector/gui/app.py), which aborts the interpreter after enough calls.
-from inspector.gui.app import guard_singleton_refcounts
-
-guard_singleton_refcounts()
-
-from PySide6.QtCore import QCoreApplication, QSettings  # noqa: E402
+from PySide6.QtCore import QCoreApplication, QSettings
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "resources" / "samples" / "demo.txt"

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import os
-import stat
 import threading
 
 import pytest
-from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
+from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent, QDragEnterEvent
 from PySide6.QtWidgets import QApplication
 
@@ -296,13 +295,16 @@ def test_worker_cancel_stops_between_steps(qtbot):
 def test_scan_runs_in_the_background_and_is_cancelled_by_a_new_file(opened, write_file, qtbot):
     pytest.importorskip("inspector.core.scanner")
     w = opened(b"abc \xff" * 1000)
-    qtbot.waitUntil(lambda: w.document.scan is not None, timeout=20_000)
-    assert w.status_verdict.text() not in ("", "scanning…")
+    # Partial results arrive while the scan runs; wait for the complete one.
+    qtbot.waitUntil(lambda: w.scan_complete, timeout=20_000)
+    assert w.document.scan is not None and w.document.scan.complete
+    assert w.status_verdict.text() and "scanning" not in w.status_verdict.text()
     assert not w.progress.isVisible()
     w.dialect_actions["cesu-8"].trigger()    # restarts the scan
     other = write_file(b"plain", "other.txt")
     w.open_file(other)
-    qtbot.waitUntil(lambda: w.document.scan is not None, timeout=20_000)
+    qtbot.waitUntil(lambda: w.document.scan is not None and w.document.scan.complete,
+                    timeout=20_000)
     assert w.document.path == str(other)
 
 
