@@ -95,6 +95,13 @@ class Document(QObject):
         self.set_dialect(dialect)
         self.set_anchor(min(anchor, max(self.size - 1, 0)))
 
+    def invalidate(self) -> None:
+        """Forget every cached read and cut: the bytes on disk changed."""
+        invalidate = getattr(self._source, "invalidate", None)
+        if invalidate is not None:
+            invalidate()
+        self._units_cache.clear()
+
     def check_file(self) -> SourceChange | None:
         """Ask the source whether the file changed on disk; tell the views if so."""
         change = self._source.check()

@@ -60,17 +60,6 @@ FORMATS = {
 OVERVIEW_BINS = 400  # bins of the HTML report's overview picture
 
 
-# Workers still running are kept referenced here until they end, so a dialog closed
-# (and collected) mid-job never deletes the signals object a pool thread is using.
-_LIVE_WORKERS: list = []
-
-
-def start_worker(worker: workers.GeneratorWorker) -> workers.GeneratorWorker:
-    _LIVE_WORKERS[:] = [w for w in _LIVE_WORKERS if not w.is_finished]
-    _LIVE_WORKERS.append(worker)
-    return workers.start(worker)
-
-
 # ------------------------------------------------------------------ paths
 
 def default_directory() -> str:
@@ -334,7 +323,7 @@ class BackgroundTask(QObject):
     def start(self) -> None:
         self.running = True
         self.dialog.setValue(0)
-        start_worker(self.worker)
+        workers.start(self.worker)
 
     def cancel(self) -> None:
         if self.running:
@@ -680,7 +669,7 @@ class RepairDialog(QDialog):
         self.progress.show()
         self.cancel_button.setEnabled(True)
         self.save_button.setEnabled(kind != "save")
-        start_worker(worker)
+        workers.start(worker)
 
     @property
     def busy(self) -> bool:

@@ -333,9 +333,7 @@ class FindBar(QWidget):
         for b in (self.prev_button, self.next_button, self.all_button):
             b.setEnabled(False)
         self._say(note)
-        from inspector.gui.exportdialogs import start_worker
-
-        start_worker(worker)
+        workers.start(worker)
 
     def _current(self) -> bool:
         worker = self._worker

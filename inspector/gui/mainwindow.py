@@ -766,12 +766,7 @@ class MainWindow(QMainWindow):
             self._file_change_key = key
             # From now on a read shows what is on disk (short past a new end), never a
             # cached copy of bytes the file no longer holds.
-            invalidate = getattr(d.source, "invalidate", None)
-            if invalidate is not None:
-                invalidate()
-            cache = getattr(d, "_units_cache", None)  # see the report: Document.invalidate
-            if cache is not None:
-                cache.clear()
+            d.invalidate()
             d.fileChanged.emit(change)
         return change
 

@@ -268,9 +268,7 @@ class OverviewStrip(QWidget):
         worker.signals.finished.connect(self._fine_scan_done)
         self._fine_worker = worker
         self._fine_for = result
-        from inspector.gui.exportdialogs import start_worker
-
-        start_worker(worker)
+        workers.start(worker)
 
     def _fine_scan_done(self, fine) -> None:
         worker = self._fine_worker

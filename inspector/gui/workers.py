@@ -99,7 +99,15 @@ def pool() -> QThreadPool:
     return QThreadPool.globalInstance()
 
 
+# Workers that are still running. Whoever started one may drop it (a dialog closed
+# mid-job); the pool thread would then emit through a deleted QObject.
+_live: list[GeneratorWorker] = []
+
+
 def start(worker: GeneratorWorker) -> GeneratorWorker:
+    """Run a worker in the pool, keeping it alive until it has ended."""
+    _live[:] = [w for w in _live if not w.is_finished]
+    _live.append(worker)
     pool().start(worker)
     return worker
 

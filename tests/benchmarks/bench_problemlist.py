@@ -26,7 +26,6 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 from inspector.core import decoder  # noqa: E402
 from inspector.core import kinds as K  # noqa: E402
 from inspector.core.bytesource import MemorySource  # noqa: E402
-from inspector.gui.app import guard_singleton_refcounts  # noqa: E402
 from inspector.gui.document import Document  # noqa: E402
 from inspector.gui.problemlist import ProblemListDock, unit_matches  # noqa: E402
 
@@ -90,7 +89,6 @@ class PaintSpy(QObject):
 
 
 def main(problems: int = 10**8) -> None:
-    guard_singleton_refcounts()  # PySide6 6.12 on Python 3.11 (see inspector/gui/app.py)
     app = QApplication.instance() or QApplication([])
     rnd = random.Random(1)
     block = bytes(rnd.getrandbits(8) for _ in range(BLOCK))
