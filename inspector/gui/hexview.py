@@ -153,6 +153,10 @@ class HexView(QAbstractScrollArea):
         self.context_actions: list[QAction] = []  # the window adds Go to..., etc.
         self.last_paint_range = (0, 0)
         self._last_visible = (0, 0)
+        # The last paint without its cursor, and what it showed: a repaint that changes
+        # none of it (a window repaint, a cursor move on screen) is one pixmap copy.
+        self._base: QPixmap | None = None
+        self._base_key = None
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.viewport().setCursor(Qt.CursorShape.IBeamCursor)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
@@ -168,6 +172,7 @@ class HexView(QAbstractScrollArea):
         d.originChanged.connect(self._on_decoding)
         d.dialectChanged.connect(self._on_decoding)
         d.anchorChanged.connect(self._on_anchor)
+        d.fileChanged.connect(self._drop_base)
         self._update_bar()
 
     # ------------------------------------------------------------------ settings
@@ -264,6 +269,7 @@ class HexView(QAbstractScrollArea):
         return HexLayout(size, n, self._byte_format, self._offset_base, self._cw, self._lh)
 
     def _relayout(self) -> None:
+        self._drop_base()
         self._layout = self._make_layout()
         lay = self._layout
         h = self.viewport().height()
@@ -321,7 +327,12 @@ class HexView(QAbstractScrollArea):
         return self._layout.visible_range(self._top_row, self.viewport().height())
 
     # ------------------------------------------------------------------ document signals
+    def _drop_base(self, *_) -> None:
+        self._base = None
+        self._base_key = None
+
     def _on_source(self) -> None:
+        self._drop_base()
         self._resync_key = None
         self._top_row = 0
         self._relayout()
@@ -588,6 +599,34 @@ class HexView(QAbstractScrollArea):
         lay = self._layout
         doc = self.document
         vp = self.viewport().rect()
+        start, end = lay.visible_range(self._top_row, vp.height())
+        sel_start, sel_end = doc.selection
+        selected = (max(sel_start, start), min(sel_end, end)) \
+            if sel_end > sel_start and sel_start < end and sel_end > start else None
+        ratio = self.devicePixelRatioF()
+        hscroll = self.horizontalScrollBar().value()
+        key = (id(pal), pal.theme, id(lay), self._top_row, vp.width(), vp.height(), hscroll,
+               ratio, id(doc.source), doc.size, doc.origin, doc.dialect, selected,
+               tuple(visible_matches(getattr(doc, "matches", None), start, end)))
+        if self._base is None or key != self._base_key:
+            pm = QPixmap(max(1, math.ceil(vp.width() * ratio)), max(1, math.ceil(vp.height() * ratio)))
+            pm.setDevicePixelRatio(ratio)
+            q = QPainter(pm)
+            try:
+                self._paint_base(q)
+            finally:
+                q.end()
+            self._base, self._base_key = pm, key
+        p.drawPixmap(0, 0, self._base)
+        p.translate(-hscroll, 0)
+        self._paint_cursor(p, pal, *self.last_paint_range)
+
+    def _paint_base(self, p: QPainter) -> None:
+        """Everything but the cursor."""
+        pal = style.Palette.current()
+        lay = self._layout
+        doc = self.document
+        vp = self.viewport().rect()
         height = vp.height()
         bg = pal.color("background")
         p.fillRect(vp, bg)
@@ -802,7 +841,15 @@ class HexView(QAbstractScrollArea):
             if sync_at is not None and sync_at < doc.size:
                 self._paint_bar(p, sync_at, pal.color("sync"), top, last_row, "sync")
 
-        # The cursor: a frame around its byte in both columns.
+    def _paint_cursor(self, p: QPainter, pal, start: int, end: int) -> None:
+        """The cursor: a frame around its byte in both columns."""
+        doc = self.document
+        lay = self._layout
+        cw, lh = self._cw, self._lh
+        half = cw // 2
+        cell_w = lay.cell_w
+        char_w = lay.char_w
+        top = self._top_row
         if doc.size and start <= doc.cursor < max(end, start + 1):
             cur = doc.cursor
             r = lay.row_of(cur) - top

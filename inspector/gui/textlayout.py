@@ -281,6 +281,10 @@ class TextLayout:
         self._lf_windows: OrderedDict[int, bool] = OrderedDict()
         self._display: dict = {}
         self._state = None
+        # Bumped whenever laid-out paragraphs are dropped: a (generation, paragraph
+        # start, line index) names one line's content for as long as it stays the same,
+        # so views can cache what they drew for it.
+        self.generation = 0
         self._check_state()
 
     # ----------------------------------------------------------------- options
@@ -302,6 +306,7 @@ class TextLayout:
         """Drop laid-out paragraphs (keeping the known glyph widths)."""
         self._paragraphs.clear()
         self._cached_units = 0
+        self.generation += 1
 
     def invalidate(self) -> None:
         """Forget every laid-out paragraph (widths, options or the data changed)."""

@@ -19,6 +19,8 @@ from __future__ import annotations
 import math
 import unicodedata
 from bisect import bisect_left, bisect_right
+from collections import OrderedDict
+from functools import lru_cache
 
 from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import (QAction, QColor, QFont, QFontDatabase, QFontMetricsF,
@@ -38,6 +40,7 @@ PAD_X = 6.0                   # left and right margin inside the viewport
 PAD_Y = 2.0
 SMALL_SCALE = 0.72            # boxes' labels and problem marks, relative to the font
 WHEEL_LINES = 3
+MAX_LINE_ENTRIES = 4096       # lines remembered as painted (most without a picture)
 
 
 class QtMetrics:
@@ -96,78 +99,119 @@ def _blend(a: QColor, b: QColor, t: float) -> QColor:
                            a.blueF() + (b.blueF() - a.blueF()) * t)
 
 
+@lru_cache(maxsize=4096)
 def _runs_safely(ch: str) -> bool:
     """Characters that may be drawn as part of one string at the layout's positions:
-    monospace-font scripts, no combining marks, no right-to-left reordering."""
+    left-to-right scripts drawn one glyph per character (Latin, Greek, Cyrillic, and
+    the CJK ideographs, kana and Hangul syllables), no combining marks, no
+    right-to-left reordering, no shaping between neighbours."""
     cp = ord(ch)
-    return cp < 0x0590 and not (0x0300 <= cp < 0x0370) and not unicodedata.combining(ch)
+    if cp < 0x0590:
+        return not (0x0300 <= cp < 0x0370) and not unicodedata.combining(ch)
+    return (0x3040 <= cp < 0x3100 or 0x3400 <= cp < 0x4DC0 or 0x4E00 <= cp < 0xA000
+            or 0xAC00 <= cp < 0xD7A4)
 
 
 class _LinePlan:
     """One line's drawing, by colour key (resolved against the palette at paint time,
-    so a theme change needs no new plans)."""
+    so a theme change needs no new plans). Built straight from the paragraph's per-unit
+    arrays: no Cell objects are made for painting."""
 
     __slots__ = ("offsets", "ends", "xs", "rights", "fills", "texts", "marks", "boxes")
 
-    def __init__(self, cells: list[TL.Cell], metrics: "QtMetrics", lost_end, origin):
-        self.offsets = [c.unit.offset for c in cells]
-        self.ends = [c.unit.end for c in cells]
-        self.xs = [c.x for c in cells]
-        self.rights = [c.x + c.width for c in cells]
+    def __init__(self, par: TL.Paragraph, first: int, last: int, metrics: "QtMetrics",
+                 lost_end, origin):
+        units = par.units[first:last]
+        xs = par.xs[first:last]
+        widths = par.widths[first:last]
+        cell_texts = par.texts[first:last]
+        modes = par.modes[first:last]
+        self.offsets = [u.offset for u in units]
+        self.ends = [u.end for u in units]
+        self.xs = xs
+        self.rights = [x + w for x, w in zip(xs, widths)]
         self.fills: list[tuple] = []    # (x, width, "error" | "lost" | "warning", offset)
         self.texts: list[tuple] = []    # (x, text, colour key)
         self.marks: list[tuple] = []    # (x, problem mark letter, colour key)
         self.boxes: list[list] = []     # [label, width, warned, x, [offsets]]
-        run: list[str] = []
-        run_x = 0.0
-        run_key = None
         texts = self.texts
-        for c in cells:
-            u = c.unit
-            mode = c.mode
-            if mode == TL.TEXT:
-                key = "warning" if u.warnings else (style.role_for(u) if u.length > 1 else "text")
-                if u.warnings:
-                    self.fills.append((c.x, c.width, "warning", u.offset))
-                if len(c.text) == 1 and _runs_safely(c.text):
-                    if run and key == run_key:
-                        run.append(c.text)
-                        continue
-                    if run:
-                        texts.append((run_x, "".join(run), run_key))
-                    run = [c.text]
-                    run_x, run_key = c.x, key
+        fills = self.fills
+        # Characters that run safely are gathered by colour into one string per colour:
+        # what lies between two of them (other colours, drawn by their own strings) is
+        # padded with spaces when it is a whole number of spaces wide, so a line of
+        # mixed scripts is a few drawText calls, not one per change of colour.
+        space = metrics.text_width(" ")
+        pieces: dict = {}   # colour key -> [x, [parts], right end]
+        TEXT, REPLACEMENT, BOX = TL.TEXT, TL.REPLACEMENT, TL.BOX
+        role_for = style.role_for
+        for u, x, width, text, mode in zip(units, xs, widths, cell_texts, modes):
+            if mode == TEXT:
+                warned = u.warnings
+                key = "warning" if warned else (role_for(u) if u.length > 1 else "text")
+                if warned:
+                    fills.append((x, width, "warning", u.offset))
+                if len(text) == 1 and _runs_safely(text):
+                    piece = pieces.get(key)
+                    if piece is not None:
+                        gap = x - piece[2]
+                        n = round(gap / space) if space > 0 else -1
+                        if n >= 0 and abs(gap - n * space) < 0.01:
+                            piece[1].append(" " * n + text if n else text)
+                            piece[2] = x + width
+                            continue
+                        texts.append((piece[0], "".join(piece[1]), key))
+                    pieces[key] = [x, [text], x + width]
                     continue
-                if run:
-                    texts.append((run_x, "".join(run), run_key))
-                    run = []
-                texts.append((c.x, c.text, key))
+                texts.append((x, text, key))
                 continue
-            if run:
-                texts.append((run_x, "".join(run), run_key))
-                run = []
-            if mode in (TL.PICTURE, TL.LINE_END, TL.BLANK):
-                if c.text:
-                    texts.append((c.x, c.text, "warning" if u.warnings else "muted"))
-                if u.warnings:
-                    self.fills.append((c.x, c.width, "warning", u.offset))
-            elif mode == TL.REPLACEMENT:
+            if mode == REPLACEMENT:
                 lost = lost_end is not None and origin is not None and origin <= u.offset < lost_end
                 key = "lost" if lost else u.kind
-                self.fills.append((c.x, c.width, "lost" if lost else "error", u.offset))
-                texts.append((c.x, c.text, key))
-                self.marks.append((c.x + metrics.text_width(c.text), style.mark_for(u), key))
-            elif mode == TL.BOX:
+                fills.append((x, width, "lost" if lost else "error", u.offset))
+                texts.append((x, text, key))
+                self.marks.append((x + metrics.text_width(text), style.mark_for(u), key))
+            elif mode == BOX:
                 warned = bool(u.warnings)
                 last = self.boxes[-1] if self.boxes else None
-                if (last is not None and last[0] == c.text and last[1] == c.width
+                if (last is not None and last[0] == text and last[1] == width
                         and last[2] == warned
-                        and abs(last[3] + len(last[4]) * c.width - c.x) < 0.01):
+                        and abs(last[3] + len(last[4]) * width - x) < 0.01):
                     last[4].append(u.offset)
                 else:
-                    self.boxes.append([c.text, c.width, warned, c.x, [u.offset]])
-        if run:
-            texts.append((run_x, "".join(run), run_key))
+                    self.boxes.append([text, width, warned, x, [u.offset]])
+            else:  # PICTURE, LINE_END, BLANK
+                if text:
+                    texts.append((x, text, "warning" if u.warnings else "muted"))
+                if u.warnings:
+                    fills.append((x, width, "warning", u.offset))
+        for key, (x, parts, _) in pieces.items():
+            texts.append((x, "".join(parts), key))
+        # One pen change per colour when painting.
+        texts.sort(key=lambda t: t[2])
+
+
+class _Look:
+    """Colours by plan key and the fonts, resolved once per palette and font."""
+
+    def __init__(self, pal, metrics: "QtMetrics"):
+        self.palette = pal
+        self.metrics = metrics
+        self.key = (pal.theme, id(pal), id(metrics))
+        self.font = metrics.font
+        self.small_font = metrics.small_font
+        self.small_ascent = metrics.small.ascent()
+        text_color = pal.color("text")
+        # Colours by the plan's keys: text, warning, multibyte tints (subtle: the text
+        # colour moved towards the length role's colour), muted marks.
+        self.colors = {"text": text_color, "warning": pal.color("warning"),
+                       "muted": pal.color("muted_text"), "lost": pal.color("origin")}
+        for role in style.MULTI_ROLES:
+            self.colors[role] = _blend(text_color, pal.color(role), 0.75)
+        for kind in K.ERROR_KINDS:
+            self.colors[kind] = pal.color(kind)
+        self.sel_fill = pal.color("selection")
+        self.fill_colors = {"error": pal.color("error_fill"), "lost": pal.color("lost"),
+                            "warning": pal.color("warning_fill")}
 
 
 class TextView(QAbstractScrollArea):
@@ -201,6 +245,12 @@ class TextView(QAbstractScrollArea):
         self._resync = None
         self._box_cache: dict = {}
         self._cursor_to_show = False
+        # Finished pictures of lines, by (layout generation, paragraph, line, look,
+        # width, pixel ratio), least recently drawn first; bounded in pixels.
+        self._line_images: OrderedDict = OrderedDict()
+        self._image_pixels = 0
+        self._look_cache: _Look | None = None
+        self._laid_out_for = None
 
         font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
         font.setStyleHint(QFont.StyleHint.Monospace)
@@ -221,6 +271,7 @@ class TextView(QAbstractScrollArea):
         document.anchorChanged.connect(self._on_anchor_changed)
         document.fileChanged.connect(self._on_file_changed)
 
+        self._laid_out_for = self._decoding()
         self._top = self.text_layout.line_start(document.anchor)
         self._sync_scrollbar()
 
@@ -266,6 +317,7 @@ class TextView(QAbstractScrollArea):
                 self._base_point_size = None
                 self._zoom = 0
             if hasattr(self, "text_layout"):
+                self._forget_images()
                 self._make_metrics()
                 self.text_layout.set_metrics(self._metrics)
                 self._relayout()
@@ -338,8 +390,14 @@ class TextView(QAbstractScrollArea):
         self._sync_scrollbar()
         self.viewport().update()
 
+    def _decoding(self) -> tuple:
+        doc = self.document
+        return (id(doc.source), doc.size, doc.origin, doc.dialect)
+
     def _on_source_changed(self) -> None:
         self.text_layout.invalidate()
+        self._forget_images()
+        self._laid_out_for = self._decoding()
         self._resync_key = None
         self._goal_x = None
         self._top = self.text_layout.line_start(self.document.anchor)
@@ -348,10 +406,18 @@ class TextView(QAbstractScrollArea):
 
     def _on_file_changed(self, change) -> None:
         self.text_layout.invalidate()
+        self._forget_images()
+        self._laid_out_for = self._decoding()
         self._relayout()
 
     def _on_decoding_changed(self, *_):
+        # Opening a file also announces its origin (None): nothing to lay out again
+        # when the origin and the dialect are what the layout already has.
+        if self._decoding() == self._laid_out_for:
+            return
         self.text_layout.invalidate()
+        self._forget_images()
+        self._laid_out_for = self._decoding()
         self._resync_key = None
         self._relayout()
 
@@ -721,108 +787,75 @@ class TextView(QAbstractScrollArea):
         pal = style.Palette.current()
         doc = self.document
         rect = self.viewport().rect()
-        p.fillRect(rect, pal.color("background"))
+        background = pal.color("background")
+        p.fillRect(rect, background)
         if doc.size == 0:
             p.setPen(pal.color("muted_text"))
             p.drawText(QRectF(rect), Qt.AlignmentFlag.AlignCenter, "(empty file)")
             return
         m = self._metrics
-        font, small = m.font, m.small_font
         lh = self._line_height
-        ascent = self._ascent
-        small_ascent = m.small.ascent()
         cursor = doc.cursor
         sel_start, sel_end = doc.selection
         origin = doc.origin
         rs = self._current_resync()
         lost_end = rs.sync_offset if rs is not None else None
         focused = self.hasFocus()
-
-        text_color = pal.color("text")
-        muted = pal.color("muted_text")
-        sel_fill = pal.color("selection")
-        err_fill = pal.color("error_fill")
-        warn_fill = pal.color("warning_fill")
-        warn_color = pal.color("warning")
-        lost_fill = pal.color("lost")
-        origin_color = pal.color("origin")
+        look = self._look(pal)
+        origin_color = look.colors["lost"]
         sync_color = pal.color("sync")
+        width = rect.width()
+        ratio = self.devicePixelRatioF()
+        generation = self.text_layout.generation
+        images = self._line_images
 
-        # Colours by the plan's keys: text, warning, multibyte tints (subtle: the text
-        # colour moved towards the length role's colour), muted marks.
-        colors = {"text": text_color, "warning": warn_color, "muted": muted,
-                  "lost": origin_color}
-        for role in style.MULTI_ROLES:
-            colors[role] = _blend(text_color, pal.color(role), 0.75)
-        for kind in K.ERROR_KINDS:
-            colors[kind] = pal.color(kind)
-        half = m.char_width * 0.5
-
-        p.setFont(font)
         lines = self._visible_lines()
         for row, line in enumerate(lines):
             y = PAD_Y + row * lh
-            base = y + ascent
             dim = origin is not None and line.start < origin
-            p.setOpacity(0.45 if dim else 1.0)
             plan = self._plan(line, lost_end, origin)
-
-            # Backgrounds: the selection (one band: its cells are consecutive), then
-            # problem fills outside it.
-            selected = None
             if sel_end > sel_start and line.start < sel_end and line.end > sel_start:
-                offsets = plan.offsets
-                i = max(0, bisect_right(offsets, sel_start) - 1)
-                if plan.ends[i] <= sel_start:
-                    i += 1
-                j = bisect_left(offsets, sel_end)
-                if i < j:
-                    selected = (offsets[i], plan.ends[j - 1])
-                    x0 = plan.xs[i]
-                    x1 = max(plan.rights[j - 1], plan.xs[j - 1] + half)
-                    p.fillRect(QRectF(PAD_X + x0, y, x1 - x0, lh), sel_fill)
-            for x, w, fill, off in plan.fills:
-                if selected is not None and selected[0] <= off < selected[1]:
-                    continue
-                p.fillRect(QRectF(PAD_X + x, y + 1, w, lh - 2),
-                           err_fill if fill == "error" else lost_fill if fill == "lost" else warn_fill)
-
-            # Text: runs of plain characters of one colour, each drawn as one string.
-            for x, text, key in plan.texts:
-                p.setPen(colors[key])
-                p.drawText(QPointF(PAD_X + x, base), text)
-            if plan.marks:
-                p.setFont(small)
-                for x, mark, key in plan.marks:
-                    p.setPen(colors[key])
-                    p.drawText(QPointF(PAD_X + x + 0.5, y + small_ascent), mark)
-                p.setFont(font)
-            for label, width, warned, x, offsets_in_run in plan.boxes:
-                if selected is not None and offsets_in_run[0] < selected[1] and \
-                        offsets_in_run[-1] >= selected[0]:
-                    for k, off in enumerate(offsets_in_run):
-                        look = (label, width, warned, selected[0] <= off < selected[1])
-                        self._paint_boxes(p, look, PAD_X + x + k * width, y, 1, lh, pal)
+                # A line under the selection is drawn directly: the selection band
+                # goes beneath its text and hides the problem fills it covers.
+                p.setOpacity(0.45 if dim else 1.0)
+                self._draw_line(p, plan, y, look, (sel_start, sel_end))
+            else:
+                # Otherwise a line painted again is a picture, made on its second
+                # paint and reused while the layout, palette and width stay the same.
+                # Its first paint is direct: after a jump most lines are new, and a
+                # picture costs more than drawing once.
+                key = (generation, line.paragraph.start, line.index, look.key, width, ratio)
+                p.setOpacity(0.45 if dim else 1.0)
+                if key not in images:
+                    self._keep_image(key, None)
+                    self._draw_line(p, plan, y, look, None)
                 else:
-                    self._paint_boxes(p, (label, width, warned, False), PAD_X + x, y,
-                                      len(offsets_in_run), lh, pal)
+                    pm = images[key]
+                    if pm is None:
+                        pm = self._line_image(plan, look, width, ratio, background)
+                        self._keep_image(key, pm)
+                    else:
+                        images.move_to_end(key)
+                    p.drawPixmap(QPointF(0, y), pm)
 
             # The origin and the point where decoding is back in step.
             if origin is not None:
                 if line.start == origin:
                     p.setOpacity(1.0)
                     self._paint_marker(p, PAD_X - 3, y, lh, origin_color, flag=True)
-                if lost_end is not None and lost_end > origin:
-                    c = line.cell_at_offset(lost_end) if line.start <= lost_end < line.end else None
-                    if c is not None:
-                        self._paint_marker(p, PAD_X + c.x - 1, y, lh, sync_color, flag=False)
+                if lost_end is not None and lost_end > origin and line.start <= lost_end < line.end:
+                    i = bisect_right(plan.offsets, lost_end) - 1
+                    if i >= 0 and plan.ends[i] > lost_end:
+                        self._paint_marker(p, PAD_X + plan.xs[i] - 1, y, lh, sync_color, flag=False)
 
             # The cursor: a box around its unit's cells (a caret bar too when focused).
             if line.start <= cursor < line.end:
-                c = line.cell_at_offset(cursor)
-                if c is not None:
+                i = bisect_right(plan.offsets, cursor) - 1
+                if i >= 0 and plan.ends[i] > cursor:
                     p.setOpacity(1.0)
-                    w = c.width if c.width > 0 else m.char_width * 0.5
+                    x = plan.xs[i]
+                    w = plan.rights[i] - x
+                    w = w if w > 0 else m.char_width * 0.5
                     cur = pal.color("cursor")
                     pen = QPen(cur)
                     pen.setWidthF(1.5 if focused else 1.0)
@@ -830,10 +863,107 @@ class TextView(QAbstractScrollArea):
                         pen.setStyle(Qt.PenStyle.DashLine)
                     p.setPen(pen)
                     p.setBrush(Qt.BrushStyle.NoBrush)
-                    p.drawRect(QRectF(PAD_X + c.x - 0.5, y + 0.5, w + 1, lh - 1))
+                    p.drawRect(QRectF(PAD_X + x - 0.5, y + 0.5, w + 1, lh - 1))
                     if focused:
-                        p.fillRect(QRectF(PAD_X + c.x - 1, y, 2, lh), cur)
+                        p.fillRect(QRectF(PAD_X + x - 1, y, 2, lh), cur)
         p.setOpacity(1.0)
+
+    def _look(self, pal) -> "_Look":
+        """The paint's colours and fonts for this palette (made once per palette)."""
+        look = self._look_cache
+        if look is None or look.palette is not pal or look.metrics is not self._metrics:
+            look = self._look_cache = _Look(pal, self._metrics)
+        return look
+
+    def _line_image(self, plan: "_LinePlan", look: "_Look", width: int, ratio: float,
+                    background: QColor) -> QPixmap:
+        """One line drawn on its own opaque picture (the background baked in, so that
+        drawing it, faded or not, gives what drawing the line directly would)."""
+        lh = self._line_height
+        pm = QPixmap(max(1, math.ceil(width * ratio)), max(1, math.ceil(lh * ratio)))
+        pm.setDevicePixelRatio(ratio)
+        pm.fill(background)
+        q = QPainter(pm)
+        try:
+            self._draw_line(q, plan, 0.0, look, None)
+        finally:
+            q.end()
+        return pm
+
+    def _keep_image(self, key, pm: QPixmap | None) -> None:
+        """Remember a line's picture, or (None) that the line was painted once."""
+        images = self._line_images
+        old = images.pop(key, None)
+        if old is not None:
+            self._image_pixels -= old.width() * old.height()
+        images[key] = pm
+        if pm is not None:
+            self._image_pixels += pm.width() * pm.height()
+        # About three screens of pictures: a repaint, small scrolls and a jump back
+        # hit; a bound in pixels keeps a maximised pane's memory small (a few MiB).
+        vp = self.viewport()
+        ratio = self.devicePixelRatioF()
+        budget = 3 * max(1, vp.width()) * max(1, vp.height()) * ratio * ratio
+        while (self._image_pixels > budget or len(images) > MAX_LINE_ENTRIES) and len(images) > 1:
+            _, old = images.popitem(last=False)
+            if old is not None:
+                self._image_pixels -= old.width() * old.height()
+
+    def _forget_images(self) -> None:
+        self._line_images.clear()
+        self._image_pixels = 0
+
+    def _draw_line(self, p: QPainter, plan: "_LinePlan", y: float, look: "_Look",
+                   selection) -> None:
+        """Backgrounds, text, problem marks and boxes of one line, its top at ``y``."""
+        lh = self._line_height
+        colors = look.colors
+        selected = None
+        if selection is not None:
+            # The selection is one band: its cells are consecutive.
+            sel_start, sel_end = selection
+            offsets = plan.offsets
+            i = max(0, bisect_right(offsets, sel_start) - 1)
+            if i < len(offsets) and plan.ends[i] <= sel_start:
+                i += 1
+            j = bisect_left(offsets, sel_end)
+            if i < j:
+                selected = (offsets[i], plan.ends[j - 1])
+                x0 = plan.xs[i]
+                x1 = max(plan.rights[j - 1], plan.xs[j - 1] + self._metrics.char_width * 0.5)
+                p.fillRect(QRectF(PAD_X + x0, y, x1 - x0, lh), look.sel_fill)
+        fill_colors = look.fill_colors
+        for x, w, fill, off in plan.fills:
+            if selected is not None and selected[0] <= off < selected[1]:
+                continue
+            p.fillRect(QRectF(PAD_X + x, y + 1, w, lh - 2), fill_colors[fill])
+
+        # Text: runs of plain characters of one colour, each drawn as one string.
+        p.setFont(look.font)
+        base = y + self._ascent
+        pen_key = None
+        for x, text, key in plan.texts:
+            if key != pen_key:
+                p.setPen(colors[key])
+                pen_key = key
+            p.drawText(QPointF(PAD_X + x, base), text)
+        if plan.marks:
+            p.setFont(look.small_font)
+            small_base = y + look.small_ascent
+            for x, mark, key in plan.marks:
+                p.setPen(colors[key])
+                p.drawText(QPointF(PAD_X + x + 0.5, small_base), mark)
+            p.setFont(look.font)
+        pal = look.palette
+        for label, width, warned, x, offsets_in_run in plan.boxes:
+            if selected is not None and offsets_in_run[0] < selected[1] and \
+                    offsets_in_run[-1] >= selected[0]:
+                for k, off in enumerate(offsets_in_run):
+                    box = (label, width, warned, selected[0] <= off < selected[1])
+                    self._paint_boxes(p, box, PAD_X + x + k * width, y, 1, lh, pal)
+            else:
+                self._paint_boxes(p, (label, width, warned, False), PAD_X + x, y,
+                                  len(offsets_in_run), lh, pal)
 
     def _plan(self, line: TL.Line, lost_end, origin) -> "_LinePlan":
         """What to draw for one line, worked out once per laid-out line (the paragraph
@@ -844,7 +974,8 @@ class TextView(QAbstractScrollArea):
             plans = par.extra["plans"] = {}
         plan = plans.get(line.index)
         if plan is None:
-            plan = plans[line.index] = _LinePlan(line.cells, self._metrics, lost_end, origin)
+            plan = plans[line.index] = _LinePlan(par, line.first, line.last, self._metrics,
+                                                 lost_end, origin)
         return plan
 
     def _paint_boxes(self, p, key, x, y, count, lh, pal) -> None:

@@ -268,3 +268,25 @@ def test_characters_no_font_draws_become_code_point_boxes():
     layout = TextLayout(SourceModel(MemorySource("aλb".encode())), NoGreek(), wrap_width=80)
     cells = layout.line_at(0).cells
     assert [(c.text, c.mode) for c in cells] == [("a", TL.TEXT), ("U+03BB", TL.BOX), ("b", TL.TEXT)]
+
+
+def test_generation_names_the_laid_out_lines():
+    """Views cache what they drew for (generation, paragraph start, line index): the
+    generation must move whenever a line's content may have, and only then."""
+    layout = layout_of(b"one line\nanother line that wraps around\n" * 20, width=12)
+    g = layout.generation
+    layout.line_at(30)
+    layout.line_at(200)
+    assert layout.generation == g  # laying out more lines changes nothing drawn
+    layout.set_wrap_width(20)
+    assert layout.generation == g + 1
+    layout.set_wrap_width(20)
+    assert layout.generation == g + 1  # the same width again: nothing to forget
+    layout.set_show_whitespace(True)
+    assert layout.generation == g + 2
+    layout.document.origin = 5  # noticed by the layout itself on its next use
+    layout.line_at(30)
+    assert layout.generation == g + 3
+    layout.document.dialect = K.CESU8
+    layout.line_at(30)
+    assert layout.generation == g + 4

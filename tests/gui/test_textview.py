@@ -377,3 +377,82 @@ def test_the_view_asks_the_fonts_whether_a_glyph_exists(make_view):
     metrics = view._metrics
     assert metrics.can_draw(ord("A")) and metrics.can_draw(0x00E9)
     assert not metrics.can_draw(0x0378)      # unassigned: no font has a glyph for it
+
+
+def _pane_image(view):
+    # grab() sends the paint event itself (repaint() may find nothing exposed offscreen)
+    return view.viewport().grab().toImage()
+
+
+@pytest.mark.parametrize("change", ["selection", "origin", "dialect", "cursor", "whitespace",
+                                    "theme", "scroll"])
+def test_repaint_from_line_pictures_matches_a_fresh_paint(make_view, change):
+    """Lines are drawn once into pictures and reused: whatever changes, a repaint of a
+    pane that has painted before looks exactly like a pane painting for the first time."""
+    data = rich_sample() * 3
+    doc, view = make_view(data)
+    view.clearFocus()  # the caret's look depends on focus; compare unfocused panes
+    _pane_image(view)
+    _pane_image(view)  # a second paint: every line from its picture
+
+    def apply(d, v):
+        """The change, made the same way to a document and its pane."""
+        if change == "selection":
+            d.set_selection(30, 140)
+        elif change == "origin":
+            d.set_origin(rich_sample().index(b"\xc0") + 1)
+        elif change == "dialect":
+            d.set_dialect(K.CESU8)
+        elif change == "cursor":
+            d.set_cursor(90)
+        elif change == "whitespace":
+            v.set_show_whitespace(True)
+        elif change == "scroll":
+            d.set_anchor(len(rich_sample()) + 5)
+
+    previous_theme = style.Palette._chosen
+    try:
+        if change == "theme":
+            style.Palette.set_current("dark")
+        apply(doc, view)
+        after = _pane_image(view)
+
+        fresh_doc = Document()
+        fresh_doc.set_source(MemorySource(data))
+        fresh_view = TextView(fresh_doc)
+        fresh_view.resize(view.size())
+        fresh_view.show()
+        try:
+            apply(fresh_doc, fresh_view)
+            fresh = _pane_image(fresh_view)
+        finally:
+            fresh_view.close()
+    finally:
+        style.Palette.set_current(previous_theme)
+    assert after == fresh
+
+
+def test_line_pictures_stay_within_their_budget(make_view):
+    """Jumping around keeps at most about three screens of line pictures (a line gets
+    its picture when it is painted a second time)."""
+    data = rich_sample() * 60
+    doc, view = make_view(data, 600, 300)
+    for k in range(40):
+        doc.set_anchor((k * 7919) % len(data))
+        view.viewport().grab()
+        view.viewport().grab()
+    vp = view.viewport()
+    ratio = view.devicePixelRatioF()
+    assert 0 < view._image_pixels <= 3 * vp.width() * vp.height() * ratio * ratio
+    assert view._image_pixels == sum(pm.width() * pm.height() for pm in view._line_images.values())
+
+
+def test_opening_a_file_lays_it_out_once(make_view):
+    """Opening announces the source and then its origin (None): the pane lays out the
+    first screen once, not twice."""
+    doc, view = make_view(b"first\n")
+    generation = view.text_layout.generation
+    doc.set_source(MemorySource(rich_sample()))
+    assert view.text_layout.generation == generation + 1
+    doc.set_origin(10)  # a real change of origin does lay out again
+    assert view.text_layout.generation == generation + 2
