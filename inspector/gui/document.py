@@ -12,6 +12,7 @@ Offsets are Python ints carried in ``Signal(object)``: a 16 GiB file overflows Q
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import OrderedDict
 
 from PySide6.QtCore import QObject, Signal
@@ -44,6 +45,8 @@ class Document(QObject):
         self._fixed = 0  # the end a shift-selection grows from
         self._scan = None
         self._units_cache: OrderedDict = OrderedDict()
+        # Byte ranges [start, end) to highlight, sorted: the find bar's matches.
+        self.matches: list[tuple[int, int]] = []
 
     # ------------------------------------------------------------------ the source
     @property
@@ -227,6 +230,24 @@ class Document(QObject):
     def unit_end(self, offset: int) -> int:
         u = self.unit_at(self._clamp(offset))
         return u.end if u is not None else min(offset + 1, self.size)
+
+    def matches_in(self, start: int, end: int, look_back: int = 64) -> list[tuple[int, int]]:
+        """The highlighted ranges that overlap [start, end). A binary search finds the
+        first one starting in the window; a few before it may reach into it."""
+        matches = self.matches
+        if not matches or end <= start:
+            return []
+        i = bisect_left(matches, (start, -1))
+        j = i
+        while j > 0 and i - j < look_back and matches[j - 1][1] > start:
+            j -= 1
+        out = []
+        for m in matches[j:]:
+            if m[0] >= end:
+                break
+            if m[1] > start:
+                out.append(m)
+        return out
 
     def resync(self) -> decoder.Resync | None:
         """What the current origin loses (None without an origin)."""

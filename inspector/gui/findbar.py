@@ -152,8 +152,6 @@ class FindBar(QWidget):
         super().__init__(parent)
         self.setObjectName("findBar")
         self.document = document
-        if not hasattr(document, "matches"):
-            document.matches = []
         self._worker: workers.GeneratorWorker | None = None
         self._on_result = None
         self.last_match: Match | None = None

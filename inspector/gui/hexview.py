@@ -14,7 +14,6 @@ glyph substitutes from :mod:`inspector.gui.style`.
 from __future__ import annotations
 
 import math
-from bisect import bisect_left
 
 from PySide6.QtCore import QEvent, QPoint, QRect, QSize, Qt, Signal
 from PySide6.QtGui import (QAction, QBrush, QColor, QFont, QFontDatabase,
@@ -107,25 +106,6 @@ def _explain(unit, source, dialect, origin, lost) -> str:
     elif origin is not None and unit.end <= origin:
         lines.append(f"before the origin 0x{origin:X}: decoded as a separate stream")
     return "\n".join(lines)
-
-
-def visible_matches(matches, start: int, end: int, look_back: int = 64):
-    """The (start, end) ranges of ``matches`` (sorted by start) that overlap [start, end).
-    A binary search finds the first one starting in the window; a few before it may
-    reach into it."""
-    if not matches or end <= start:
-        return []
-    i = bisect_left(matches, (start, -1))
-    j = i
-    while j > 0 and i - j < look_back and matches[j - 1][1] > start:
-        j -= 1
-    out = []
-    for m in matches[j:]:
-        if m[0] >= end:
-            break
-        if m[1] > start:
-            out.append(m)
-    return out
 
 
 class HexView(QAbstractScrollArea):
@@ -607,7 +587,7 @@ class HexView(QAbstractScrollArea):
         hscroll = self.horizontalScrollBar().value()
         key = (id(pal), pal.theme, id(lay), self._top_row, vp.width(), vp.height(), hscroll,
                ratio, id(doc.source), doc.size, doc.origin, doc.dialect, selected,
-               tuple(visible_matches(getattr(doc, "matches", None), start, end)))
+               tuple(doc.matches_in(start, end)))
         if self._base is None or key != self._base_key:
             pm = QPixmap(max(1, math.ceil(vp.width() * ratio)), max(1, math.ceil(vp.height() * ratio)))
             pm.setDevicePixelRatio(ratio)
@@ -768,7 +748,7 @@ class HexView(QAbstractScrollArea):
         # Find matches (the find bar keeps them sorted in document.matches).
         match_color = QColor(pal.color("match"))
         match_color.setAlphaF(0.8)
-        for m0, m1 in visible_matches(getattr(doc, "matches", None), start, end):
+        for m0, m1 in doc.matches_in(start, end):
             for seg in lay.segments(max(m0, start), min(m1, end), top, last_row):
                 y = (seg.row - top) * lh
                 x0 = lay.cell_x(seg.first) - half

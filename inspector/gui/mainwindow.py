@@ -137,8 +137,6 @@ class MainWindow(QMainWindow):
         self.goto_dialog.offsetChosen.connect(self.go_to)
         self.legend_dialog: LegendDialog | None = None
 
-        if not hasattr(self.document, "matches"):
-            self.document.matches = []  # byte ranges the find bar highlights
         self.encoder_dialog: EncoderDialog | None = None
         self.reference_dialog: ReferenceDialog | None = None
         self.repair_dialog = None

@@ -809,6 +809,11 @@ class TextView(QAbstractScrollArea):
         generation = self.text_layout.generation
         images = self._line_images
 
+        match_edge = pal.color("match")
+        match_fill = QColor(match_edge)
+        match_fill.setAlpha(110)
+        match_edge = match_edge.darker(140)
+
         lines = self._visible_lines()
         for row, line in enumerate(lines):
             y = PAD_Y + row * lh
@@ -837,6 +842,16 @@ class TextView(QAbstractScrollArea):
                     else:
                         images.move_to_end(key)
                     p.drawPixmap(QPointF(0, y), pm)
+
+            # Find matches: a translucent band over their cells, on top of the line
+            # (cached line pictures stay valid while the matches change).
+            for m0, m1 in doc.matches_in(line.start, line.end):
+                band = self._cells_span(plan, m0, m1)
+                if band is not None:
+                    p.setOpacity(1.0)
+                    p.fillRect(QRectF(PAD_X + band[0], y, band[1] - band[0], lh), match_fill)
+                    p.setPen(match_edge)
+                    p.drawRect(QRectF(PAD_X + band[0], y + 0.5, band[1] - band[0], lh - 1))
 
             # The origin and the point where decoding is back in step.
             if origin is not None:
@@ -913,6 +928,19 @@ class TextView(QAbstractScrollArea):
         self._line_images.clear()
         self._image_pixels = 0
 
+    def _cells_span(self, plan: "_LinePlan", start: int, end: int):
+        """The x range (left, right) of the line's cells that hold bytes [start, end),
+        or None when none of them is on this line."""
+        offsets = plan.offsets
+        i = max(0, bisect_right(offsets, start) - 1)
+        if i < len(offsets) and plan.ends[i] <= start:
+            i += 1
+        j = bisect_left(offsets, end)
+        if i >= j:
+            return None
+        right = max(plan.rights[j - 1], plan.xs[j - 1] + self._metrics.char_width * 0.5)
+        return plan.xs[i], right
+
     def _draw_line(self, p: QPainter, plan: "_LinePlan", y: float, look: "_Look",
                    selection) -> None:
         """Backgrounds, text, problem marks and boxes of one line, its top at ``y``."""
@@ -927,11 +955,10 @@ class TextView(QAbstractScrollArea):
             if i < len(offsets) and plan.ends[i] <= sel_start:
                 i += 1
             j = bisect_left(offsets, sel_end)
-            if i < j:
+            span = self._cells_span(plan, sel_start, sel_end)
+            if span is not None:
                 selected = (offsets[i], plan.ends[j - 1])
-                x0 = plan.xs[i]
-                x1 = max(plan.rights[j - 1], plan.xs[j - 1] + self._metrics.char_width * 0.5)
-                p.fillRect(QRectF(PAD_X + x0, y, x1 - x0, lh), look.sel_fill)
+                p.fillRect(QRectF(PAD_X + span[0], y, span[1] - span[0], lh), look.sel_fill)
         fill_colors = look.fill_colors
         for x, w, fill, off in plan.fills:
             if selected is not None and selected[0] <= off < selected[1]:

@@ -456,3 +456,17 @@ def test_opening_a_file_lays_it_out_once(make_view):
     assert view.text_layout.generation == generation + 1
     doc.set_origin(10)  # a real change of origin does lay out again
     assert view.text_layout.generation == generation + 2
+
+
+def test_find_matches_are_highlighted(make_view):
+    doc, view = make_view(b"alpha beta gamma beta delta\n" * 3)
+    view.repaint()
+    plain = view.viewport().grab().toImage()
+    start = doc.read(0, doc.size).find(b"gamma")
+    doc.matches = [(start, start + 5)]
+    view.viewport().repaint()
+    marked = view.viewport().grab().toImage()
+    assert marked != plain
+    doc.matches = []
+    view.viewport().repaint()
+    assert view.viewport().grab().toImage() == plain

@@ -170,13 +170,14 @@ def test_find_bar_keys_and_matches_painted_in_the_hex_view(opened, qtbot):
     assert not bar.isVisible() and w.document.matches == []
 
 
-def test_visible_matches_finds_overlaps_by_binary_search():
-    from inspector.gui.hexview import visible_matches
+def test_matches_in_finds_overlaps_by_binary_search():
+    from inspector.gui.document import Document
 
-    matches = [(0, 3), (10, 20), (25, 26), (40, 41)]
-    assert visible_matches(matches, 15, 30) == [(10, 20), (25, 26)]
-    assert visible_matches(matches, 3, 10) == []
-    assert visible_matches([], 0, 10) == [] and visible_matches(None, 0, 10) == []
+    doc = Document()
+    assert doc.matches_in(0, 10) == []
+    doc.matches = [(0, 3), (10, 20), (25, 26), (40, 41)]
+    assert doc.matches_in(15, 30) == [(10, 20), (25, 26)]
+    assert doc.matches_in(3, 10) == []
 
 
 def test_overview_follows_the_hex_view(opened, qtbot):
