@@ -84,6 +84,13 @@ class Tables:
         unassigned[0xD800:0xE000] = False
         bits[unassigned] |= B_UNASSIGNED
         self.bits = bits
+        # One byte per code point, nonzero where it has a warning: the scanner's first,
+        # cheap pass over decoded text (a 1.1 MB table, not 2.2).
+        self.any8 = (bits != 0).view(np.uint8)
+        # The same, also nonzero on U+DC80..U+DCFF: what the decoder's surrogateescape
+        # handler turns each byte of an error into (a valid decode never yields them).
+        self.any8_escapes = self.any8.copy()
+        self.any8_escapes[0xDC80:0xDD00] = 1
         self.bits_mutf8 = bits.copy()
         self.bits_mutf8[0] |= B_RAW_NUL
         # Which (lead, second byte) pairs can start a code point with a warning.
@@ -577,3 +584,207 @@ def analyse(data: bytes, base: int, stop: int, final: bool, dialect: str, *,
         rows = rows.select(~valid)
     window.rows = rows
     return window
+
+
+# ------------------------------------------------- byte-level cut of the utf-8 dialect
+
+# Byte groups of the byte-level kernel: what a unit starting with the byte can be.
+(G_ASCII, G_CTRL_BINARY, G_CTRL_TEXT, G_CONT, G_INVALID, G_C0, G_C2, G_E0, G_ED, G_E1, G_F0, G_F1,
+ G_F4, G_F5, G_F8, G_FC) = range(16)
+
+
+def _kernel_tables():
+    group = np.zeros(256, dtype=np.uint8)
+    group[:0x80] = G_ASCII
+    group[[*range(0x00, 0x09), *range(0x0E, 0x1B), *range(0x1C, 0x20), 0x7F]] = G_CTRL_BINARY
+    group[[0x0B, 0x0C, 0x1B]] = G_CTRL_TEXT
+    group[0x80:0xC0] = G_CONT
+    group[0xFE:] = G_INVALID
+    group[0xC0:0xC2] = G_C0
+    group[0xC2:0xE0] = G_C2
+    group[0xE0] = G_E0
+    group[0xED] = G_ED
+    group[[*range(0xE1, 0xED), 0xEE, 0xEF]] = G_E1
+    group[0xF0] = G_F0
+    group[0xF1:0xF4] = G_F1
+    group[0xF4] = G_F4
+    group[0xF5:0xF8] = G_F5
+    group[0xF8:0xFC] = G_F8
+    group[0xFC:0xFE] = G_FC
+    lm1 = np.where(_STRUCT == 0, 1, _STRUCT).astype(np.uint8) - 1
+    lm1[0xFE:] = 0
+    # byte -> group * 16 + (structural length - 1)
+    by_byte = (group * 16 + lm1).astype(np.uint8)
+    # (group, second byte >> 4) -> the second byte is not allowed after such a lead
+    bad = np.zeros((16, 16), dtype=np.uint8)
+    bad[G_E0, [8, 9]] = 1
+    bad[G_ED, [0xA, 0xB]] = 1
+    bad[G_F0, 8] = 1
+    bad[G_F4, [9, 0xA, 0xB]] = 1
+    bad[G_F5, 8:0xC] = 1
+    bad[G_F8, 8:0xC] = 1
+    bad[G_FC, 8:0xC] = 1
+    bad[G_C0, 8:0xC] = 1
+    group_lm1 = {g: int(lm1[np.flatnonzero(group == g)[0]]) for g in range(16)}
+    # Per code = group * 16 + 2 * (unit length - 1) + bad second byte:
+    kind = np.zeros(256, dtype=np.int64)  # 0 valid, 1..7 error kinds, 8: continuation byte
+    vlen = np.zeros(256, dtype=np.int64)  # length of a valid unit
+    repl = np.zeros(256, dtype=np.int64)
+    err_bytes = np.zeros(256, dtype=np.int64)
+    covers = np.zeros(256, dtype=np.int64)  # continuation bytes the unit takes
+    for g in range(16):
+        for um1 in range(8):
+            for b in range(2):
+                code = g * 16 + 2 * um1 + b
+                if g in (G_ASCII, G_CTRL_BINARY, G_CTRL_TEXT):
+                    vlen[code] = 1
+                    continue
+                if g == G_CONT:
+                    kind[code] = 8
+                    continue
+                if g == G_INVALID:
+                    kind[code], repl[code], err_bytes[code] = C_INVALID, 1, 1
+                    continue
+                L = group_lm1[g] + 1
+                ulen = um1 + 1
+                covers[code] = um1
+                if ulen == L:
+                    if g in (G_F8, G_FC):
+                        k = C_LEGACY
+                    elif g == G_C0 or (b and g in (G_E0, G_F0)):
+                        k = C_OVERLONG
+                    elif b and g == G_ED:
+                        k = C_SURROGATE
+                    elif g == G_F5 or (b and g == G_F4):
+                        k = C_OUT_OF_RANGE
+                    else:
+                        k = C_VALID
+                    if k == C_VALID:
+                        vlen[code] = L
+                    else:
+                        kind[code], repl[code], err_bytes[code] = k, ulen, ulen
+                else:
+                    kind[code], err_bytes[code] = C_TRUNCATED, ulen
+                    repl[code] = ulen if (b and um1 > 0) else 1
+    problem = (kind >= 1) & (kind <= 7)
+    problem[G_CTRL_BINARY * 16:G_CTRL_TEXT * 16 + 16] = True
+    valid_multi = vlen >= 2
+    return by_byte, bad.reshape(-1), kind, vlen, repl, err_bytes, covers, problem, valid_multi
+
+
+(_K_BY_BYTE, _K_BAD, _K_KIND, _K_VLEN, _K_REPL, _K_ERR_BYTES, _K_COVERS, _K_PROBLEM,
+ _K_VALID_MULTI) = _kernel_tables()
+_K_CTRL = np.zeros(256, dtype=np.int64)
+_K_CTRL[G_CTRL_BINARY * 16:G_CTRL_TEXT * 16 + 16] = 1
+_K_BINARY = np.zeros(256, dtype=np.int64)
+_K_BINARY[G_CTRL_BINARY * 16:G_CTRL_BINARY * 16 + 16] = 1
+
+
+class Utf8Block:
+    """The ``utf-8`` dialect's cut of ``data[a:b]`` (``a`` starts a unit, ``b`` is a unit
+    boundary), counted at byte level with a handful of uint8 vector operations and one
+    histogram: no per-unit arrays, so dense errors cost a few nanoseconds a byte.
+
+    Every byte gets a code = its group (ASCII, control, continuation, FE/FF, or the kind
+    of lead: C0-C1, C2-DF, E0, ED, other E, F0, F1-F3, F4, F5-F7, F8-FB, FC-FD) * 16 +
+    2 * (length of the unit it would start - 1) + (its second byte is not allowed after
+    it). The length is 1 + min(structural length - 1, continuation bytes that follow),
+    and a unit's kind and replacements depend only on that code (never on its value),
+    so one ``bincount`` of the codes gives every count. Continuation bytes that no lead
+    takes are strays.
+
+    Attributes: ``units`` (valid units by length 1..4), ``errors`` (by kind code 0..7),
+    ``replacements``, ``error_bytes``, ``control`` / ``binary`` (ASCII bytes that warn /
+    look binary), ``code`` (per byte), ``first_problem`` (index of the first error or
+    control unit, -1 if none; warnings of multi-byte units are the caller's).
+    """
+
+    __slots__ = ("n", "units", "errors", "replacements", "error_bytes", "control", "binary",
+                 "code", "first_problem", "padded", "_cont", "_um1")
+
+    def __init__(self, data, a: int, b: int):
+        n = b - a
+        self.n = n
+        u8 = np.zeros(n + 8, dtype=np.uint8)
+        u8[:n] = np.frombuffer(data, dtype=np.uint8, count=n, offset=a)
+        self.padded = u8
+        u = u8[:n]
+        cont_all = u8.view(np.int8) < -64  # 80..BF
+        k = cont_all[1:n + 1]
+        run = k.view(np.uint8).copy()  # continuation bytes after each byte, up to 5
+        for j in range(2, 6):
+            k = k & cont_all[j:n + j]
+            run += k.view(np.uint8)
+        by_byte = _K_BY_BYTE.take(u)
+        lm1 = by_byte & 15
+        um1 = np.minimum(lm1, run)
+        group16 = by_byte - lm1
+        um1 += um1
+        code = group16 + um1
+        # The second byte matters only after E0, ED and F0..FD (groups 7, 8, 10..15)
+        # when it is a continuation byte: a few positions, looked at one by one.
+        special = group16 >= G_E0 * 16
+        special &= group16 != G_E1 * 16
+        special &= cont_all[1:n + 1]
+        at = np.flatnonzero(special)
+        if len(at):
+            bad = _K_BAD.take(group16[at] + (u8[at + 1] >> 4)).view(bool)
+            code[at[bad]] += 1
+        self.code = code
+        self._cont = cont_all[:n]
+        self._um1 = um1  # 2 * (unit length - 1)
+        hist = np.bincount(code, minlength=256)
+        kinds = np.bincount(_K_KIND, weights=hist, minlength=9).astype(np.int64)
+        vl = np.bincount(_K_VLEN, weights=hist, minlength=7).astype(np.int64)
+        covered = int(hist @ _K_COVERS)
+        strays = int(kinds[8]) - covered
+        kinds[C_STRAY] += strays
+        self.errors = tuple(int(x) for x in kinds[:8])
+        self.units = (int(vl[1]), int(vl[2]), int(vl[3]), int(vl[4]))
+        self.replacements = int(hist @ _K_REPL) + strays
+        self.error_bytes = int(hist @ _K_ERR_BYTES) + strays
+        self.control = int(hist @ _K_CTRL)
+        self.binary = int(hist @ _K_BINARY)
+        self.first_problem = self._first_problem(0, min(n, 256))
+        if self.first_problem < 0 and n > 256:
+            self.first_problem = self._first_problem(0, n)
+
+    def _first_problem(self, lo: int, hi: int) -> int:
+        """First error or control unit among the units starting in [0, hi)."""
+        code = self.code[:hi]
+        problem = _K_PROBLEM.take(code)
+        # Strays: continuation bytes that no lead before them takes.
+        covered = np.zeros(hi + 8, dtype=bool)
+        um1 = self._um1[:hi]
+        for j in range(1, 6):
+            covered[j:hi + j] |= um1 >= 2 * j
+        problem |= self._cont[:hi] > covered[:hi]
+        i = int(np.argmax(problem)) if hi else 0
+        return i if hi and problem[i] else -1
+
+    def valid_multi_positions(self) -> np.ndarray:
+        """Starts of the valid multi-byte units (among the leads that took a
+        continuation byte)."""
+        took = np.flatnonzero(self._um1 >= 2)
+        return took[_K_VALID_MULTI.take(self.code[took])]
+
+    def valid_starts(self) -> np.ndarray:
+        """Mask of the starts of valid units."""
+        return _K_VLEN.take(self.code) > 0
+
+
+def count_slices(mask: np.ndarray, edges) -> list[int]:
+    """Number of True in each slice [edges[i], edges[i+1])."""
+    if len(edges) == 2:
+        return [int(np.count_nonzero(mask))]
+    return [int(np.count_nonzero(mask[edges[i]:edges[i + 1]])) for i in range(len(edges) - 1)]
+
+
+def first_in_slices(mask: np.ndarray, edges) -> list[int]:
+    """Index of the first True in each slice (-1 if none)."""
+    out = []
+    for i in range(len(edges) - 1):
+        part = mask[edges[i]:edges[i + 1]]
+        j = int(np.argmax(part)) if len(part) else 0
+        out.append(edges[i] + j if len(part) and part[j] else -1)
+    return out

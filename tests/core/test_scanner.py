@@ -199,3 +199,48 @@ def test_index_memory_bounded_on_random_bytes(tmp_path):
     assert r.index.nbytes < 64 * 1024
     big = BlockIndex(0, 1 << 40)  # a 1 TiB file
     assert big.nbytes < 16 << 20
+
+
+# The utf-8 dialect's fast paths (inspector/core/scanner.py): clean windows, the
+# decoder's surrogateescape path for sparse errors, and the byte-level kernel
+# (_scan_kernels.Utf8Block) for dense ones, each with windows and blocks of
+# several sizes so that every path meets block edges and mid-sequence cuts.
+
+def _sparse_errors(rng, size, every):
+    text = ("Grüße 世界 Ελληνικά \u200b\u202e 😀 \ufffd \x01 abc\n" * (size // 40 + 1)).encode()[:size]
+    out = bytearray(text)
+    for i in range(0, len(out) - every, every):
+        out[i + rng.randrange(every)] = rng.choice([0x80, 0xBF, 0xC0, 0xC2, 0xE0, 0xED, 0xF0, 0xF4,
+                                                    0xF5, 0xF8, 0xFC, 0xFE, 0xFF, 0x00, 0x7F])
+    return bytes(out)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(PIECES + [b"\xe6\x97\xa5" * 5, b"abc" * 5]), max_size=300).map(b"".join),
+       st.sampled_from([64, 128, 1024]), st.integers(16, 600))
+def test_utf8_fast_paths_equal_decoder(data, block, chunk):
+    # Long enough runs of clean text between errors send windows through the
+    # surrogateescape path once a window has had errors.
+    check(data, K.UTF8, chunk_size=chunk, block=block, max_errors=10)
+
+
+@pytest.mark.parametrize("every", [3, 40, 1000])
+def test_utf8_paths_on_larger_data(every):
+    rng = random.Random(every)
+    data = _sparse_errors(rng, 300_000, every)
+    check(data, K.UTF8, chunk_size=1 << 20, block=64 * 1024, max_errors=100)
+    check(data, K.UTF8, chunk_size=20_000, block=4096, max_errors=5)
+
+
+def test_utf8_dense_kernel_on_random_bytes_and_prefix():
+    rng = random.Random(5)
+    clean = ("Grüße 世界 😀 \u0378 \ue000 \n" * 3000).encode()  # > 16 KiB of valid text first
+    data = clean + bytes(rng.randrange(256) for _ in range(200_000)) + clean
+    check(data, K.UTF8, chunk_size=1 << 20, block=64 * 1024, max_errors=100)
+    check(data, K.UTF8, chunk_size=70_000, block=8192, max_errors=3)
+
+
+def test_utf8_bom_and_warnings_at_window_starts():
+    data = b"\xef\xbb\xbf" + b"\xff" + ("\ufeff\u200e\U000e0001\U0010ffff" * 2000).encode() + b"\x80" * 10
+    for chunk in (64, 1000, 1 << 20):
+        check(data, K.UTF8, chunk_size=chunk, block=512, max_errors=20)
