@@ -30,7 +30,6 @@ from PySide6.QtWidgets import QAbstractScrollArea, QAbstractSlider, QMenu, QTool
 
 from inspector.core import kinds as K
 from inspector.core.unicode_db import name as unicode_name
-from inspector.gui import app as _app  # noqa: F401  (guards None's refcount, see app.py)
 from inspector.gui import style
 from inspector.gui import textlayout as TL
 

@@ -21,7 +21,6 @@ sys.path.insert(0, str(ROOT))
 if not os.environ.get("DISPLAY"):
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from inspector.gui import app as _app  # noqa: E402,F401  (guards None's refcount)
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from inspector.core.bytesource import MemorySource  # noqa: E402
