@@ -190,10 +190,14 @@ class Document(QObject):
     def anchor(self) -> int:
         return self._anchor
 
-    def set_anchor(self, offset: int) -> None:
-        """The byte the views keep at the top of their viewport."""
+    def set_anchor(self, offset: int, scrolled: bool = False) -> None:
+        """The byte the views keep at the top of their viewport.
+
+        ``scrolled`` says the user scrolled a pane there: the others must follow even
+        when the anchor already holds that byte, because a pane that followed the cursor
+        on its own may have left it (views never write the anchor when they do that)."""
         offset = self._clamp(offset)
-        if offset != self._anchor:
+        if offset != self._anchor or scrolled:
             self._anchor = offset
             self.anchorChanged.emit(offset)
 

@@ -250,11 +250,18 @@ class HexView(QAbstractScrollArea):
 
     def _relayout(self) -> None:
         self._drop_base()
+        # Keep the cursor on screen only if it was: after the user scrolled away from it,
+        # a new format or row width keeps the anchor (the text pane shows it too).
+        cursor = self.document.cursor
+        old = getattr(self, "_layout", None)
+        start, end = self.visible_range() if old is not None else (cursor, cursor + 1)
+        follow_cursor = start <= cursor < max(end, start + 1)
         self._layout = self._make_layout()
         lay = self._layout
         h = self.viewport().height()
         self._top_row = lay.clamp_top(lay.row_of(self.document.anchor), h)
-        self._top_row = lay.top_for_cursor(self._top_row, self.document.cursor, h)
+        if follow_cursor:
+            self._top_row = lay.top_for_cursor(self._top_row, cursor, h)
         self._update_bar()
         self.viewport().update()
 
@@ -293,7 +300,7 @@ class HexView(QAbstractScrollArea):
     def scroll_to_row(self, row: int) -> None:
         """The user scrolled: move and tell the document which byte is at the top."""
         self._set_top(row)
-        self.document.set_anchor(self._layout.row_start(self._top_row))
+        self.document.set_anchor(self._layout.row_start(self._top_row), scrolled=True)
 
     def _on_scrollbar(self, value: int) -> None:
         if self._updating_bar:

@@ -407,7 +407,9 @@ class TextLayout:
                 if v > start:
                     end = min(end, v)
                     break
-        data = self.document.read(start, max(0, end - start))
+        # Without a virtual break, windows k and k + 1 both hold a line feed, so one
+        # lies before the end of window k + 1: never read further than that.
+        data = self.document.read(start, max(0, min(end, (k + 2) * W) - start))
         p = data.find(b"\n")
         if p >= 0:
             end = min(end, start + p + 1)

@@ -353,6 +353,14 @@ class TextView(QAbstractScrollArea):
         lines = self._visible_lines()
         return (lines[0].start, lines[-1].end)
 
+    def _last_shown_range(self) -> tuple[int, int] | None:
+        """What the pane showed before a resize: the last paint's range if the top has
+        not moved since (in a resize the viewport already has its new size)."""
+        painted = getattr(self, "_painted_range", None)
+        if painted is not None and painted[0] == self._top:
+            return painted[1], painted[2]
+        return self.visible_range() if self.document.size else None
+
     @property
     def top(self) -> int:
         """First byte of the top visual line."""
@@ -471,7 +479,7 @@ class TextView(QAbstractScrollArea):
         the user scrolling this pane, so the other pane follows)."""
         top = self.text_layout.line_start(top)
         self._set_top(top)
-        self.document.set_anchor(top)
+        self.document.set_anchor(top, scrolled=True)
 
     def scroll_lines(self, count: int) -> None:
         line = self.text_layout.line_at(self._top)
@@ -546,8 +554,14 @@ class TextView(QAbstractScrollArea):
         event.accept()
 
     def resizeEvent(self, event):
+        # A cursor that was on screen stays on screen (as in the hex view); one the user
+        # scrolled away from is left where it is.
+        doc = self.document
+        shown = self._last_shown_range()
         super().resizeEvent(event)
         self._relayout()
+        if shown is not None and doc.size and shown[0] <= doc.cursor < shown[1]:
+            self.ensure_visible(doc.cursor)
 
     # ------------------------------------------------------------------ keys
     def keyPressEvent(self, event):
@@ -814,6 +828,8 @@ class TextView(QAbstractScrollArea):
         match_edge = match_edge.darker(140)
 
         lines = self._visible_lines()
+        if lines:
+            self._painted_range = (self._top, lines[0].start, lines[-1].end)
         for row, line in enumerate(lines):
             y = PAD_Y + row * lh
             dim = origin is not None and line.start < origin
