@@ -139,15 +139,18 @@ class Document(QObject):
     def selection(self) -> tuple[int, int]:
         return self._selection
 
-    def set_selection(self, start: int, end: int) -> None:
-        """Select bytes [start, end) and put the cursor on the first one."""
+    def set_selection(self, start: int, end: int, reveal: bool = False) -> None:
+        """Select bytes [start, end) and put the cursor on the first one.
+
+        ``reveal`` (a found match, a listed problem) announces the cursor even when it
+        is already there, so panes that were scrolled away bring it back on screen."""
         start, end = sorted((max(0, int(start)), max(0, int(end))))
         end = min(end, self.size)
         start = min(start, end)
         self._set_selection(start, end)
         self._fixed = start
         cursor = self._clamp(start)
-        if cursor != self._cursor:
+        if cursor != self._cursor or reveal:
             self._cursor = cursor
             self.cursorChanged.emit(cursor)
 

@@ -420,7 +420,7 @@ class FindBar(QWidget):
         self._say(note)
 
     def go_to(self, match: Match) -> None:
-        self.document.set_selection(match.offset, match.end)
+        self.document.set_selection(match.offset, match.end, reveal=True)
         if self.all_matches:
             ranges = [(m.offset, m.end) for m in self.all_matches]
         else:

@@ -616,4 +616,4 @@ class ProblemListDock(QDockWidget):
         unit = self.model.unit_for_row(row)
         if unit is None:
             return
-        self.document.set_selection(unit.offset, unit.end)
+        self.document.set_selection(unit.offset, unit.end, reveal=True)

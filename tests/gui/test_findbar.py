@@ -192,3 +192,18 @@ def test_a_new_query_clears_the_old_matches(qtbot, bar):
     qtbot.keyClicks(bar.edit, "e")
     assert doc.matches == [] and bar.results.count() == 0
     assert seen[-1] == []
+
+
+def test_a_match_at_the_cursor_is_brought_back_on_screen(qtbot):
+    """Scrolled away from the cursor, a find whose match starts at the cursor still
+    shows it (the cursor did not move, so it must be announced anyway)."""
+    from inspector.core.bytesource import MemorySource
+    from inspector.gui.document import Document
+
+    doc = Document()
+    doc.set_source(MemorySource(b"needle " + b"x" * 100_000))
+    seen = []
+    doc.cursorChanged.connect(seen.append)
+    doc.set_anchor(50_000, scrolled=True)
+    doc.set_selection(0, 6, reveal=True)
+    assert seen == [0] and doc.selection == (0, 6)
