@@ -45,6 +45,7 @@ class Document(QObject):
         self._fixed = 0  # the end a shift-selection grows from
         self._scan = None
         self._units_cache: OrderedDict = OrderedDict()
+        self._resync_cache = None
         # Byte ranges [start, end) to highlight, sorted: the find bar's matches.
         self.matches: list[tuple[int, int]] = []
 
@@ -70,6 +71,7 @@ class Document(QObject):
         old = self._source
         self._source = source
         self._units_cache.clear()
+        self._resync_cache = None
         self._scan = None
         self._origin = None
         size = source.size
@@ -104,6 +106,7 @@ class Document(QObject):
         if invalidate is not None:
             invalidate()
         self._units_cache.clear()
+        self._resync_cache = None
 
     def check_file(self) -> SourceChange | None:
         """Ask the source whether the file changed on disk; tell the views if so."""
@@ -257,10 +260,14 @@ class Document(QObject):
         return out
 
     def resync(self) -> decoder.Resync | None:
-        """What the current origin loses (None without an origin)."""
+        """What the current origin loses (None without an origin). Kept until the
+        source, origin or dialect changes: every pane asks for it in every paint."""
         if self._origin is None:
             return None
-        return decoder.resync(self._source, self._origin, self._dialect)
+        key = (id(self._source), self._origin, self._dialect)
+        if self._resync_cache is None or self._resync_cache[0] != key:
+            self._resync_cache = (key, decoder.resync(self._source, self._origin, self._dialect))
+        return self._resync_cache[1]
 
     def read(self, offset: int, length: int) -> bytes:
         return self._source.read(offset, length)

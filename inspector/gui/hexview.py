@@ -128,8 +128,6 @@ class HexView(QAbstractScrollArea):
         self._updating_bar = False
         self._drag_anchor: int | None = None
         self._glyph_ok: dict[str, bool] = {}
-        self._resync_key = None
-        self._resync = None
         self.context_actions: list[QAction] = []  # the window adds Go to..., etc.
         self.last_paint_range = (0, 0)
         self._last_visible = (0, 0)
@@ -320,7 +318,6 @@ class HexView(QAbstractScrollArea):
 
     def _on_source(self) -> None:
         self._drop_base()
-        self._resync_key = None
         self._top_row = 0
         self._relayout()
 
@@ -554,12 +551,7 @@ class HexView(QAbstractScrollArea):
 
     # ------------------------------------------------------------------ painting
     def _current_resync(self):
-        doc = self.document
-        key = (id(doc.source), doc.origin, doc.dialect)
-        if key != self._resync_key:
-            self._resync_key = key
-            self._resync = doc.resync()
-        return self._resync
+        return self.document.resync()
 
     def _can_draw(self, text: str) -> bool:
         """Whether the font (with Qt's fallback fonts) has a glyph for ``text``."""

@@ -240,8 +240,6 @@ class TextView(QAbstractScrollArea):
         self._zoom = 0
         self._base_point_size: float | None = None
         self._applying_zoom = False
-        self._resync_key = None
-        self._resync = None
         self._box_cache: dict = {}
         self._cursor_to_show = False
         # Finished pictures of lines, by (layout generation, paragraph, line, look,
@@ -405,7 +403,6 @@ class TextView(QAbstractScrollArea):
         self.text_layout.invalidate()
         self._forget_images()
         self._laid_out_for = self._decoding()
-        self._resync_key = None
         self._goal_x = None
         self._top = self.text_layout.line_start(self.document.anchor)
         self._sync_scrollbar()
@@ -425,7 +422,6 @@ class TextView(QAbstractScrollArea):
         self.text_layout.invalidate()
         self._forget_images()
         self._laid_out_for = self._decoding()
-        self._resync_key = None
         self._relayout()
 
     def _on_anchor_changed(self, anchor) -> None:
@@ -782,12 +778,7 @@ class TextView(QAbstractScrollArea):
 
     # ------------------------------------------------------------------ painting
     def _current_resync(self):
-        doc = self.document
-        key = (id(doc.source), doc.origin, doc.dialect)
-        if key != self._resync_key:
-            self._resync_key = key
-            self._resync = doc.resync()
-        return self._resync
+        return self.document.resync()
 
     def paintEvent(self, event):
         painter = QPainter(self.viewport())
