@@ -297,8 +297,10 @@ class HexView(QAbstractScrollArea):
 
     def scroll_to_row(self, row: int) -> None:
         """The user scrolled: move and tell the document which byte is at the top."""
+        before = self._top_row
         self._set_top(row)
-        self.document.set_anchor(self._layout.row_start(self._top_row), scrolled=True)
+        self.document.set_anchor(self._layout.row_start(self._top_row),
+                                 scrolled=self._top_row != before)
 
     def _on_scrollbar(self, value: int) -> None:
         if self._updating_bar:

@@ -474,8 +474,9 @@ class TextView(QAbstractScrollArea):
         """Put the visual line holding ``top`` at the top and tell the document (this is
         the user scrolling this pane, so the other pane follows)."""
         top = self.text_layout.line_start(top)
+        moved = top != self._top
         self._set_top(top)
-        self.document.set_anchor(top, scrolled=True)
+        self.document.set_anchor(top, scrolled=moved)
 
     def scroll_lines(self, count: int) -> None:
         line = self.text_layout.line_at(self._top)
