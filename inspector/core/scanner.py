@@ -37,6 +37,17 @@ RETRY_LIMIT = 256  # errors allowed when the C decoder is tried again after a de
 _LOOKAHEAD = 16
 
 
+
+def _add_warning_bits(bits, index, blk: int, result) -> None:
+    """Count warnings from per-character warning bits into one block and the totals."""
+    present = int(np.bitwise_or.reduce(bits))
+    for w, name in enumerate(K.WARNING_KINDS):
+        bit = 1 << w
+        if present & bit:
+            c = int(np.count_nonzero(bits & bit))
+            index.warnings[blk, w] += c
+            result.warnings_by_kind[name] += c
+
 class ScanCancelled(Exception):
     """The scan was cancelled before it finished."""
 
@@ -719,13 +730,7 @@ def _dense_block(result, index, buf, base: int, a: int, b: int, blk: int) -> int
         bits = KR.tables().bits[cp]
         if offsets[0] == 0 and cp[0] == 0xFEFF:
             bits[0] = (bits[0] & ~np.uint16(KR.B_ZWNBSP)) | KR.B_BOM
-        present = int(np.bitwise_or.reduce(bits))
-        for w, name in enumerate(K.WARNING_KINDS):
-            bit = 1 << w
-            if present & bit:
-                c = int(np.count_nonzero(bits & bit))
-                index.warnings[blk, w] += c
-                result.warnings_by_kind[name] += c
+        _add_warning_bits(bits, index, blk, result)
         f = int(offsets[0]) - base - a
         first = f if first < 0 else min(first, f)
     if first >= 0:
@@ -851,13 +856,7 @@ def _escape_window(result, index, buf, base: int, stop: int, final: bool, first:
         bits = t.bits[wcp]
         if base == 0 and hits[warn][0] == 0 and wcp[0] == 0xFEFF:
             bits[0] = (bits[0] & ~np.uint16(KR.B_ZWNBSP)) | KR.B_BOM
-        present = int(np.bitwise_or.reduce(bits))
-        for w, name in enumerate(K.WARNING_KINDS):
-            bit = 1 << w
-            if present & bit:
-                c = int(np.count_nonzero(bits & bit))
-                index.warnings[blk, w] += c
-                result.warnings_by_kind[name] += c
+        _add_warning_bits(bits, index, blk, result)
         asc = wcp < 0x80
         if asc.any():
             nb = int(np.count_nonzero(KR._BINARY_ASCII[wcp[asc]]))
