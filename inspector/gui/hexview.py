@@ -246,14 +246,18 @@ class HexView(QAbstractScrollArea):
                                             self._offset_base, self._cw)
         return HexLayout(size, n, self._byte_format, self._offset_base, self._cw, self._lh)
 
-    def _relayout(self) -> None:
+    def _relayout(self, follow_cursor: bool | None = None) -> None:
+        """A new layout (format, row width, font). ``follow_cursor``: whether the cursor
+        was on screen before, when the caller knows better than the current viewport
+        (a resize has already changed its height)."""
         self._drop_base()
         # Keep the cursor on screen only if it was: after the user scrolled away from it,
         # a new format or row width keeps the anchor (the text pane shows it too).
         cursor = self.document.cursor
-        old = getattr(self, "_layout", None)
-        start, end = self.visible_range() if old is not None else (cursor, cursor + 1)
-        follow_cursor = start <= cursor < max(end, start + 1)
+        if follow_cursor is None:
+            old = getattr(self, "_layout", None)
+            start, end = self.visible_range() if old is not None else (cursor, cursor + 1)
+            follow_cursor = start <= cursor < max(end, start + 1)
         self._layout = self._make_layout()
         lay = self._layout
         h = self.viewport().height()
@@ -346,20 +350,23 @@ class HexView(QAbstractScrollArea):
     # ------------------------------------------------------------------ events
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
+        lay = self._layout
+        h = self.viewport().height()
+        # A cursor that was on screen stays on screen when the view changes size (a find
+        # bar or a banner opening below or above it, a window made wider and shorter at
+        # once). "Was" is what the view last showed: the event's old size may be the
+        # viewport's or the frame's (a scroll bar coming or going resizes the viewport
+        # alone), so neither tells the old viewport height reliably.
+        shown_start, shown_end = self._last_visible
+        was_shown = shown_start <= self.document.cursor < shown_end
         if self._bpr_choice == FIT:
             n = HexLayout.fit_bytes_per_row(self.viewport().width(), self.document.size,
                                             self._byte_format, self._offset_base, self._cw)
             if n != self._layout.bytes_per_row:
-                self._relayout()
+                self._relayout(follow_cursor=True if was_shown else None)
                 return
-        lay = self._layout
-        h = self.viewport().height()
         top = lay.clamp_top(self._top_row, h)
-        # A cursor that was on screen stays on screen when the view gets shorter (a find
-        # bar or a banner opening below or above it).
-        old_h = event.oldSize().height() - (self.height() - h)  # the old viewport's height
-        row = lay.row_of(self.document.cursor)
-        if old_h > 0 and self._top_row <= row < self._top_row + lay.full_rows(old_h):
+        if was_shown:
             top = lay.top_for_cursor(top, self.document.cursor, h)
         self._top_row = top
         self._update_bar()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
@@ -310,3 +311,26 @@ def test_paints_every_state(opened, qtbot, tmp_path, mixed):
         column = {image.pixelColor(x + dx, lay.lh // 2).name() for dx in (-1, 0, 1)}
         assert pal.color(role).name() in column, (role, column)
     assert "1 byte lost" in w.status_resync.text() and "in step at 0xA" in w.status_resync.text()
+
+
+@pytest.mark.parametrize("row_width", [16, FIT])
+def test_a_resize_keeps_a_shown_cursor_on_screen(opened, qtbot, row_width):
+    """Going to the end, then resizing: narrow (a horizontal scroll bar) and tall to wide
+    and shorter in one step among them. The scroll bar going away resizes the viewport
+    alone, so whether the cursor was on screen is judged by what the view showed, not
+    by the resize event's old size (a sequence the monkey test found)."""
+    rng = random.Random(5)
+    w = opened(bytes(rng.randrange(256) for _ in range(100_000)))
+    w.set_bytes_per_row(row_width)
+    for before, after in [((800, 500), (712, 804)), ((1500, 900), (1493, 434)),
+                          ((600, 1000), (1391, 785))]:
+        w.resize(*before)
+        qtbot.wait(1)
+        w.go_to(w.document.size - 1)
+        qtbot.wait(1)
+        start, end = w.hex_view.visible_range()
+        assert start <= w.document.cursor < end
+        w.resize(*after)
+        qtbot.wait(1)
+        start, end = w.hex_view.visible_range()
+        assert start <= w.document.cursor < end, (before, after, start, end)
