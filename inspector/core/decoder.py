@@ -11,6 +11,7 @@ for a CESU-8 surrogate pair), never by decoding from the start of the file.
 
 from __future__ import annotations
 
+import re
 from typing import Protocol
 
 from inspector.core import kinds as K
@@ -175,6 +176,10 @@ def _compute_warnings(cp: int) -> tuple[str, ...]:
 
 
 _ASCII_WARNINGS = tuple(_compute_warnings(b) for b in range(128))
+# Modified UTF-8 writes U+0000 as C0 80: a raw NUL byte is flagged there.
+_ASCII_WARNINGS_MUTF8 = tuple(w + (K.RAW_NUL,) if b == 0 else w
+                              for b, w in enumerate(_ASCII_WARNINGS))
+_ASCII_RUN = re.compile(rb"[\x00-\x7f]+")
 _warning_cache: dict[int, tuple[str, ...]] = {}
 
 
@@ -222,15 +227,23 @@ def cut(data: bytes | bytearray | memoryview, base: int = 0, dialect: str = K.UT
     slen = STRUCT_LEN
     pairs = dialect in (K.WTF8, K.CESU8, K.MUTF8)
     fss = dialect == K.FSS_UTF
+    ascii_warnings = _ASCII_WARNINGS_MUTF8 if dialect == K.MUTF8 else _ASCII_WARNINGS
+    ascii_run = _ASCII_RUN.match
+    VALID = K.VALID
     i = 0
     while i < stop:
         b = data[i]
         if b < 0x80:
-            w = _ASCII_WARNINGS[b]
-            if b == 0 and dialect == K.MUTF8:
-                w = w + (K.RAW_NUL,)
-            append(Unit(base + i, 1, K.VALID, b, 0, False, w))
-            i += 1
+            if i + 4 < stop and data[i + 4] < 0x80 and data[i + 1] < 0x80:
+                # Likely a long run of ASCII (NUL pages, prose): one list comprehension
+                # instead of a trip round this loop per byte.
+                j = ascii_run(data, i, stop).end()
+                out += [Unit(base + k, 1, VALID, c, 0, False, ascii_warnings[c])
+                        for k, c in zip(range(i, j), data[i:j])]
+                i = j
+            else:
+                append(Unit(base + i, 1, VALID, b, 0, False, ascii_warnings[b]))
+                i += 1
             continue
         if b < 0xC0:
             append(Unit(base + i, 1, K.UNEXPECTED_CONTINUATION, None, 1))
@@ -394,7 +407,11 @@ def units_in_range(source: Source, start: int, end: int, origin: int | None = No
         stop = min(end, seg_end)
         boundary = _safe_boundary(source, pos, origin, dialect)
         units = _cut_from(source, boundary, stop, dialect, seg_end)
-        out.extend(u for u in units if u.end > start)
+        # The cut began at most a unit or two before ``start``: skip those.
+        k = 0
+        while k < len(units) and units[k].offset + units[k].length <= start:
+            k += 1
+        out += units[k:] if k else units
         pos = seg_end
     return out
 

@@ -12,7 +12,7 @@ Offsets are Python ints carried in ``Signal(object)``: a 16 GiB file overflows Q
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 
 from PySide6.QtCore import QObject, Signal
@@ -225,11 +225,46 @@ class Document(QObject):
         if hit is not None:
             self._units_cache.move_to_end(key)
             return hit
-        units = decoder.units_in_range(self._source, start, end, self._origin, self._dialect)
+        units = self._stitch_units(start, end)
         self._units_cache[key] = units
         if len(self._units_cache) > self.UNIT_CACHE:
             self._units_cache.popitem(last=False)
         return units
+
+    def _stitch_units(self, start: int, end: int) -> list[decoder.Unit]:
+        """The units of [start, end), taken where they can be from cached cuts (the hex
+        rows after a jump lie mostly within the text pane's paragraphs, cut a moment
+        before) and cut afresh in the gaps. The cut is a partition of the stream, so a
+        unit is the same whichever range it was cut for."""
+        start = max(0, start)
+        end = min(end, self.size)
+        out: list[decoder.Unit] = []
+        cache = self._units_cache
+        pos = start   # the first byte not yet covered
+        while pos < end:
+            best = None
+            for (s, e), units in cache.items():
+                if s <= pos < e and units and (best is None or e > best[0]):
+                    best = (e, units)
+            if best is None:
+                # A gap: cut it, up to where a cached cut begins.
+                e = min((s for s, _ in cache if pos < s < end), default=end)
+                units = decoder.units_in_range(self._source, pos, e, self._origin, self._dialect)
+                i = 0
+            else:
+                e, units = best
+                i = bisect_right(units, pos, key=lambda u: u.offset)
+                if i and units[i - 1].offset + units[i - 1].length > pos:
+                    i -= 1
+            for k in range(i, len(units)):
+                u = units[k]
+                if u.offset >= end:
+                    break
+                if out and u.offset < out[-1].offset + out[-1].length:
+                    continue  # the unit across the seam of two cuts, taken already
+                out.append(u)
+            pos = max(e, out[-1].offset + out[-1].length) if out else e
+        return out
 
     def unit_at(self, offset: int) -> decoder.Unit | None:
         return decoder.unit_at(self._source, offset, self._origin, self._dialect)

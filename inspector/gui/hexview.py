@@ -14,6 +14,7 @@ glyph substitutes from :mod:`inspector.gui.style`.
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 
 from PySide6.QtCore import QEvent, QPoint, QRect, QSize, Qt, Signal
 from PySide6.QtGui import (QAction, QBrush, QColor, QFont, QFontDatabase,
@@ -135,6 +136,7 @@ class HexView(QAbstractScrollArea):
         # none of it (a window repaint, a cursor move on screen) is one pixmap copy.
         self._base: QPixmap | None = None
         self._base_key = None
+        self._row_pictures: OrderedDict = OrderedDict()
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.viewport().setCursor(Qt.CursorShape.IBeamCursor)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
@@ -321,6 +323,7 @@ class HexView(QAbstractScrollArea):
     def _drop_base(self, *_) -> None:
         self._base = None
         self._base_key = None
+        self._row_pictures.clear()
 
     def _on_source(self) -> None:
         self._drop_base()
@@ -599,56 +602,172 @@ class HexView(QAbstractScrollArea):
         if self._base is None or key != self._base_key:
             pm = QPixmap(max(1, math.ceil(vp.width() * ratio)), max(1, math.ceil(vp.height() * ratio)))
             pm.setDevicePixelRatio(ratio)
-            q = QPainter(pm)
-            try:
-                self._paint_base(q)
-            finally:
-                q.end()
+            self._paint_base(pm)
             self._base, self._base_key = pm, key
         p.drawPixmap(0, 0, self._base)
         p.translate(-hscroll, 0)
         self._paint_cursor(p, pal, *self.last_paint_range)
 
-    def _paint_base(self, p: QPainter) -> None:
-        """Everything but the cursor."""
+    def _paint_base(self, pm: QPixmap) -> None:
+        """Everything but the cursor, on ``pm`` (the viewport's size).
+
+        The cells of each row are pictures kept by what the row shows (its bytes, its
+        units, what is selected, matched or lost on it): a page of NULs is one picture
+        drawn forty times, and a scroll by a row draws one new row. When most rows are
+        new (a jump), they are drawn in one pass and cut into row pictures afterwards;
+        the offsets and the origin and sync bars are drawn over them."""
         pal = style.Palette.current()
         lay = self._layout
         doc = self.document
         vp = self.viewport().rect()
         height = vp.height()
         bg = pal.color("background")
-        p.fillRect(vp, bg)
-        p.translate(-self.horizontalScrollBar().value(), 0)
-        p.setFont(self._font)
         cw, lh = self._cw, self._lh
-        n = lay.bytes_per_row
         top = self._top_row
+        hscroll = self.horizontalScrollBar().value()
+        ratio = pm.devicePixelRatio()
         start, end = lay.visible_range(top, height)
         data = doc.read(start, end - start) if end > start else b""
         end = start + len(data)
         self.last_paint_range = (start, end)
         units = doc.units(start, end) if end > start else []
         nrows = lay.visible_rows(height)
-        last_row = top + nrows - 1
-        base_y = self._ascent + (lh - self._cw * 0 - QFontMetricsF(self._font).height()) / 2
-
-        # Offset column, on its own shade.
-        off_right = lay.cells_x_chars * cw - cw
-        p.fillRect(QRect(0, 0, off_right, height), pal.color("alternate_background"))
-        p.setPen(pal.color("offset_text"))
-        rows_with_data = max(0, -(-len(data) // n)) if data else (1 if doc.size == 0 else 0)
-        for r in range(min(nrows, rows_with_data)):
-            p.drawText(int(lay.offset_x), int(r * lh + base_y), lay.format_offset(lay.row_start(top + r)))
-        # The column divider.
-        p.setPen(pal.color("grid"))
-        p.drawLine(off_right, 0, off_right, height)
-        chars_left = lay.chars_x_chars * cw - cw
-        p.drawLine(chars_left, 0, chars_left, height)
-
+        base_y = self._ascent + (lh - QFontMetricsF(self._font).height()) / 2
         origin = doc.origin
         resync = self._current_resync() if origin is not None else None
         sync_at = resync.sync_offset if resync is not None else None
-        lost_end = sync_at if resync is not None else None
+
+        keys = self._row_keys(pal, start, data, units, origin, sync_at, vp.width(), hscroll, ratio)
+        cache = self._row_pictures
+        missing: dict = {}
+        for r, k in enumerate(keys):
+            if k not in cache and k not in missing:
+                missing[k] = r
+        p = QPainter(pm)
+        try:
+            p.fillRect(vp, bg)
+            if len(missing) > max(2, len(keys) // 3):
+                # Mostly new rows: one pass over the page, then cut into row pictures.
+                p.save()
+                p.translate(-hscroll, 0)
+                self._paint_cells(p, pal, start, data, units, top, base_y)
+                p.restore()
+                p.end()
+                px_w, px_h = pm.width(), math.ceil(lh * ratio)
+                for k, r in missing.items():
+                    y = math.floor(r * lh * ratio)
+                    if y + px_h > pm.height():
+                        continue  # the last row, cut by the viewport's bottom edge
+                    row_pm = pm.copy(0, y, px_w, px_h)
+                    row_pm.setDevicePixelRatio(ratio)
+                    self._keep_row(k, row_pm)
+                p.begin(pm)
+            else:
+                for k, r in missing.items():
+                    self._keep_row(k, self._row_picture(pal, start, data, units, top, r, base_y,
+                                                        vp.width(), hscroll, ratio, bg))
+                for r, k in enumerate(keys):
+                    p.drawPixmap(0, r * lh, cache[k])
+                    cache.move_to_end(k)
+            p.translate(-hscroll, 0)
+            p.setFont(self._font)
+            # Offset column, on its own shade, and the column dividers.
+            off_right = lay.cells_x_chars * cw - cw
+            p.fillRect(QRect(0, 0, off_right, height), pal.color("alternate_background"))
+            p.setPen(pal.color("offset_text"))
+            rows_with_data = len(keys) if data else (1 if doc.size == 0 else 0)
+            for r in range(min(nrows, rows_with_data)):
+                p.drawText(int(lay.offset_x), int(r * lh + base_y), lay.format_offset(lay.row_start(top + r)))
+            p.setPen(pal.color("grid"))
+            p.drawLine(off_right, 0, off_right, height)
+            chars_left = lay.chars_x_chars * cw - cw
+            p.drawLine(chars_left, 0, chars_left, height)
+            # Origin and back-in-step markers: vertical bars with a flag on top.
+            last_row = top + nrows - 1
+            if resync is not None:
+                self._paint_bar(p, origin, pal.color("origin"), top, last_row, "origin")
+                if sync_at is not None and sync_at < doc.size:
+                    self._paint_bar(p, sync_at, pal.color("sync"), top, last_row, "sync")
+        finally:
+            if p.isActive():
+                p.end()
+
+    # Row pictures kept: about three pages of a maximised view (a few MiB).
+    ROW_PICTURES = 160
+
+    def _keep_row(self, key, picture: QPixmap) -> None:
+        cache = self._row_pictures
+        cache[key] = picture
+        cache.move_to_end(key)
+        while len(cache) > self.ROW_PICTURES:
+            cache.popitem(last=False)
+
+    def _row_keys(self, pal, start: int, data: bytes, units, origin, sync_at, width: int,
+                  hscroll: int, ratio: float) -> list:
+        """What each row with data shows, as a hashable key: two rows with equal keys
+        paint the same pixels (offsets and bars aside)."""
+        doc = self.document
+        n = self._layout.bytes_per_row
+        sel_start, sel_end = doc.selection
+        lost = (origin, sync_at) if origin is not None and sync_at is not None and sync_at > origin else None
+        view = (id(pal), pal.theme, width, hscroll, ratio)
+        keys = []
+        count = len(units)
+        ui = 0
+        size = len(data)
+        for i in range(0, size, n):
+            rs = start + i
+            re = start + min(i + n, size)
+            while ui < count and units[ui].offset + units[ui].length <= rs:
+                ui += 1
+            j = ui
+            sig = []
+            while j < count and units[j].offset < re:
+                u = units[j]
+                sig.append((u.offset - rs, u.length, u.kind, u.value, u.replacements, u.warnings,
+                            origin is not None and u.offset + u.length <= origin))
+                j += 1
+            spans = []
+            for a, b in ((lost if lost else (0, 0)), (sel_start, sel_end), *doc.matches_in(rs, re)):
+                spans.append((max(a, rs) - rs, min(b, re) - rs) if a < re and b > rs else None)
+            keys.append((view, data[i:i + n], tuple(sig), tuple(spans)))
+        return keys
+
+    def _row_picture(self, pal, start: int, data: bytes, units, top: int, r: int, base_y: float,
+                     width: int, hscroll: int, ratio: float, bg: QColor) -> QPixmap:
+        """Row ``r`` of the page (counted from ``top``) drawn on a picture of its own."""
+        n = self._layout.bytes_per_row
+        lh = self._lh
+        rs = start + r * n
+        row_data = data[r * n:(r + 1) * n]
+        re = rs + len(row_data)
+        row_units = [u for u in units if u.offset < re and u.offset + u.length > rs]
+        pm = QPixmap(max(1, math.ceil(width * ratio)), max(1, math.ceil(lh * ratio)))
+        pm.setDevicePixelRatio(ratio)
+        pm.fill(bg)
+        q = QPainter(pm)
+        try:
+            q.translate(-hscroll, 0)
+            self._paint_cells(q, pal, rs, row_data, row_units, top + r, base_y)
+        finally:
+            q.end()
+        return pm
+
+    def _paint_cells(self, p: QPainter, pal, start: int, data: bytes, units, top: int,
+                     base_y: float) -> None:
+        """The hex and character cells of the rows from ``top`` holding ``data`` (which
+        begins at ``start``, a row start), with their boxes, fills, selection, matches,
+        lost bytes and marks; row ``top`` is drawn at y = 0."""
+        lay = self._layout
+        doc = self.document
+        p.setFont(self._font)
+        cw, lh = self._cw, self._lh
+        n = lay.bytes_per_row
+        end = start + len(data)
+        last_row = top + max(1, -(-len(data) // n)) - 1
+        origin = doc.origin
+        resync = self._current_resync() if origin is not None else None
+        lost_end = resync.sync_offset if resync is not None else None
 
         # Per-byte text colour for the cells, and unit boxes.
         text_color = pal.color("text")
@@ -657,7 +776,6 @@ class HexView(QAbstractScrollArea):
         color_cache: dict = {}
         half = cw // 2
         cell_w = lay.cell_w
-        char_w = lay.char_w
         pen_cache: dict = {}
 
         def quiet(c: QColor) -> QColor:
@@ -730,7 +848,7 @@ class HexView(QAbstractScrollArea):
         if resync is not None and lost_end > origin:
             lost_color = pal.color("lost")
             hatch = QBrush(pal.color("origin"), Qt.BrushStyle.BDiagPattern)
-            for seg in lay.segments(origin, lost_end, top, last_row):
+            for seg in lay.segments(max(origin, start), min(lost_end, end), top, last_row):
                 y = (seg.row - top) * lh
                 x0 = lay.cell_x(seg.first) - half
                 x1 = lay.cell_x(seg.last) + cell_w + half
@@ -822,12 +940,6 @@ class HexView(QAbstractScrollArea):
         # The character column.
         self._paint_chars(p, pal, units, start, end, top, last_row, colors, data, base_y,
                           color_cache)
-
-        # Origin and back-in-step markers: vertical bars with a flag on top.
-        if resync is not None:
-            self._paint_bar(p, origin, pal.color("origin"), top, last_row, "origin")
-            if sync_at is not None and sync_at < doc.size:
-                self._paint_bar(p, sync_at, pal.color("sync"), top, last_row, "sync")
 
     def _paint_cursor(self, p: QPainter, pal, start: int, end: int) -> None:
         """The cursor: a frame around its byte in both columns."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 import html
 from collections import Counter
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QEvent, QSize, Qt
 from PySide6.QtGui import QAction, QFontDatabase, QGuiApplication, QPainter
 from PySide6.QtWidgets import (QAbstractItemView, QDockWidget, QHBoxLayout, QHeaderView,
                                QLabel, QLayout, QPushButton, QScrollArea, QSizePolicy, QTableWidget,
@@ -551,7 +551,7 @@ class SequenceInspector(QDockWidget):
                 unit = d.unit_at(d.cursor) if d.size else None
                 # One cursor move fires selectionChanged and cursorChanged: show the unit
                 # once (the dialect table is the slow part).
-                key = (id(d.source), d.origin, d.dialect, unit and (
+                key = (id(d.source), d.origin, d.dialect, style.Palette.current().theme, unit and (
                     unit.offset, unit.length, unit.kind, unit.value, tuple(unit.warnings)))
                 if key == self._shown_key:
                     return
@@ -562,6 +562,14 @@ class SequenceInspector(QDockWidget):
             self._shown_key = None
             self._show_unit(None)
             self.heading.setText(f"Cannot read the file: {e}")
+
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange:
+            # The facts are HTML with the old theme's colours in it: write them again.
+            self._shown_key = None
+            self._summary_key = None
+            self.refresh()
 
     # ---------------------------------------------------------------- one unit
     def _set_unit_widgets_visible(self, on: bool) -> None:

@@ -31,8 +31,10 @@ from inspector.gui.hexlayout import BYTE_FORMATS, FIT, FORMAT_TITLES, ROW_WIDTHS
 from inspector.gui.hexview import HexView
 from inspector.gui.inspectordock import SequenceInspector
 from inspector.gui.referencedialog import ReferenceDialog
+from inspector.gui.scrollstyle import flat_scroll_bars
 from inspector.gui.settings import THEMES, Settings
 from inspector.gui.statistics import StatisticsDock
+from inspector.gui.courtesy import UserActivity, courteous
 from inspector.gui.workers import GeneratorWorker, start as start_worker
 
 
@@ -145,6 +147,7 @@ class MainWindow(QMainWindow):
 
         self.hex_view = HexView(self.document)
         self.text_view = TextView(self.document) if TextView is not None else None
+        flat_scroll_bars(*[v for v in (self.hex_view, self.text_view) if v is not None])
         self.overview = overview.OverviewStrip(self.document) if overview is not None else None
         self.find_bar = findbar.FindBar(self.document) if findbar is not None else None
         self._build_central()
@@ -158,6 +161,10 @@ class MainWindow(QMainWindow):
         self._describe_for_accessibility()
 
         d = self.document
+        # The background scan steps aside while the user navigates (see courtesy).
+        self.user_activity = UserActivity()
+        for signal in (d.cursorChanged, d.anchorChanged, d.selectionChanged):
+            signal.connect(self.user_activity.touch)
         d.sourceChanged.connect(self._on_source)
         d.cursorChanged.connect(self._update_cursor_status)
         d.selectionChanged.connect(self._update_selection_status)
@@ -1083,7 +1090,10 @@ class MainWindow(QMainWindow):
             self.status_verdict.setText("")
             return
         source, dialect = d.source, d.dialect
-        worker = GeneratorWorker(lambda: scanner.scan_steps(source, dialect), interval=0.1)
+        activity = self.user_activity
+        worker = GeneratorWorker(
+            lambda: courteous(scanner.scan_steps(source, dialect), activity, worker.is_cancelled),
+            interval=0.1)
         worker.source = source
         worker.dialect = dialect
         self._scan_worker = worker

@@ -13,7 +13,7 @@ import numpy as np
 from PySide6.QtCore import QRect, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFontDatabase, QIcon, QPainter, QPixmap
 from PySide6.QtWidgets import (QAbstractItemView, QDialog, QDialogButtonBox, QGridLayout,
-                               QGroupBox, QHBoxLayout, QHeaderView, QLabel, QPushButton,
+                               QGroupBox, QHBoxLayout, QLabel, QPushButton,
                                QSizePolicy, QTableWidget, QTableWidgetItem, QVBoxLayout,
                                QWidget)
 

@@ -265,3 +265,22 @@ def test_moving_on_cancels_the_count(qtbot):
     qtbot.wait(20)  # let any late signal arrive: it must not bring the summary back
     assert dock.summary is None and dock.unit is not None
     assert not dock.summary_label.isVisibleTo(dock)
+
+
+def test_a_theme_change_rewrites_the_facts_in_the_new_colours(opened, qtbot):
+    """The facts are HTML with colours in it: switching theme with the cursor still must
+    not leave the old theme's colours (the kind, dark on dark, was unreadable)."""
+    from inspector.gui.style import Palette
+
+    w = opened(b"abc")
+    dock = w.inspector_dock
+    w.set_theme("light")
+    qtbot.wait(1)
+    light_kind = Palette.current().unit_color(w.document.unit_at(0)).name()
+    assert light_kind in dock.facts_label.text()
+    w.set_theme("dark")
+    qtbot.wait(1)
+    dark_kind = Palette.current().unit_color(w.document.unit_at(0)).name()
+    assert dark_kind != light_kind
+    assert dark_kind in dock.facts_label.text()
+    w.set_theme("light")
