@@ -14,13 +14,12 @@ chunk at a time, so the UI thread never decodes megabytes.
 
 from __future__ import annotations
 
-import html
 from collections import Counter
 
 from PySide6.QtCore import QEvent, QSize, Qt
-from PySide6.QtGui import QAction, QFontDatabase, QGuiApplication, QPainter
-from PySide6.QtWidgets import (QAbstractItemView, QDockWidget, QHBoxLayout, QHeaderView,
-                               QLabel, QLayout, QPushButton, QScrollArea, QSizePolicy, QTableWidget,
+from PySide6.QtGui import QAction, QColor, QFontDatabase, QGuiApplication, QPainter, QPalette
+from PySide6.QtWidgets import (QAbstractItemView, QDockWidget, QGridLayout, QHBoxLayout,
+                               QHeaderView, QLabel, QLayout, QPushButton, QScrollArea, QSizePolicy, QTableWidget,
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
 from inspector.core import decoder
@@ -444,6 +443,88 @@ def summarize(source, start: int, end: int, origin, dialect: str,
 DIALECT_COLUMNS = ("dialect", "bytes", "kind", "value", "replacements")
 
 
+class FactsGrid(QWidget):
+    """The unit's facts, a name and a value per row, as plain selectable labels.
+
+    Rich text (an HTML table in one label) cost 4-5 ms of layout and painting on every
+    cursor move; here only the values that changed are set again (a jump through a page
+    of NULs changes the offset alone), and the kind is coloured through the label's
+    palette."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("unitFacts")
+        self._grid = QGridLayout(self)
+        self._grid.setContentsMargins(0, 0, 0, 0)
+        self._grid.setHorizontalSpacing(10)
+        self._grid.setVerticalSpacing(1)
+        self._grid.setColumnStretch(1, 1)
+        self._rows: list[tuple[QLabel, QLabel]] = []
+        self._shown: list[tuple[str, str]] = []
+        self._colors: tuple = ()
+
+    def set_facts(self, facts: list[tuple[str, str]], kind_color: QColor | None,
+                  muted: QColor | None = None) -> None:
+        colors = (kind_color.rgba() if kind_color is not None else None,
+                  muted.rgba() if muted is not None else None)
+        if facts == self._shown and colors == self._colors:
+            return
+        while len(self._rows) < len(facts):
+            name, value = QLabel(), QLabel()
+            value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            value.setWordWrap(True)
+            r = len(self._rows)
+            self._grid.addWidget(name, r, 0, Qt.AlignmentFlag.AlignTop)
+            self._grid.addWidget(value, r, 1, Qt.AlignmentFlag.AlignTop)
+            self._rows.append((name, value))
+            self._colors = ()  # new labels need their colours
+        recolor = colors != self._colors
+        for r, (name_label, value_label) in enumerate(self._rows):
+            if r >= len(facts):
+                if name_label.isVisible() or not name_label.isHidden():
+                    name_label.hide()
+                    value_label.hide()
+                continue
+            key, value = facts[r]
+            old = self._shown[r] if r < len(self._shown) else None
+            if name_label.isHidden():
+                name_label.show()
+                value_label.show()
+            if old is None or old[0] != key:
+                name_label.setText(key)
+            if old is None or old[1] != value:
+                value_label.setText(value)
+            if recolor or old is None or (old[0] == "Kind") != (key == "Kind"):
+                self._paint_row(name_label, value_label, key == "Kind", kind_color, muted)
+        self._shown = list(facts)
+        self._colors = colors
+
+    @staticmethod
+    def _paint_row(name_label: QLabel, value_label: QLabel, is_kind: bool,
+                   kind_color: QColor | None, muted: QColor | None) -> None:
+        for label, color in ((name_label, muted), (value_label, kind_color if is_kind else None)):
+            if color is None:
+                label.setPalette(QPalette())   # nothing set: inherit the window's colours
+            else:
+                pal = QPalette()
+                pal.setColor(QPalette.ColorRole.WindowText, color)
+                label.setPalette(pal)          # only the text colour is set
+        font = value_label.font()
+        if font.bold() != is_kind:
+            font.setBold(is_kind)
+            value_label.setFont(font)
+
+    def text(self) -> str:
+        """The facts as lines of "name: value" (what the copy button copies)."""
+        return "\n".join(f"{k}: {v}" for k, v in self._shown)
+
+    def kind_color(self) -> QColor | None:
+        for (name, value), (_, label) in zip(self._shown, self._rows):
+            if name == "Kind":
+                return label.palette().color(QPalette.ColorRole.WindowText)
+        return None
+
+
 class SequenceInspector(QDockWidget):
     """The dock. ``refresh()`` rebuilds it from the document; every document signal that
     can change what it shows calls it."""
@@ -477,9 +558,7 @@ class SequenceInspector(QDockWidget):
         self.heading.setFont(f)
         self.heading.setWordWrap(True)
         box.addWidget(self.heading)
-        self.facts_label = QLabel()
-        self.facts_label.setTextFormat(Qt.TextFormat.RichText)
-        self.facts_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.facts_label = FactsGrid()
         box.addWidget(self.facts_label)
         self.bits = BitLayoutView()
         box.addWidget(self.bits)
@@ -585,7 +664,7 @@ class SequenceInspector(QDockWidget):
             self.heading.setText("No data" if not self.document.size else "Past the end")
             self.facts = []
             self.layout_info = None
-            self.facts_label.setText("")
+            self.facts_label.set_facts([], None)
             self.bits.set_layout(None, "nothing under the cursor")
             self.explanation.setText("")
             self.dialect_rows = []
@@ -603,7 +682,8 @@ class SequenceInspector(QDockWidget):
                                  f"{unicode_db.name(unit.value) if unit.value <= 0x10FFFF else ''}")
         else:
             self.heading.setText(f"[{mark}] {title}: {unit.kind}")
-        self.facts_label.setText(self._facts_html(self.facts, unit))
+        pal = style.Palette.current()
+        self.facts_label.set_facts(self.facts, pal.unit_color(unit), pal.color("muted_text"))
         self.bits.set_layout(self.layout_info)
         problem = unit.is_problem
         self.explanation.setVisible(problem)
@@ -643,19 +723,6 @@ class SequenceInspector(QDockWidget):
         if d.dialect != K.UTF8:
             facts.append(("Dialect", K.DIALECT_TITLES.get(d.dialect, d.dialect)))
         return facts
-
-    def _facts_html(self, facts, unit) -> str:
-        pal = style.Palette.current()
-        muted = pal.color("muted_text").name()
-        kind_color = pal.unit_color(unit).name()
-        rows = []
-        for key, value in facts:
-            shown = html.escape(value)
-            if key == "Kind":
-                shown = f'<b style="color:{kind_color}">{shown}</b>'
-            rows.append(f'<tr><td style="color:{muted}; padding-right:10px">{key}</td>'
-                        f'<td>{shown}</td></tr>')
-        return "<table>" + "".join(rows) + "</table>"
 
     def _dialect_rows(self, unit: decoder.Unit) -> list[tuple[str, ...]]:
         d = self.document
