@@ -29,6 +29,11 @@ class UserActivity:
     def touch(self, *_args) -> None:
         self._last = self._clock()
 
+    @property
+    def last(self) -> float:
+        """When the user last moved (the clock's time; minus infinity if never)."""
+        return self._last
+
     def busy_for(self) -> float:
         """Seconds left before the user counts as still (0 when still already)."""
         return max(0.0, self._last + self.quiet - self._clock())

@@ -22,6 +22,10 @@ from inspector.core import kinds as K
 from inspector.core.bytesource import ByteSource, FileSource, MemorySource, SourceChange
 
 
+def _unit_offset(unit: decoder.Unit) -> int:
+    return unit.offset
+
+
 class Document(QObject):
     sourceChanged = Signal()                 # a file was opened, reloaded or closed
     cursorChanged = Signal(object)           # offset
@@ -238,9 +242,10 @@ class Document(QObject):
         unit is the same whichever range it was cut for."""
         start = max(0, start)
         end = min(end, self.size)
-        out: list[decoder.Unit] = []
+        parts: list[tuple[list, int, int]] = []   # (a cut's units, first index, stop index)
+        taken = start    # the end of the last unit taken (the seam between two cuts)
         cache = self._units_cache
-        pos = start   # the first byte not yet covered
+        pos = start      # the first byte not yet covered
         while pos < end:
             best = None
             for (s, e), units in cache.items():
@@ -253,17 +258,22 @@ class Document(QObject):
                 i = 0
             else:
                 e, units = best
-                i = bisect_right(units, pos, key=lambda u: u.offset)
+                i = bisect_right(units, pos, key=_unit_offset)
                 if i and units[i - 1].offset + units[i - 1].length > pos:
                     i -= 1
-            for k in range(i, len(units)):
-                u = units[k]
-                if u.offset >= end:
-                    break
-                if out and u.offset < out[-1].offset + out[-1].length:
-                    continue  # the unit across the seam of two cuts, taken already
-                out.append(u)
-            pos = max(e, out[-1].offset + out[-1].length) if out else e
+            if parts:
+                while i < len(units) and units[i].offset < taken:
+                    i += 1   # taken already, from the cut before
+            j = bisect_left(units, end, lo=i, key=_unit_offset)
+            if j > i:
+                parts.append((units, i, j))
+                taken = units[j - 1].offset + units[j - 1].length
+            pos = max(e, taken)
+        if len(parts) == 1 and parts[0][1] == 0 and parts[0][2] == len(parts[0][0]):
+            return parts[0][0]   # one whole cut answers it: no copy
+        out: list[decoder.Unit] = []
+        for units, i, j in parts:
+            out += units[i:j]
         return out
 
     def unit_at(self, offset: int) -> decoder.Unit | None:

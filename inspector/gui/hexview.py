@@ -905,28 +905,37 @@ class HexView(QAbstractScrollArea):
             if not orr:
                 p.drawLine(x1, y0, x1, y1)
 
-        # Byte cells: runs of one colour drawn as one string (the grid is whole
-        # character widths, see hexlayout).
+        # Byte cells: all the cells of one colour on a row are one string, the cells of
+        # other colours left as spaces (the grid is whole character widths, see
+        # hexlayout): a row of mixed text is a few calls, not one per change of colour.
         table = spelling_table(lay.byte_format)
         seps = [" " * (lay.cell_col_chars(c + 1) - lay.cell_col_chars(c) - lay.cell_chars)
                 for c in range(n)]
+        blanks = [" " * lay.cell_chars + sep for sep in seps]
         for r in range((len(data) + n - 1) // n):
-            i = r * n
-            row_end = min(i + n, len(data))
-            y = r * lh + base_y
-            c = 0
-            while i < row_end:
-                color = colors[i]
-                j = i
-                parts = []
-                while j < row_end and colors[j] is color:
-                    parts.append(table[data[j]])
-                    parts.append(seps[c + j - i])
-                    j += 1
+            i0 = r * n
+            row_end = min(i0 + n, len(data))
+            y = int(r * lh + base_y)
+            groups: dict = {}
+            for k in range(row_end - i0):
+                color = colors[i0 + k]
+                group = groups.get(id(color))
+                if group is None:
+                    groups[id(color)] = (color, [k])
+                else:
+                    group[1].append(k)
+            cells = [table[data[i0 + k]] + seps[k] for k in range(row_end - i0)]
+            for color, ks in groups.values():
+                first, last = ks[0], ks[-1]
+                if len(groups) == 1:
+                    text = "".join(cells[first:last + 1])
+                else:
+                    parts = blanks[first:last + 1]
+                    for k in ks:
+                        parts[k - first] = cells[k]
+                    text = "".join(parts)
                 p.setPen(color)
-                p.drawText(lay.cell_x(c), int(y), "".join(parts))
-                c += j - i
-                i = j
+                p.drawText(lay.cell_x(first), y, text)
 
         # Marks: a letter per problem kind, small, at the box's top right (cached
         # pixmaps: hundreds of them on a page of NULs).
@@ -1063,20 +1072,21 @@ class HexView(QAbstractScrollArea):
                 i = off - start
                 rows_plain.setdefault(i // n, []).append((i % n, dot, muted))
         y_of = lambda r: int(r * lh + base_y)  # noqa: E731
+        # Plain cells one string per colour and row, other cells left as spaces (each
+        # is one character wide: CHAR_CELL_CHARS).
         for r, cells in rows_plain.items():
-            cells.sort(key=lambda c: c[0])
-            k = 0
-            while k < len(cells):
-                col, ch, color = cells[k]
-                parts = [ch]
-                k2 = k + 1
-                while (k2 < len(cells) and cells[k2][2] is color
-                       and cells[k2][0] == cells[k2 - 1][0] + 1):
-                    parts.append(cells[k2][1])
-                    k2 += 1
+            groups: dict = {}
+            for col, ch, color in cells:
+                group = groups.get(id(color))
+                if group is None:
+                    groups[id(color)] = (color, {col: ch})
+                else:
+                    group[1][col] = ch
+            for color, chars in groups.values():
+                first, last = min(chars), max(chars)
+                text = "".join([chars.get(c, " ") for c in range(first, last + 1)])
                 p.setPen(color)
-                p.drawText(lay.char_x(col), y_of(r), "".join(parts))
-                k = k2
+                p.drawText(lay.char_x(first), y_of(r), text)
         p.setFont(self._font)
         for r, col, text, color, flagged in singles:
             p.setPen(color)

@@ -264,6 +264,12 @@ def main(argv=None) -> int:
     settle = getattr(app_module, "settle_memory", None)
     if settle is not None:
         settle()
+    # ... and its garbage-collection policy (collect when the user is still).
+    try:
+        from inspector.gui import gcpolicy
+        gcpolicy.install(w)
+    except ImportError:
+        pass
 
     files = {
         "1 KiB": sparse(tmp / "1k.bin", 1024),
@@ -271,7 +277,8 @@ def main(argv=None) -> int:
         "16 GiB": sparse(tmp / "16g.bin", 16 << 30),
     }
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs; "
-          f"gc thresholds {gc.get_threshold()}, frozen objects {gc.get_freeze_count()} "
+          f"gc thresholds {gc.get_threshold()} (automatic: {gc.isenabled()}), "
+          f"frozen objects {gc.get_freeze_count()} "
           f"(app.settle_memory {'used' if settle else 'absent'})")
     log = PaintLog(app, {w.hex_view.viewport(): "hex pane", w.text_view.viewport(): "text pane"})
     try:
