@@ -516,6 +516,8 @@ class TextLayout:
         if not n:
             par.spans = [(0, 0, par.start, par.start, 0)]
             return
+        if n > 64 and self._wrap_repeated(par):
+            return
         # What each unit shows, from a cache keyed by code point (or problem size).
         cache = self._display
         compute = self._compute_display
@@ -579,6 +581,48 @@ class TextLayout:
         spans.append((line_start, n, units[line_start].offset, units[-1].end, x))
         par.xs, par.widths, par.texts, par.modes = xs, widths, texts, modes
         par.spans = spans
+
+    def _wrap_repeated(self, par: Paragraph) -> bool:
+        """Lay out a paragraph that is one ASCII byte repeated (a page of NULs, a run of
+        one letter) arithmetically: every line holds as many cells as the first. Gives
+        exactly what the general loop gives (the same sums, the same break test); False
+        when the paragraph is not such a run."""
+        units = par.units
+        n = len(units)
+        first = units[0]
+        if (first.kind != K.VALID or first.length != 1 or first.value in (CR, LF, SPACE, TAB)
+                or units[-1].offset + units[-1].length - first.offset != n):
+            return False
+        data = self.document.read(first.offset, n)
+        if len(data) != n or data.count(data[:1]) != n:
+            return False
+        if any(u.warnings is not first.warnings for u in units):
+            return False   # a warning that depends on place (a BOM at the start)
+        key = first.value
+        d = self._display.get(key)
+        if d is None:
+            d = self._display[key] = self._compute_display(first, key)
+        text, mode, w = d
+        if w < 0 or mode == LINE_END:
+            return False
+        limit = self.wrap_width if self.wrap_width and self.wrap_width > 0 else None
+        # Cells per line, by the general loop's own test.
+        line = [0.0]
+        x = w
+        while len(line) < n and not (limit is not None and x + w > limit + 1e-9):
+            line.append(x)
+            x += w
+        k = len(line)
+        full_width = x   # the sum after k cells, as the general loop computes it
+        xs = (line * (n // k + 1))[:n]
+        spans = []
+        for ls in range(0, n, k):
+            le = min(ls + k, n)
+            width = full_width if le - ls == k else line[le - ls - 1] + w
+            spans.append((ls, le, units[ls].offset, units[le - 1].offset + 1, width))
+        par.xs, par.widths, par.texts, par.modes = xs, [w] * n, [text] * n, [mode] * n
+        par.spans = spans
+        return True
 
     def _width_at(self, widths, xs, k) -> float:
         w = widths[k]

@@ -125,14 +125,23 @@ class _LinePlan:
         widths = par.widths[first:last]
         cell_texts = par.texts[first:last]
         modes = par.modes[first:last]
-        self.offsets = [u.offset for u in units]
-        self.ends = [u.end for u in units]
+        self.offsets = offsets = [u.offset for u in units]
+        self.ends = [u.offset + u.length for u in units]
         self.xs = xs
         self.rights = [x + w for x, w in zip(xs, widths)]
         self.fills: list[tuple] = []    # (x, width, "error" | "lost" | "warning", offset)
         self.texts: list[tuple] = []    # (x, text, colour key)
         self.marks: list[tuple] = []    # (x, problem mark letter, colour key)
         self.boxes: list[list] = []     # [label, width, warned, x, [offsets]]
+        n = len(units)
+        if (n > 1 and modes.count(TL.BOX) == n and cell_texts.count(cell_texts[0]) == n
+                and widths.count(widths[0]) == n):
+            # A line of one box repeated (a page of NULs): the wrap placed them side
+            # by side, so they are one run, as the loop below would find unit by unit.
+            warned = [bool(u.warnings) for u in units]
+            if warned.count(warned[0]) == n:
+                self.boxes.append([cell_texts[0], widths[0], warned[0], xs[0], list(offsets)])
+                return
         texts = self.texts
         fills = self.fills
         # Characters that run safely are gathered by colour into one string per colour:

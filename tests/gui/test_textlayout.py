@@ -290,3 +290,21 @@ def test_generation_names_the_laid_out_lines():
     layout.document.dialect = K.CESU8
     layout.line_at(30)
     assert layout.generation == g + 4
+
+
+@settings(max_examples=120, deadline=None)
+@given(byte=st.sampled_from([0x00, 0x01, 0x41, 0x7F, 0x1B, 0x20, 0x09, 0x0D]),
+       count=st.integers(1, 700), width=st.sampled_from([None, 1, 3, 7.5, 13, 80, 97.3]),
+       dialect=st.sampled_from([K.UTF8, K.MUTF8]), whitespace=st.booleans())
+def test_a_repeated_byte_is_laid_out_as_the_general_loop_would(byte, count, width, dialect,
+                                                               whitespace):
+    """Pages of one byte (NULs) take an arithmetic shortcut: same xs, widths, texts, modes
+    and line spans as the unit-by-unit loop, whatever the wrap width."""
+    data = bytes([byte]) * count
+    fast = layout_of(data, width=width, dialect=dialect, show_whitespace=whitespace)
+    slow = layout_of(data, width=width, dialect=dialect, show_whitespace=whitespace)
+    slow._wrap_repeated = lambda par: False
+    a, b = fast.paragraph(0), slow.paragraph(0)
+    assert (a.xs, a.widths, a.texts, a.modes, a.spans) == (b.xs, b.widths, b.texts, b.modes, b.spans)
+    assert [line.text() for line in all_lines(fast)] == [line.text() for line in all_lines(slow)]
+
