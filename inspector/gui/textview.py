@@ -198,6 +198,20 @@ class _LinePlan:
         texts.sort(key=lambda t: t[2])
 
 
+REPLACEMENT_GLYPH = "\ufffd"
+
+
+def _whole_and_fraction(x: float) -> tuple[int, float]:
+    """``x`` as a whole pixel and the rest, to 1/64 (Qt's own sub-pixel grid for glyph
+    positions): on a grid of one character width a line has few distinct fractions,
+    so pictures of text are kept for each."""
+    left = math.floor(x)
+    shift = round((x - left) * 64) / 64
+    if shift >= 1.0:
+        return left + 1, 0.0
+    return left, shift
+
+
 class _Look:
     """Colours by plan key and the fonts, resolved once per palette and font."""
 
@@ -220,6 +234,34 @@ class _Look:
         self.sel_fill = pal.color("selection")
         self.fill_colors = {"error": pal.color("error_fill"), "lost": pal.color("lost"),
                             "warning": pal.color("warning_fill")}
+        self._sprites: dict = {}
+
+    def sprite(self, text: str, key: str, small: bool, height: int, ascent: float,
+               ratio: float, shift: float = 0.0) -> QPixmap:
+        """``text`` in colour ``key`` on a transparent picture ``height`` high, its
+        baseline at ``ascent`` and its origin at 1 + ``shift`` (a fraction of a pixel,
+        as text drawn straight would sit): the replacement glyphs and problem marks
+        repeat on every line of an error-dense page, and a picture is cheaper to draw
+        than text."""
+        cache_key = (text, key, small, height, ascent, ratio, shift)
+        pm = self._sprites.get(cache_key)
+        if pm is None:
+            font = self.small_font if small else self.font
+            width = math.ceil(QFontMetricsF(font).horizontalAdvance(text)) + 3
+            pm = QPixmap(max(1, math.ceil(width * ratio)), max(1, math.ceil(height * ratio)))
+            pm.setDevicePixelRatio(ratio)
+            pm.fill(Qt.GlobalColor.transparent)
+            q = QPainter(pm)
+            try:
+                q.setFont(font)
+                q.setPen(self.colors[key])
+                q.drawText(QPointF(1 + shift, ascent), text)   # a pixel of margin for the ink
+            finally:
+                q.end()
+            if len(self._sprites) > 512:
+                self._sprites.clear()
+            self._sprites[cache_key] = pm
+        return pm
 
 
 class TextView(QAbstractScrollArea):
@@ -985,18 +1027,21 @@ class TextView(QAbstractScrollArea):
         p.setFont(look.font)
         base = y + self._ascent
         pen_key = None
+        ratio = p.device().devicePixelRatioF()
         for x, text, key in plan.texts:
+            if text[0] == REPLACEMENT_GLYPH:
+                left, shift = _whole_and_fraction(PAD_X + x)
+                p.drawPixmap(QPointF(left - 1, y),
+                             look.sprite(text, key, False, lh, self._ascent, ratio, shift))
+                continue
             if key != pen_key:
                 p.setPen(colors[key])
                 pen_key = key
             p.drawText(QPointF(PAD_X + x, base), text)
-        if plan.marks:
-            p.setFont(look.small_font)
-            small_base = y + look.small_ascent
-            for x, mark, key in plan.marks:
-                p.setPen(colors[key])
-                p.drawText(QPointF(PAD_X + x + 0.5, small_base), mark)
-            p.setFont(look.font)
+        for x, mark, key in plan.marks:
+            left, shift = _whole_and_fraction(PAD_X + x + 0.5)
+            p.drawPixmap(QPointF(left - 1, y),
+                         look.sprite(mark, key, True, lh, look.small_ascent, ratio, shift))
         pal = look.palette
         for label, width, warned, x, offsets_in_run in plan.boxes:
             if selected is not None and offsets_in_run[0] < selected[1] and \
