@@ -663,12 +663,19 @@ class HexView(QAbstractScrollArea):
                     self._keep_row(k, row_pm)
                 p.begin(pm)
             else:
+                # The page's pictures, held here: keeping the new ones may push old ones
+                # of this very page out of the cache.
+                pictures = {}
+                for k in keys:
+                    if k not in missing and k not in pictures:
+                        pictures[k] = cache[k]
+                        cache.move_to_end(k)
                 for k, r in missing.items():
-                    self._keep_row(k, self._row_picture(pal, start, data, units, top, r, base_y,
-                                                        vp.width(), hscroll, ratio, bg))
+                    pictures[k] = self._row_picture(pal, start, data, units, top, r, base_y,
+                                                    vp.width(), hscroll, ratio, bg)
+                    self._keep_row(k, pictures[k])
                 for r, k in enumerate(keys):
-                    p.drawPixmap(0, r * lh, cache[k])
-                    cache.move_to_end(k)
+                    p.drawPixmap(0, r * lh, pictures[k])
             p.translate(-hscroll, 0)
             p.setFont(self._font)
             # Offset column, on its own shade, and the column dividers.

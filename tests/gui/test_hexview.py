@@ -334,3 +334,22 @@ def test_a_resize_keeps_a_shown_cursor_on_screen(opened, qtbot, row_width):
         qtbot.wait(1)
         start, end = w.hex_view.visible_range()
         assert start <= w.document.cursor < end, (before, after, start, end)
+
+
+def test_row_pictures_survive_a_small_cache(opened, qtbot):
+    """Periodic text makes rows with equal pictures; with a cache smaller than a page,
+    keeping a page's new rows must not lose the ones it is about to draw."""
+    text = ("The quick brown fox jumps over the lazy dog. Съешь же ещё. 日本語。\n").encode() * 400
+    w = opened(text)
+    view = w.hex_view
+    w.resize(900, 260)   # a page of a few rows: one new row is drawn on its own
+    qtbot.wait(1)
+    rows = view.layout_.visible_rows(view.viewport().height())
+    assert 3 <= rows <= 8, rows
+    view.ROW_PICTURES = rows - 1
+    for offset in range(0, 6000, 517):
+        w.go_to(offset)
+        view.viewport().repaint()
+        view.scroll_to_row(view.top_row + 1)
+        view.viewport().repaint()
+    assert len(view._row_pictures) <= rows - 1
