@@ -103,6 +103,7 @@ class Metrics(Protocol):
     def text_width(self, text: str) -> float: ...
     def box_width(self, label: str) -> float: ...
     def mark_width(self, mark: str) -> float: ...
+    def to_grid(self, width: float) -> float: ...
     def can_draw(self, cp: int) -> bool: ...
 
 
@@ -125,6 +126,9 @@ class ColumnMetrics:
 
     def mark_width(self, mark: str) -> float:
         return 0
+
+    def to_grid(self, width: float) -> float:
+        return width
 
     def can_draw(self, cp: int) -> bool:
         return True
@@ -467,7 +471,7 @@ class TextLayout:
         if unit.kind != K.VALID:
             n = max(unit.replacements, 1)
             text = REPLACEMENT_CHAR * n
-            return text, REPLACEMENT, m.text_width(text) + m.mark_width("X")
+            return text, REPLACEMENT, m.to_grid(m.text_width(text) + m.mark_width("X"))
         cp = unit.value
         if cp is None or cp > 0x10FFFF:
             label = "?" if cp is None else f"U+{cp:X}"

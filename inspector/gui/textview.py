@@ -63,10 +63,19 @@ class QtMetrics:
         return w
 
     def box_width(self, label: str) -> float:
-        return math.ceil(self.small.horizontalAdvance(label)) + 2 * self.box_pad + 2
+        return self.to_grid(math.ceil(self.small.horizontalAdvance(label)) + 2 * self.box_pad + 2)
 
     def mark_width(self, mark: str) -> float:
         return math.ceil(self.small.horizontalAdvance("W")) + 1
+
+    def to_grid(self, width: float) -> float:
+        """``width`` rounded up to whole character widths: boxes and problems keep the
+        characters after them on the monospace grid, so that a line's letters of one
+        colour are one string (see _LinePlan) even among errors and control boxes."""
+        space = self.text_width(" ")
+        if space <= 0:
+            return width
+        return math.ceil(width / space - 1e-6) * space
 
     def can_draw(self, cp: int) -> bool:
         """Whether any font (after Qt's fallback) has a glyph: otherwise U+XXXX is shown
@@ -116,7 +125,7 @@ class _LinePlan:
     so a theme change needs no new plans). Built straight from the paragraph's per-unit
     arrays: no Cell objects are made for painting."""
 
-    __slots__ = ("offsets", "ends", "xs", "rights", "fills", "texts", "marks", "boxes")
+    __slots__ = ("offsets", "ends", "xs", "rights", "fills", "texts", "marks", "boxes", "errors")
 
     def __init__(self, par: TL.Paragraph, first: int, last: int, metrics: "QtMetrics",
                  lost_end, origin):
@@ -133,6 +142,9 @@ class _LinePlan:
         self.texts: list[tuple] = []    # (x, text, colour key)
         self.marks: list[tuple] = []    # (x, problem mark letter, colour key)
         self.boxes: list[list] = []     # [label, width, warned, x, [offsets]]
+        # Problems: (x, width, U+FFFD text, mark, colour key, fill, offset), each drawn as
+        # one picture (fill, glyphs, mark): a page of random bytes is mostly these.
+        self.errors: list[tuple] = []
         n = len(units)
         if (n > 1 and modes.count(TL.BOX) == n and cell_texts.count(cell_texts[0]) == n
                 and widths.count(widths[0]) == n):
@@ -175,9 +187,8 @@ class _LinePlan:
             if mode == REPLACEMENT:
                 lost = lost_end is not None and origin is not None and origin <= u.offset < lost_end
                 key = "lost" if lost else u.kind
-                fills.append((x, width, "lost" if lost else "error", u.offset))
-                texts.append((x, text, key))
-                self.marks.append((x + metrics.text_width(text), style.mark_for(u), key))
+                self.errors.append((x, width, text, style.mark_for(u), key,
+                                    "lost" if lost else "error", u.offset))
             elif mode == BOX:
                 warned = bool(u.warnings)
                 last = self.boxes[-1] if self.boxes else None
@@ -196,9 +207,6 @@ class _LinePlan:
             texts.append((x, "".join(parts), key))
         # One pen change per colour when painting.
         texts.sort(key=lambda t: t[2])
-
-
-REPLACEMENT_GLYPH = "\ufffd"
 
 
 def _whole_and_fraction(x: float) -> tuple[int, float]:
@@ -236,29 +244,35 @@ class _Look:
                             "warning": pal.color("warning_fill")}
         self._sprites: dict = {}
 
-    def sprite(self, text: str, key: str, small: bool, height: int, ascent: float,
-               ratio: float, shift: float = 0.0) -> QPixmap:
-        """``text`` in colour ``key`` on a transparent picture ``height`` high, its
-        baseline at ``ascent`` and its origin at 1 + ``shift`` (a fraction of a pixel,
-        as text drawn straight would sit): the replacement glyphs and problem marks
-        repeat on every line of an error-dense page, and a picture is cheaper to draw
-        than text."""
-        cache_key = (text, key, small, height, ascent, ratio, shift)
+    def problem_sprite(self, text: str, mark: str, key: str, fill: str | None,
+                       width: float, height: int, ascent: float, ratio: float,
+                       shift: float) -> QPixmap:
+        """A problem as one transparent picture: its fill (unless selected), its U+FFFD
+        glyphs and its mark letter, laid out as drawing them one by one would (origin at
+        1 + ``shift``, a fraction of a pixel). A page of random bytes is hundreds of
+        these, few of them different: one picture each is far cheaper than a fill, a
+        text and a small text."""
+        cache_key = (text, mark, key, fill, width, height, ascent, ratio, shift)
         pm = self._sprites.get(cache_key)
         if pm is None:
-            font = self.small_font if small else self.font
-            width = math.ceil(QFontMetricsF(font).horizontalAdvance(text)) + 3
-            pm = QPixmap(max(1, math.ceil(width * ratio)), max(1, math.ceil(height * ratio)))
+            x0 = 1 + shift
+            text_width = self.metrics.text_width(text)
+            w = math.ceil(max(width, text_width + 0.5 + self.metrics.mark_width(mark))) + 4
+            pm = QPixmap(max(1, math.ceil(w * ratio)), max(1, math.ceil(height * ratio)))
             pm.setDevicePixelRatio(ratio)
             pm.fill(Qt.GlobalColor.transparent)
             q = QPainter(pm)
             try:
-                q.setFont(font)
+                if fill is not None:
+                    q.fillRect(QRectF(x0, 1, width, height - 2), self.fill_colors[fill])
                 q.setPen(self.colors[key])
-                q.drawText(QPointF(1 + shift, ascent), text)   # a pixel of margin for the ink
+                q.setFont(self.font)
+                q.drawText(QPointF(x0, ascent), text)
+                q.setFont(self.small_font)
+                q.drawText(QPointF(x0 + text_width + 0.5, self.small_ascent), mark)
             finally:
                 q.end()
-            if len(self._sprites) > 512:
+            if len(self._sprites) > 1024:
                 self._sprites.clear()
             self._sprites[cache_key] = pm
         return pm
@@ -1022,26 +1036,23 @@ class TextView(QAbstractScrollArea):
             if selected is not None and selected[0] <= off < selected[1]:
                 continue
             p.fillRect(QRectF(PAD_X + x, y + 1, w, lh - 2), fill_colors[fill])
+        ratio = p.device().devicePixelRatioF()
+        for x, w, text, mark, key, fill, off in plan.errors:
+            if selected is not None and selected[0] <= off < selected[1]:
+                fill = None   # the selection band shows beneath instead
+            left, shift = _whole_and_fraction(PAD_X + x)
+            p.drawPixmap(QPointF(left - 1, y),
+                         look.problem_sprite(text, mark, key, fill, w, lh, self._ascent, ratio, shift))
 
         # Text: runs of plain characters of one colour, each drawn as one string.
         p.setFont(look.font)
         base = y + self._ascent
         pen_key = None
-        ratio = p.device().devicePixelRatioF()
         for x, text, key in plan.texts:
-            if text[0] == REPLACEMENT_GLYPH:
-                left, shift = _whole_and_fraction(PAD_X + x)
-                p.drawPixmap(QPointF(left - 1, y),
-                             look.sprite(text, key, False, lh, self._ascent, ratio, shift))
-                continue
             if key != pen_key:
                 p.setPen(colors[key])
                 pen_key = key
             p.drawText(QPointF(PAD_X + x, base), text)
-        for x, mark, key in plan.marks:
-            left, shift = _whole_and_fraction(PAD_X + x + 0.5)
-            p.drawPixmap(QPointF(left - 1, y),
-                         look.sprite(mark, key, True, lh, look.small_ascent, ratio, shift))
         pal = look.palette
         for label, width, warned, x, offsets_in_run in plan.boxes:
             if selected is not None and offsets_in_run[0] < selected[1] and \
