@@ -7,7 +7,9 @@
 2. a full repaint of a 1920x1080 window at 32 bytes per row (target: median under 8 ms);
 3. 1,000 jumps to random offsets in a 16 GiB sparse file, each followed by a paint:
    the longest time the UI thread is blocked (target: 50 ms) and the growth of resident
-   memory from what it was after opening (target: 64 MiB).
+   memory from what it was after opening (target: 64 MiB);
+4. for reference, jumps in 256 MiB of random bytes and of multilingual text, where every
+   page is new and busy (``--dense-jumps N``, 0 to skip).
 
 Each figure comes with its breakdown by pane. A pane is painted by repainting its
 *viewport*: ``QAbstractScrollArea.repaint()`` repaints only the frame and scroll bars.
@@ -242,10 +244,48 @@ def bench_jumps(app, w, log, path, jumps: int) -> None:
     print(f"  garbage collector: {gcp.summary()}")
 
 
+def bench_dense_jumps(app, w, log, tmp: Path, jumps: int) -> None:
+    """Jumps where every page is new and busy: random bytes (nearly every unit a
+    problem) and multilingual text. Not one of the issue's figures (its file is
+    sparse); reported so the worst case is known."""
+    rng = random.Random(2)
+    text = ("The quick brown fox jumps over the lazy dog. Съешь же ещё этих мягких "
+            "французских булок. 日本語のテキストです。Ελληνικά. \n").encode()
+    kinds = {"random bytes": lambda f: [f.write(rng.randbytes(1 << 20)) for _ in range(256)],
+             "multilingual text": lambda f: [f.write(text * ((1 << 20) // len(text)))
+                                             for _ in range(256)]}
+    print(f"4. {jumps} random jumps in 256 MiB of busy data, each painted (for reference):")
+    for label, fill in kinds.items():
+        path = tmp / "dense.bin"
+        with open(path, "wb") as f:
+            fill(f)
+        w.open_file(path)
+        app.processEvents()
+        size = path.stat().st_size
+        steps = []
+        for _ in range(jumps):
+            def jump():
+                w.go_to(rng.randrange(size))
+                paint_panes(w, log)
+            step = log.step(jump)
+            c = time.thread_time()
+            step["total"] += timed(app.processEvents)
+            step["ui cpu"] += (time.thread_time() - c) * 1000
+            steps.append(step)
+        block = sorted(column(steps, "total"))
+        print(f"  {label:>17}: max UI block {block[-1]:.1f} ms, median {med(block):.1f} ms, "
+              f"p99 {block[min(len(block) - 1, int(len(block) * 0.99))]:.1f} ms")
+        print(f"           [{breakdown(steps)}]")
+        w.close_file()
+        path.unlink()
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--jumps", type=int, default=1000)
     ap.add_argument("--repaints", type=int, default=60)
+    ap.add_argument("--dense-jumps", type=int, default=200,
+                    help="jumps in random bytes and in text (0: skip)")
     args = ap.parse_args(argv)
     from PySide6.QtCore import QSettings
 
@@ -285,6 +325,8 @@ def main(argv=None) -> int:
         bench_open(app, w, log, files)
         bench_repaint(app, w, log, files["16 GiB"], args.repaints)
         bench_jumps(app, w, log, files["16 GiB"], args.jumps)
+        if args.dense_jumps:
+            bench_dense_jumps(app, w, log, tmp, args.dense_jumps)
     finally:
         w.shutdown()
         w.close()
