@@ -91,6 +91,7 @@ class Tables:
         # handler turns each byte of an error into (a valid decode never yields them).
         self.any8_escapes = self.any8.copy()
         self.any8_escapes[0xDC80:0xDD00] = 1
+        self.flagged_or_escape = self.any8_escapes.view(bool)
         self.bits_mutf8 = bits.copy()
         self.bits_mutf8[0] |= B_RAW_NUL
         # Which (lead, second byte) pairs can start a code point with a warning.
@@ -788,3 +789,70 @@ def first_in_slices(mask: np.ndarray, edges) -> list[int]:
         j = int(np.argmax(part)) if len(part) else 0
         out.append(edges[i] + j if len(part) and part[j] else -1)
     return out
+
+
+# Columns of ``error_run_counts``: the kinds by code (0 stays empty: no valid unit), then
+# replacements, error bytes E0..EF, error bytes F0..FF, error bytes in all.
+RUN_REPL, RUN_E3, RUN_E4, RUN_BYTES = 8, 9, 10, 11
+
+
+def _run_count_table() -> np.ndarray:
+    """Per byte-level code: what one error byte with that code adds to each column of
+    ``error_run_counts``. A continuation byte counts as a stray unit with one
+    replacement; a lead that takes k of them takes them back (kind -k strays, -k
+    replacements), so column sums come out exact without looking at pairs."""
+    table = np.zeros((256, 12), dtype=np.int64)
+    group = np.arange(256) >> 4
+    for code in range(256):
+        g = group[code]
+        table[code, RUN_BYTES] = 1
+        if g in (G_E0, G_ED, G_E1):
+            table[code, RUN_E3] = 1
+        elif g in (G_F0, G_F1, G_F4, G_F5, G_F8, G_FC, G_INVALID):
+            table[code, RUN_E4] = 1
+        if g == G_CONT:
+            table[code, C_STRAY] = 1
+            table[code, RUN_REPL] = 1
+        elif g >= G_INVALID:
+            table[code, _K_KIND[code]] += 1
+            table[code, RUN_REPL] = _K_REPL[code] - _K_COVERS[code]
+            table[code, C_STRAY] -= _K_COVERS[code]
+    return table
+
+
+def error_run_counts(values: np.ndarray, run_start: np.ndarray, group: np.ndarray,
+                     n_groups: int) -> np.ndarray:
+    """Cut runs of error bytes, each run alone, into units and count them per group.
+
+    ``values`` (uint8) are error bytes one after another; ``run_start`` marks the first
+    byte of each run; ``group`` (nondecreasing, never changing inside a run) says where
+    each byte is counted. A run is a union of whole error units (the byte after it
+    starts a valid unit or ends the stream), so cutting it alone gives the stream's
+    units. Returns an (n_groups, 12) array: units by kind code (columns 1..7), then the
+    columns ``RUN_REPL``, ``RUN_E3``, ``RUN_E4`` and ``RUN_BYTES``.
+    """
+    n = len(values)
+    padded = np.zeros(n + 6, dtype=np.uint8)
+    padded[:n] = values
+    follows = padded.view(np.int8) < -64  # 80..BF, and not the start of a run
+    follows[:n] &= ~run_start
+    # Continuation bytes after each byte inside its run, up to 5 (what a lead can take).
+    taken = follows[1:n + 1]
+    run = taken.view(np.uint8).copy()
+    for j in range(2, 6):
+        taken = taken & follows[j:n + j]
+        run += taken.view(np.uint8)
+    by_byte = _K_BY_BYTE.take(values)
+    lm1 = by_byte & 15
+    group16 = by_byte - lm1
+    um1 = np.minimum(lm1, run)
+    codes = group16 + um1 + um1
+    two = np.flatnonzero(um1)
+    if len(two):
+        codes[two] += _K_BAD.take(group16[two] + (values[two + 1] >> 4))
+    hist = np.bincount(group.astype(np.intp) * 256 + codes, minlength=n_groups * 256)
+    # In floating point the product goes to BLAS; every count is far below 2**53.
+    return (hist.reshape(n_groups, 256).astype(np.float64) @ _RUN_COUNTS).astype(np.int64)
+
+
+_RUN_COUNTS = _run_count_table().astype(np.float64)

@@ -19,7 +19,6 @@ from __future__ import annotations
 import codecs
 import hashlib
 import time
-from collections import Counter
 from typing import Callable, Iterator
 
 import numpy as np
@@ -468,42 +467,27 @@ def row_unit(rows: KR.Rows, i: int) -> Unit:
 
 # ----------------------------------------------------------- the utf-8 dialect's fast path
 #
-# For the default dialect the scanner never builds per-unit rows. Three paths:
-# * clean: a window (256 KiB) is validated by CPython's C decoder (strict); units by
-#   length come from byte-class counts, warnings from one byte-table lookup per
-#   decoded character (numpy's UCS-4 copy of the str), positions only for the hits;
-# * sparse errors: once a window has had errors, windows follow the blocks (64 KiB,
-#   so every unit of a window belongs to one block) and are decoded with the
-#   surrogateescape handler: the same lookup finds the warnings and the error bytes
-#   (U+DC80..U+DCFF), whose runs are classified apart (each distinct run once);
-# * dense errors (more than 1 error byte in 64): the byte-level kernel
+# For the default dialect the scanner never builds per-unit rows. Two paths:
+# * text (clean or with scattered errors): a window (2 MiB) is split at block edges into
+#   pieces (every unit of a piece starts in one block; a piece's decoded text stays in
+#   the L2 cache) and each piece is decoded by CPython's C decoder with the
+#   surrogateescape handler, which turns every byte of an error into U+DC80..U+DCFF;
+#   one lookup per decoded character (numpy's UCS-4 copy of the str) then finds the
+#   warnings, the error bytes and the characters outside the BMP. Only those hits are
+#   looked at further, for all pieces of the window at once (the fixed cost of some
+#   fifty numpy calls is paid once per window, not per block): runs of error bytes are
+#   cut into units by a small vectorised kernel and counted per block with one
+#   histogram, warnings with cumulative sums at the block edges. Units by length come
+#   from the number of characters, one byte-class count and the hits;
+# * dense errors (more than 1 error byte in 32): the byte-level kernel
 #   (:class:`_scan_kernels.Utf8Block`): one code per byte, one histogram.
 # Exact rows are built only for the first ``max_errors`` errors (the report's list).
 
-FAST_WINDOW = 256 * 1024  # a clean window: its decoded text stays in the L2 cache
-_CLEAN_PREFIX = 16 * 1024  # a valid stretch before a window's first error worth decoding apart
-
-
-def _block_edges(index: BlockIndex, base: int, a: int, b: int):
-    """Edges (relative to ``a``) of the blocks that [base + a, base + b) touches, and
-    the first block's number."""
-    bs = index.block_size
-    istart = index.start
-    first = (base + a - istart) // bs
-    last = (base + b - 1 - istart) // bs
-    edges = [0] + [istart + k * bs - base - a for k in range(first + 1, last + 1)] + [b - a]
-    return edges, first
-
-
-def _add_units(result, index, first, per_length) -> None:
-    """``per_length[L-1]`` is a list of counts per block."""
-    for L, counts in enumerate(per_length, start=1):
-        total = 0
-        for j, c in enumerate(counts):
-            if c:
-                index.units[first + j, L - 1] += c
-                total += c
-        result.units[L] += total
+TEXT_WINDOW = 2 << 20  # per-window costs are paid once per 2 MiB; pieces follow the blocks
+# Error bytes per byte above which a piece is cut at byte level rather than through the
+# decoder's error handler (whose cost, and the hits', grows with every error).
+_DENSE_ERRORS = 1 / 32
+_DENSE_MIN_PIECE = 4096  # smaller pieces are not worth switching paths for
 
 
 def _set_first_problem(index, first, firsts) -> None:
@@ -517,120 +501,264 @@ def _set_first_problem(index, first, firsts) -> None:
 _CTRL_INDEX = K.WARNING_KINDS.index(K.CONTROL)
 
 
-def _ascii_controls(v: np.ndarray):
-    """Masks of the ASCII controls that warn (all but tab, LF, CR) and of those that
-    look binary (also not VT, FF, ESC)."""
-    ctrl = (v < 32) & (v >= 0)
-    if not ctrl.any():
-        ctrl = v == 127
-        return ctrl, ctrl
-    for c in (9, 10, 13):
-        ctrl &= v != c
-    ctrl |= v == 127
-    binary = ctrl & (v != 11) & (v != 12) & (v != 27)
-    return ctrl, binary
+def _code_points(text: str) -> np.ndarray:
+    """The code points of ``text`` (not empty) as uint32, lone surrogates included
+    (numpy copies the string's UCS-4 form; ``encode`` would refuse the surrogates)."""
+    return np.array(text).reshape(1).view(np.uint32)
 
 
-def _warned_units(result, index, first, nbl, offsets, bits, edges_abs) -> list[int]:
-    """Count warning units (absolute ``offsets``, sorted, with warning ``bits``) block by
-    block; return the first such offset per block (-1 if none)."""
-    if not len(offsets):
-        return [-1] * nbl
-    blk = np.searchsorted(offsets, edges_abs)
+def _first_hit_offset(buf, a: int, text: str, k: int) -> int:
+    """Where the ``k``-th character of ``text`` (the decode of ``buf[a:...]``) starts,
+    when the ``k`` characters before it are valid units (for a small ``k`` the caller
+    encodes them instead)."""
+    if k <= 1024:
+        return a + len(text[:k].encode("utf-8"))
+    # Right after the unit that starts at the (k-1)-th non-continuation byte; k valid
+    # units take at most 4k bytes.
+    span = min(len(buf) - a, 4 * k)
+    starts = np.flatnonzero(np.frombuffer(buf, dtype=np.int8, count=span, offset=a) >= -64)
+    r = a + int(starts[k - 1])
+    return r + _STRUCT[buf[r]]
+
+
+_HIT_BUDGET = 1 << 16  # hits counted at once: bounds the memory of warning-dense text
+
+
+def _text_window(result, index, buf, base: int, stop: int, final: bool) -> int | None:
+    """Count ``buf[:stop]`` through the decoder (see above). Returns None, or the
+    position of the first piece found full of errors: from there on the window is the
+    dense kernel's, and nothing from that piece on has been counted."""
+    bs = index.block_size
+    istart = index.start
+    first_blk = (base - istart) // bs
+    last_blk = (base + stop - 1 - istart) // bs
+    edges = [0]
+    for blk in range(first_blk + 1, last_blk + 1):
+        edges.append(max(edges[-1], _boundary_at_or_after(buf, istart + blk * bs - base, edges[-1])))
+    edges.append(stop)
+    n_pieces = len(edges) - 1
+    view = memoryview(buf)
+    t = KR.tables()
+    table = t.flagged_or_escape
+    decode = codecs.utf_8_decode
+    count = np.count_nonzero
+    array = np.array
+    uint32 = np.uint32
+    u = np.frombuffer(buf, dtype=np.uint8, count=stop)
+    # ASCII needs no decoding: every byte is a valid unit, its own code point.
+    all_ascii = buf.isascii()
+    # Per piece of the current batch: characters, bytes E0..FF and F0..FF, where the first
+    # problem starts (-1 if none), ASCII controls and those that look binary (in ASCII
+    # pieces, counted from their bytes).
+    n_chars, n_ge_e0, n_ge_f0, first_problem, n_ctrl, n_binary = [], [], [], [], [], []
+    hit_parts, cp_parts = [], []
+    dense_from = None
+    char_base = 0  # characters in the batch before the current piece
+    batch = 0  # the batch's first piece
+    batch_hits = 0
+    for j in range(n_pieces):
+        a, b = edges[j], edges[j + 1]
+        if a == b or all_ascii:
+            text = ""
+        else:
+            text = decode(view[a:b], "surrogateescape", True)[0]
+        if all_ascii or text.isascii():  # no error byte: every character is its byte
+            controls, binary, first = _ascii_controls(u[a:b])
+            n_chars.append(b - a), n_ge_e0.append(0), n_ge_f0.append(0)
+            n_ctrl.append(controls), n_binary.append(binary)
+            first_problem.append(a + first if controls else -1)
+            char_base += b - a
+            continue
+        cps = array([text]).view(uint32)
+        hits = table.take(cps).nonzero()[0]
+        if len(hits) * 2 > (b - a) * _DENSE_ERRORS and b - a >= _DENSE_MIN_PIECE:
+            hit_cps = cps[hits]
+            escapes = count(hit_cps >= 0xDC80) - count(hit_cps > 0xDCFF)
+            if escapes > (b - a) * _DENSE_ERRORS:
+                dense_from = a
+                n_pieces = j
+                break
+        # Leads of 3- and 4-byte units (and such bytes in errors).
+        v = u[a:b]
+        n_ge_e0.append(count(v >= 0xE0)), n_ge_f0.append(count(v >= 0xF0))
+        n_chars.append(len(text))
+        n_ctrl.append(0), n_binary.append(0)
+        if len(hits):
+            k = int(hits[0])
+            first_problem.append(a + len(text[:k].encode("utf-8")) if k <= 1024
+                                 else _first_hit_offset(buf, a, text, k))
+            cp_parts.append(cps[hits])
+            if char_base:
+                hits += char_base
+            hit_parts.append(hits)
+            batch_hits += len(hits)
+            if batch_hits > _HIT_BUDGET and j + 1 < n_pieces:
+                _count_text_pieces(result, index, buf, base, stop, final, edges[batch:j + 2],
+                                   first_blk + batch, n_chars, n_ge_e0, n_ge_f0,
+                                   first_problem, n_ctrl, n_binary, hit_parts, cp_parts)
+                n_chars, n_ge_e0, n_ge_f0, first_problem, n_ctrl, n_binary = [], [], [], [], [], []
+                hit_parts, cp_parts = [], []
+                char_base = batch_hits = 0
+                batch = j + 1
+                continue
+        else:
+            first_problem.append(-1)
+        char_base += len(text)
+    if n_pieces > batch:
+        _count_text_pieces(result, index, buf, base, stop, final, edges[batch:n_pieces + 1],
+                           first_blk + batch, n_chars, n_ge_e0, n_ge_f0, first_problem,
+                           n_ctrl, n_binary, hit_parts, cp_parts)
+    return dense_from
+
+
+def _count_text_pieces(result, index, buf, base, stop, final, edges, first_blk, n_chars,
+                       n_ge_e0, n_ge_f0, first_problem, n_ctrl, n_binary, hit_parts, cp_parts):
+    """Add the counts of a batch of pieces of a text window: piece ``j`` is
+    ``buf[edges[j]:edges[j + 1]]``, all its units start in block ``first_blk + j``;
+    ``hit_parts`` / ``cp_parts``: the characters (indices over the pieces' joined
+    decodes) that have a warning or are an error byte, and their code points (ASCII
+    pieces have none: their controls are counted in ``n_ctrl`` and ``n_binary``);
+    ``first_problem``: where each piece's first problem starts."""
+    P = len(edges) - 1
+    sl = slice(first_blk, first_blk + P)
+    chars = np.array(n_chars, dtype=np.int64)
+    sizes = np.diff(np.array(edges, dtype=np.int64))
+    ge_e0 = np.array(n_ge_e0, dtype=np.int64)
+    ge_f0 = np.array(n_ge_f0, dtype=np.int64)
+    err_bytes = None
+    controls = sum(n_ctrl)
+    if controls:
+        index.warnings[sl, _CTRL_INDEX] += n_ctrl
+        result.warnings_by_kind[K.CONTROL] += controls
+        index.binary[sl] += n_binary
+        result.binary_bytes += sum(n_binary)
+    if any(f >= 0 for f in first_problem):
+        first = np.array(first_problem, dtype=np.int64)
+        cur = index.first_problem[sl]
+        better = (first >= 0) & ((cur < 0) | (first + base < cur))
+        cur[better] = first[better] + base
+    if hit_parts:
+        hits = np.concatenate(hit_parts) if len(hit_parts) > 1 else hit_parts[0]
+        cps = np.concatenate(cp_parts) if len(cp_parts) > 1 else cp_parts[0]
+        piece = np.searchsorted(np.cumsum(chars), hits, side="right")
+        # A byte order mark: U+FEFF as the very first character of the file.
+        bom = base + edges[0] == 0 and hits[0] == 0 and cps[0] == 0xFEFF
+        esc = cps >= 0xDC80
+        esc &= cps <= 0xDCFF
+        err_at = esc.nonzero()[0]
+        n_esc = len(err_at)
+        if n_esc:
+            values = (cps[err_at] - 0xDC00).astype(np.uint8)
+            err_piece = piece[err_at]
+            err_char = hits[err_at]
+            # Runs: consecutive characters that are error bytes are consecutive bytes;
+            # a run never goes on into the next piece (each ends at a unit boundary).
+            run_start = np.empty(n_esc, dtype=bool)
+            run_start[0] = True
+            np.not_equal(err_char[1:] - err_char[:-1], 1, out=run_start[1:])
+            counts = KR.error_run_counts(values, run_start, err_piece, P)
+            index.errors[sl] += counts[:, 1:8]
+            index.replacements[sl] += counts[:, KR.RUN_REPL]
+            err_bytes = counts[:, KR.RUN_BYTES]
+            index.error_bytes[sl] += err_bytes
+            index.binary[sl] += err_bytes
+            totals = counts.sum(axis=0).tolist()
+            for kcode in range(1, 8):
+                if totals[kcode]:
+                    result.errors_by_kind[K.ERROR_KINDS[kcode - 1]] += totals[kcode]
+            result.replacements += totals[KR.RUN_REPL]
+            result.error_bytes += n_esc
+            result.binary_bytes += n_esc
+            # Bytes E0..FF and F0..FF outside errors are leads of valid 3- and 4-byte
+            # units.
+            ge_e0 -= counts[:, KR.RUN_E3] + counts[:, KR.RUN_E4]
+            ge_f0 -= counts[:, KR.RUN_E4]
+            if n_esc < len(cps):
+                valid = ~esc
+                cps = cps[valid]
+                piece = piece[valid]
+            else:
+                cps = None
+        if cps is not None:
+            _count_text_warnings(result, index, bom, cps, piece, P, sl)
+    # Valid units by length: a valid unit is one character, its bytes past the first are
+    # continuation bytes, every error byte is one character of its own.
+    u3 = ge_e0 - ge_f0
+    u4 = ge_f0
+    u2 = sizes - chars - 2 * u3 - 3 * u4
+    u1 = chars - u2 - u3 - u4
+    if err_bytes is not None:
+        u1 -= err_bytes
+    units = np.stack((u1, u2, u3, u4), axis=1)
+    index.units[sl, :4] += units
+    totals = units.sum(axis=0).tolist()
+    for L in range(4):
+        result.units[L + 1] += totals[L]
+    if err_bytes is not None and len(result.first_errors) < result.max_errors:
+        m = np.frombuffer(buf, dtype=np.uint8, count=stop)
+        for j in np.flatnonzero(err_bytes).tolist():
+            if len(result.first_errors) >= result.max_errors:
+                break
+            a, b = edges[j], edges[j + 1]
+            lo = _first_error_offset(buf, a, b)
+            shift = base + lo
+            rows = KR.classify(m[lo:b], lambda ix: ix.astype(np.int64) + shift, None,
+                               final and b == stop, K.UTF8)
+            _collect_first_errors(result, rows)
+
+
+def _count_text_warnings(result, index, bom: bool, cps, piece, P: int, sl) -> None:
+    """Count the valid characters with warnings (code points ``cps``, piece numbers
+    ``piece``) per piece; ``bom``: the first one is a byte order mark."""
+    bits = KR.tables().bits.take(cps)
+    if bom:
+        bits[0] = (bits[0] & ~np.uint16(KR.B_ZWNBSP)) | KR.B_BOM
     present = int(np.bitwise_or.reduce(bits))
     for w, name in enumerate(K.WARNING_KINDS):
         bit = 1 << w
         if present & bit:
-            has = (bits & bit) != 0
-            cum = np.concatenate(([0], np.cumsum(has)))
-            total = 0
-            for j in range(nbl):
-                c = int(cum[blk[j + 1]] - cum[blk[j]])
-                if c:
-                    index.warnings[first + j, w] += c
-                    total += c
-            result.warnings_by_kind[name] += total
-    return [int(offsets[blk[j]]) if blk[j + 1] > blk[j] else -1 for j in range(nbl)]
+            if present == bit:  # the only kind: every character has it
+                c = np.bincount(piece, minlength=P)
+            else:
+                c = np.bincount(piece[(bits & bit) != 0], minlength=P)
+            index.warnings[sl, w] += c.astype(np.int64)
+            result.warnings_by_kind[name] += int(c.sum())
+    if present & KR.B_CONTROL:
+        asc = cps < 0x80
+        if asc.any():
+            binary = piece[asc][KR._BINARY_ASCII.take(cps[asc])]
+            if len(binary):
+                index.binary[sl] += np.bincount(binary, minlength=P)
+                result.binary_bytes += len(binary)
 
 
-def _code_points(text: str) -> np.ndarray:
-    """The code points of ``text`` as uint32, lone surrogates included (numpy copies the
-    string's UCS-4 form; ``encode`` would refuse the surrogates)."""
-    return np.array(text).reshape(1).view(np.uint32)
+def _ascii_controls(v: np.ndarray) -> tuple[int, int, int]:
+    """(controls that warn, those that look binary, index of the first) in ASCII bytes
+    ``v``: counted by comparisons, which beat a table lookup per byte."""
+    low = np.count_nonzero(v < 0x20)
+    controls = np.count_nonzero(v == 0x7F)
+    if low:
+        # Tab, LF and CR are text.
+        controls += low - np.count_nonzero(v == 0x0A) - np.count_nonzero(v == 0x0D) \
+            - np.count_nonzero(v == 0x09)
+    if not controls:
+        return 0, 0, -1
+    # VT, FF and ESC warn but are text's own too.
+    binary = controls - np.count_nonzero(v == 0x0B) - np.count_nonzero(v == 0x0C) \
+        - np.count_nonzero(v == 0x1B)
+    table = KR.tables().flagged_or_escape
+    head = table.take(v[:256])  # controls come in crowds (binary data, NUL padding)
+    first = int(np.argmax(head)) if head.any() else int(np.argmax(table.take(v)))
+    return int(controls), int(binary), first
 
 
-def _text_warnings(text: str):
-    """(indices, code points) of the characters of ``text`` that carry a warning, or
-    None: one lookup per character in a byte table."""
-    cps = _code_points(text)
-    flags = KR.tables().any8.take(cps).view(bool)
-    if not flags.any():
-        return None
-    hits = np.flatnonzero(flags)
-    return hits, cps[hits]
-
-
-def _clean_window(result, index, buf, base: int, a: int, b: int, text: str) -> None:
-    """[a, b) of ``buf`` is valid UTF-8 decoding to ``text``."""
-    edges, first = _block_edges(index, base, a, b)
-    nbl = len(edges) - 1
-    n = b - a
-    v = np.frombuffer(buf, dtype=np.int8, count=n, offset=a)
-    edges_abs = [base + a + e for e in edges]
-    if text.isascii():
-        _add_units(result, index, first, [[edges[j + 1] - edges[j] for j in range(nbl)]])
-        ctrl, binary = _ascii_controls(v)
-        if ctrl.any():
-            counts = KR.count_slices(ctrl, edges)
-            for j, c in enumerate(counts):
-                index.warnings[first + j, _CTRL_INDEX] += c
-            result.warnings_by_kind[K.CONTROL] += sum(counts)
-            bcounts = KR.count_slices(binary, edges)
-            for j, c in enumerate(bcounts):
-                index.binary[first + j] += c
-            result.binary_bytes += sum(bcounts)
-            firsts = KR.first_in_slices(ctrl, edges)
-            _set_first_problem(index, first, [f + base + a if f >= 0 else -1 for f in firsts])
-        return
-    A = KR.count_slices(v >= 0, edges)
-    if nbl == 1:
-        cont = None
-        C = [n - len(text)]  # one character per non-continuation byte
-    else:
-        cont = v < -64
-        C = KR.count_slices(cont, edges)
-    # As int8, E0..FF and F0..FF are -32..-1 and -16..-1: ASCII (0..127) is taken off.
-    G3 = [g - x for g, x in zip(KR.count_slices(v >= -32, edges), A)]
-    G4 = [g - x for g, x in zip(KR.count_slices(v >= -16, edges), A)]
-    ln = [edges[j + 1] - edges[j] for j in range(nbl)]
-    _add_units(result, index, first, [A, [ln[j] - A[j] - C[j] - G3[j] for j in range(nbl)],
-                                      [G3[j] - G4[j] for j in range(nbl)], G4])
-    found = _text_warnings(text)
-    if found is None:
-        return
-    hits, cp = found
-    starts = np.flatnonzero(v >= -64)[hits]  # the k-th character starts at the k-th lead
-    _text_hits(result, index, first, nbl, edges_abs, starts + (base + a), cp)
-
-
-def _text_hits(result, index, first, nbl, edges_abs, offsets, cp) -> None:
-    t = KR.tables()
-    bits = t.bits[cp]
-    if offsets[0] == 0 and cp[0] == 0xFEFF:
-        bits[0] = (bits[0] & ~np.uint16(KR.B_ZWNBSP)) | KR.B_BOM
-    firsts = _warned_units(result, index, first, nbl, offsets, bits, edges_abs)
-    _set_first_problem(index, first, firsts)
-    asc = cp < 0x80
-    if asc.any():
-        binary = np.zeros(len(cp), dtype=bool)
-        binary[asc] = KR._BINARY_ASCII[cp[asc]]
-        if binary.any():
-            blk = np.searchsorted(offsets[binary], edges_abs)
-            for j in range(nbl):
-                c = int(blk[j + 1] - blk[j])
-                if c:
-                    index.binary[first + j] += c
-                    result.binary_bytes += c
+def _first_error_offset(buf, a: int, b: int) -> int:
+    """Where the first error unit of ``buf[a:b]`` (which has one) starts."""
+    try:
+        codecs.utf_8_decode(memoryview(buf)[a:b], "strict", True)
+    except UnicodeDecodeError as e:
+        return a + e.start
+    raise AssertionError("no error in a piece that has error bytes")
 
 
 DENSE_PIECE = 64 * 1024
@@ -638,9 +766,9 @@ DENSE_PIECE = 64 * 1024
 
 def _dense_window(result, index, buf, base: int, a: int, b: int, final: bool) -> int:
     """[a, b) of ``buf`` (a unit boundary at each end) holds errors: cut at byte level,
-    one block at a time. Returns the number of error units."""
+    one block at a time. Returns the number of error bytes."""
     bs = index.block_size
-    errors = 0
+    error_bytes = 0
     lo = a
     while lo < b:
         next_edge = index.start + ((base + lo - index.start) // bs + 1) * bs - base
@@ -650,14 +778,15 @@ def _dense_window(result, index, buf, base: int, a: int, b: int, final: bool) ->
         # then stay in the L2 cache.
         while lo < hi:
             piece_end = hi if hi - lo <= DENSE_PIECE else _boundary_at_or_after(buf, lo + DENSE_PIECE, lo)
-            errors += _dense_block(result, index, buf, base, lo, piece_end, blk)
+            error_bytes += _dense_block(result, index, buf, base, lo, piece_end, blk)
+            if len(result.first_errors) < result.max_errors:
+                m = np.frombuffer(buf, dtype=np.uint8, count=piece_end - lo, offset=lo)
+                shift = base + lo
+                rows = KR.classify(m, lambda ix: ix.astype(np.int64) + shift, None,
+                                   final and piece_end == b, K.UTF8)
+                _collect_first_errors(result, rows)
             lo = piece_end
-    if len(result.first_errors) < result.max_errors:
-        m = np.frombuffer(buf, dtype=np.uint8, count=b - a, offset=a)
-        shift = base + a
-        rows = KR.classify(m, lambda ix: ix.astype(np.int64) + shift, None, final, K.UTF8)
-        _collect_first_errors(result, rows)
-    return errors
+    return error_bytes
 
 
 def _dense_block(result, index, buf, base: int, a: int, b: int, blk: int) -> int:
@@ -735,168 +864,7 @@ def _dense_block(result, index, buf, base: int, a: int, b: int, blk: int) -> int
         first = f if first < 0 else min(first, f)
     if first >= 0:
         _set_first_problem(index, blk, [base + a + first])
-    return n_errors
-
-
-_RUN_CACHE: dict[bytes, tuple[int, tuple[int, ...]]] = {}
-_RUN_CACHE_MAX = 1 << 16
-_SECOND_LO = bytes(KR._SECOND_LO.tolist())
-_SECOND_HI = bytes(KR._SECOND_HI.tolist())
-
-
-def _classify_run(run: bytes) -> tuple[int, tuple[int, ...]]:
-    """(replacements, kind codes of its units) of a run of error bytes: a union of whole
-    error units, cut alone as in the stream (the byte after it starts a valid unit or
-    the stream ends). Cached: runs repeat."""
-    kinds = []
-    repl = 0
-    i, n = 0, len(run)
-    while i < n:
-        b = run[i]
-        if b < 0xC0 or b >= 0xFE:  # a stray continuation byte or FE/FF (never ASCII here)
-            kinds.append(KR.C_STRAY if b < 0xC0 else KR.C_INVALID)
-            repl += 1
-            i += 1
-            continue
-        size = _STRUCT[b]
-        j = i + 1
-        while j < n and j - i < size and 0x80 <= run[j] <= 0xBF:
-            j += 1
-        ulen = j - i
-        second_ok = ulen > 1 and _SECOND_LO[b] <= run[i + 1] <= _SECOND_HI[b]
-        if ulen < size:
-            kinds.append(KR.C_TRUNCATED)
-            repl += 1 if ulen == 1 or second_ok else ulen
-        else:
-            s2 = run[i + 1]
-            if size >= 5:
-                kind = KR.C_LEGACY
-            elif b < 0xC2 or (b == 0xE0 and s2 < 0xA0) or (b == 0xF0 and s2 < 0x90):
-                kind = KR.C_OVERLONG
-            elif b == 0xED and s2 >= 0xA0:
-                kind = KR.C_SURROGATE
-            elif b >= 0xF5 or (b == 0xF4 and s2 >= 0x90):
-                kind = KR.C_OUT_OF_RANGE
-            else:
-                raise AssertionError(f"valid unit inside a run of error bytes: {run!r}")
-            kinds.append(kind)
-            repl += ulen
-        i = j
-    known = (repl, tuple(kinds))
-    if len(_RUN_CACHE) >= _RUN_CACHE_MAX:
-        _RUN_CACHE.clear()
-    _RUN_CACHE[run] = known
-    return known
-
-
-def _escape_window(result, index, buf, base: int, stop: int, final: bool, first: int) -> int:
-    """A window inside one block with few errors: CPython's decoder with the
-    surrogateescape handler turns every error byte into U+DC80..U+DCFF, so one table
-    lookup per character finds both the warnings and the error bytes; runs of error
-    bytes are exactly unions of error units, classified apart. Returns the number of
-    error bytes."""
-    view = memoryview(buf)[:stop]
-    text = codecs.utf_8_decode(view, "surrogateescape", True)[0]
-    cps = _code_points(text)
-    t = KR.tables()
-    flags = t.any8_escapes.take(cps).view(bool)
-    if not flags.any():
-        _clean_window(result, index, buf, base, 0, stop, text)
-        return 0
-    hits = np.flatnonzero(flags)
-    hcp = cps[hits]
-    esc = (hcp >= 0xDC80) & (hcp <= 0xDCFF)
-    n = stop
-    v = np.frombuffer(buf, dtype=np.int8, count=n)
-    A = int(np.count_nonzero(v >= 0))
-    G3 = int(np.count_nonzero(v >= -32)) - A
-    G4 = int(np.count_nonzero(v >= -16)) - A
-    blk = first
-    err_index = hits[esc]
-    n_err = len(err_index)
-    if n_err:
-        err_bytes = (hcp[esc] - 0xDC00).astype(np.uint8)
-        # The runs, split apart in C at a NUL put between them (never an error byte);
-        # the same runs come back again and again (a corrupted byte and the rest of its
-        # sequence), so each distinct one is classified once.
-        cuts = np.flatnonzero(np.diff(err_index) != 1) + 1
-        runs = Counter(np.insert(err_bytes, cuts, 0).tobytes().split(b"\0"))
-        kinds = [0] * 8
-        repl = 0
-        cache = _RUN_CACHE
-        for run, times in runs.items():
-            known = cache.get(run)
-            if known is None:
-                known = _classify_run(run)
-            repl += known[0] * times
-            for kcode in known[1]:
-                kinds[kcode] += times
-        for kcode in range(1, 8):
-            c = kinds[kcode]
-            if c:
-                index.errors[blk, kcode - 1] += c
-                result.errors_by_kind[K.ERROR_KINDS[kcode - 1]] += c
-        index.replacements[blk] += repl
-        result.replacements += repl
-        index.error_bytes[blk] += n_err
-        result.error_bytes += n_err
-        index.binary[blk] += n_err
-        result.binary_bytes += n_err
-        high = np.bincount(err_bytes >> 4, minlength=16)  # C, D: 2-byte leads; E; F
-        e2, e3, e4 = int(high[12] + high[13]), int(high[14]), int(high[15])
-    else:
-        e2 = e3 = e4 = 0
-    # Characters: one per valid unit (each starts with a non-continuation byte) and one
-    # per error byte.
-    C = n - (e2 + e3 + e4) - (len(text) - n_err)
-    _add_units(result, index, first, [[A], [n - A - C - G3 - e2], [G3 - G4 - e3], [G4 - e4]])
-    warn = ~esc
-    if warn.any():
-        wcp = hcp[warn]
-        bits = t.bits[wcp]
-        if base == 0 and hits[warn][0] == 0 and wcp[0] == 0xFEFF:
-            bits[0] = (bits[0] & ~np.uint16(KR.B_ZWNBSP)) | KR.B_BOM
-        _add_warning_bits(bits, index, blk, result)
-        asc = wcp < 0x80
-        if asc.any():
-            nb = int(np.count_nonzero(KR._BINARY_ASCII[wcp[asc]]))
-            index.binary[blk] += nb
-            result.binary_bytes += nb
-    first_char = int(hits[0])
-    offset = base + len(text[:first_char].encode("utf-8", "surrogateescape"))
-    _set_first_problem(index, first, [offset])
-    if n_err and len(result.first_errors) < result.max_errors:
-        m = np.frombuffer(buf, dtype=np.uint8, count=stop)
-        rows = KR.classify(m, lambda ix: ix.astype(np.int64) + base, None, final, K.UTF8)
-        _collect_first_errors(result, rows)
-    return n_err
-
-
-# Error bytes per byte above which a window is cut at byte level rather than through
-# the decoder's error handler (whose cost grows with every error).
-_DENSE_ERRORS = 1 / 64
-
-
-def _clean_or_dense(result, index, buf, base: int, stop: int, final: bool,
-                    escape_block: int | None) -> float:
-    """Count the window ``buf[:stop]``; returns its density of errors (0.0: clean).
-    ``escape_block``: every unit of the window starts in this block and errors are
-    expected to be sparse (see :func:`_escape_window`)."""
-    view = memoryview(buf)[:stop]
-    if escape_block is not None:
-        return _escape_window(result, index, buf, base, stop, final, escape_block) / stop
-    try:
-        text = codecs.utf_8_decode(view, "strict", True)[0]
-    except UnicodeDecodeError as e:
-        bad = e.start
-    else:
-        _clean_window(result, index, buf, base, 0, stop, text)
-        return 0.0
-    if bad >= _CLEAN_PREFIX:
-        _clean_window(result, index, buf, base, 0, bad, codecs.utf_8_decode(view[:bad], "strict", True)[0])
-    else:
-        bad = 0
-    return max(_dense_window(result, index, buf, base, bad, stop, final), 1) / stop
+    return C.error_bytes
 
 
 _STRUCT = bytes(KR._LEFF.tolist())
@@ -918,55 +886,34 @@ def _boundary_at_or_after(buf, p: int, lo: int = 0) -> int:
     return end if end > p else p
 
 
-DENSE_STREAK_WINDOWS = 16  # after a window with errors, this many go block by block
-
-
 def _fast_segment(result, index, source, seg_start: int, seg_end: int, chunk_size: int, hasher):
     """Scan the stream [seg_start, seg_end) in the utf-8 dialect; yields after every
-    window the offset reached.
-
-    Clean text goes in windows of ``FAST_WINDOW``; after a window with errors, windows
-    end at block edges (the first unit boundary at or after one, so that every unit of a
-    window starts in one block and each mask is counted once)."""
+    window the offset reached."""
     read = _reader(source)
-    want = max(64, min(chunk_size, FAST_WINDOW))
-    dense_want = max(64, min(chunk_size, DENSE_WINDOW // 2))
-    bs = index.block_size
+    want = max(64, min(chunk_size, TEXT_WINDOW))
     pos = seg_start
-    dense_left = 0
-    density = 0.0
+    dense = False  # the last window was full of errors: go straight to the kernel
     while pos < seg_end:
-        next_edge = index.start + ((pos - index.start) // bs + 1) * bs
-        if dense_left:
-            target = min(pos + dense_want, next_edge)
-        else:
-            target = pos + want
-        length = min(target - pos + _LOOKAHEAD, seg_end - pos)
+        length = min(want + _LOOKAHEAD, seg_end - pos)
         buf = read(pos, length)
         if not buf:
             return
         short = len(buf) < length
-        ends_at_edge = False  # no unit of the window starts at or past next_edge
-        if target >= seg_end or short or pos + len(buf) >= seg_end and target - pos >= len(buf):
+        if pos + want >= seg_end or short:
             stop, final = len(buf), True
         else:
-            if dense_left:
-                # Every unit starting before the block edge stays in this window.
-                stop = _boundary_at_or_after(buf, target - pos)
-                ends_at_edge = target == next_edge
-            else:
-                stop = KR.safe_stop(buf, min(target - pos, len(buf) - 8), K.UTF8)
-            final = stop == len(buf) and pos + stop >= seg_end
+            stop = KR.safe_stop(buf, want, K.UTF8)
+            final = False
         if hasher is not None:
             hasher.update(memoryview(buf)[:stop])
-        escape_block = None
-        if dense_left and density < _DENSE_ERRORS and (ends_at_edge or pos + stop <= next_edge):
-            escape_block = (pos - index.start) // bs
-        density = _clean_or_dense(result, index, buf, pos, stop, final, escape_block)
-        if density:
-            dense_left = DENSE_STREAK_WINDOWS
-        elif dense_left:
-            dense_left -= 1
+        if dense:
+            error_bytes = _dense_window(result, index, buf, pos, 0, stop, final)
+            dense = error_bytes > stop * _DENSE_ERRORS
+        else:
+            dense_from = _text_window(result, index, buf, pos, stop, final)
+            if dense_from is not None:
+                _dense_window(result, index, buf, pos, dense_from, stop, final)
+                dense = True
         pos += stop
         yield pos
         if short and stop == len(buf):
@@ -977,12 +924,12 @@ def _fast_segment(result, index, source, seg_start: int, seg_end: int, chunk_siz
 
 def scan_steps(source, dialect: str = K.UTF8, start: int = 0, end: int | None = None,
                max_errors: int = 100, block_size: int | None = DEFAULT_BLOCK,
-               chunk_size: int = DEFAULT_CHUNK, origin: int | None = None,
+               chunk_size: int | None = None, origin: int | None = None,
                sha256: bool = True, dense_window: int = DENSE_WINDOW):
     """Scan ``source`` as a generator: yields :class:`ScanProgress` after every window
-    (in the utf-8 dialect at most 256 KiB of clean data or 64 KiB once errors appear;
-    otherwise ~1 MiB of clean data or 128 KiB of dense errors) and returns the final
-    :class:`ScanResult`. Stopping the iteration cancels the scan."""
+    (``chunk_size`` bytes; by default 2 MiB in the utf-8 dialect, otherwise ~1 MiB of
+    clean data or 128 KiB of dense errors) and returns the final :class:`ScanResult`.
+    Stopping the iteration cancels the scan."""
     dialect = K.check_dialect(dialect)
     size = source.size
     end = size if end is None else max(0, min(end, size))
@@ -996,14 +943,15 @@ def scan_steps(source, dialect: str = K.UTF8, start: int = 0, end: int | None = 
     total = end - start
     for seg_start, seg_end in segments(start, end, origin):
         if dialect == K.UTF8:
-            for done in _fast_segment(result, index, source, seg_start, seg_end, chunk_size,
-                                      hasher):
+            for done in _fast_segment(result, index, source, seg_start, seg_end,
+                                      chunk_size or TEXT_WINDOW, hasher):
                 index._advance(done)
                 result.scanned = done - start
                 yield ScanProgress(result.scanned, total, result)
         else:
             for window in iter_windows(source, seg_start, seg_end, seg_start, seg_end, dialect,
-                                       origin=origin, chunk_size=chunk_size, hasher=hasher,
+                                       origin=origin, chunk_size=chunk_size or DEFAULT_CHUNK,
+                                       hasher=hasher,
                                        dense_window=dense_window):
                 _add_window(result, index, window, seg_start)
                 window.data = None

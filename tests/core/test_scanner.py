@@ -9,7 +9,7 @@ from hypothesis import given, settings, strategies as st
 from inspector.core import kinds as K
 from inspector.core.bytesource import FileSource, MemorySource
 from inspector.core.decoder import cut
-from inspector.core.scanner import ScanCancelled, scan, scan_steps
+from inspector.core.scanner import TEXT_WINDOW, ScanCancelled, scan, scan_steps
 
 DIALECTS = K.DIALECTS
 
@@ -55,6 +55,7 @@ def check(data: bytes, dialect: str, chunk_size=64, dense_window=32, block=64, m
     for b in range(idx.n_blocks):
         assert int(idx.errors[b].sum()) == per_block_err.get(b, 0)
         assert int(idx.first_problem[b]) == first_problem.get(b, -1)
+    assert_block_counts(idx, units, block)
     assert int(idx.units.sum()) == r.code_points
     binary_ascii = set(range(0x09)) | set(range(0x0E, 0x1B)) | set(range(0x1C, 0x20)) | {0x7F}
     error_bytes = sum(u.length for u in units if u.is_error)
@@ -62,6 +63,34 @@ def check(data: bytes, dialect: str, chunk_size=64, dense_window=32, block=64, m
     assert r.binary_bytes == error_bytes + sum(1 for b in data if b in binary_ascii) == int(idx.binary.sum())
     assert int(idx.warnings.sum()) == sum(warnings.values())
     return r
+
+
+def assert_block_counts(idx, units, block: int) -> None:
+    """Every per-block array of the index equals the reference cut's counts."""
+    import numpy as np
+
+    from inspector.core.blockindex import UNIT_LENGTHS
+
+    n = idx.n_blocks
+    want = {name: np.zeros_like(getattr(idx, name))
+            for name in ("units", "errors", "warnings", "replacements", "error_bytes", "binary")}
+    binary_ascii = set(range(0x09)) | set(range(0x0E, 0x1B)) | set(range(0x1C, 0x20)) | {0x7F}
+    for u in units:
+        b = (u.offset - idx.start) // block
+        if u.kind == K.VALID:
+            want["units"][b, UNIT_LENGTHS.index(u.length)] += 1
+            if u.length == 1 and u.value in binary_ascii:
+                want["binary"][b] += 1
+        else:
+            want["errors"][b, K.ERROR_KINDS.index(u.kind)] += 1
+            want["replacements"][b] += u.replacements
+            want["error_bytes"][b] += u.length
+            want["binary"][b] += u.length
+        for w in u.warnings:
+            want["warnings"][b, K.WARNING_KINDS.index(w)] += 1
+    for name, expected in want.items():
+        assert getattr(idx, name).shape[0] == n
+        np.testing.assert_array_equal(getattr(idx, name), expected, err_msg=name)
 
 
 # Byte pieces that exercise every kind, warning and dialect rule.
@@ -161,7 +190,7 @@ def test_progress_and_partial_results():
 
 
 def test_cancel_returns_promptly_on_dense_errors():
-    data = os.urandom(4 << 20)
+    data = os.urandom(4 * TEXT_WINDOW)
     calls = []
 
     def cancel():
@@ -173,7 +202,7 @@ def test_cancel_returns_promptly_on_dense_errors():
     # Each step between checks covers at most one window.
     steps = scan_steps(MemorySource(data))
     first = next(steps)
-    assert first.done <= 256 * 1024
+    assert first.done <= TEXT_WINDOW
     steps.close()
 
 
@@ -244,3 +273,87 @@ def test_utf8_bom_and_warnings_at_window_starts():
     data = b"\xef\xbb\xbf" + b"\xff" + ("\ufeff\u200e\U000e0001\U0010ffff" * 2000).encode() + b"\x80" * 10
     for chunk in (64, 1000, 1 << 20):
         check(data, K.UTF8, chunk_size=chunk, block=512, max_errors=20)
+
+
+# The utf-8 text path cuts a window (up to TEXT_WINDOW) into pieces at the block edges and
+# counts all its pieces at once; errors, warnings and characters outside the BMP right at
+# those edges, runs of error bytes that reach an edge, and pieces that switch to the
+# byte-level kernel in the middle of a window.
+
+EDGE_PIECES = [b"\x80", b"\x80" * 9, b"\xe2\x82", b"\xf0\x9f\x98", b"\xed\xa0\x80", b"\xc0\xaf",
+               b"\xff", b"\x01", b"\xef\xbb\xbf", b"\xf0\x9f\x98\x80", b"\xf3\xb0\x80\x80",
+               b"\xe2\x80\xae", b"\xf8\x88\x80\x80\x80", b"\xc3\xa9"]
+
+
+@pytest.mark.parametrize("block", [64, 4096])
+def test_utf8_text_window_pieces_at_block_edges(block):
+    filler = "aé世".encode()  # 1-, 2- and 3-byte units, so edges fall mid-sequence too
+    for piece in EDGE_PIECES:
+        data = bytearray((filler * (8 * block // len(filler) + 1))[:8 * block])
+        # The piece starting at every offset from 4 before to 1 after each block edge.
+        for edge in range(block, 8 * block, block):
+            start = edge - 4 + (edge // block) % 6
+            data[start:start + len(piece)] = piece
+        check(bytes(data), K.UTF8, chunk_size=1 << 20, block=block, max_errors=30)
+
+
+def test_utf8_error_runs_across_block_edges():
+    # A long run of error bytes crossing an edge is split between the two blocks.
+    text = ("abc€" * 600).encode()
+    for run in (b"\x80" * 40, b"\xe0\x80" * 20, b"\xf4\x90\x80\x80\xfe" * 9, b"\xc2" * 30):
+        for shift in range(0, 12, 3):
+            data = text[:1000 + shift] + run + text[1000:]
+            check(data, K.UTF8, chunk_size=1 << 20, block=1024, max_errors=200)
+
+
+def test_utf8_dense_switch_inside_a_window():
+    rng = random.Random(11)
+    text = ("Grüße 世界 😀 \u0378 \ue000 text\n" * 700).encode()
+    noise = bytes(rng.randrange(256) for _ in range(30000))
+    data = text + noise + text + noise[:5000] + text
+    for block, chunk in ((4096, 1 << 20), (16384, 1 << 20), (4096, 20000)):
+        # One window; then windows that go back from the kernel to the decoder.
+        r = check(data, K.UTF8, chunk_size=chunk, block=block, max_errors=50)
+        assert r.error_units > 5000
+
+
+def test_utf8_bom_only_as_first_character():
+    # U+FEFF right after an error at offset 0 is no byte order mark.
+    for data in (b"\x80\xef\xbb\xbf" + "x€".encode() * 100, b"\xef\xbb\xbf\x80" + b"x" * 100,
+                 b"\xef\xbb\xbf" * 3, "😀\ufeff".encode() * 50):
+        r = check(data, K.UTF8, chunk_size=1 << 20, block=64)
+        assert r.warnings_by_kind[K.BOM] == (1 if data.startswith(b"\xef\xbb\xbf") else 0)
+
+
+def test_utf8_astral_characters_are_counted_not_flagged():
+    # Characters outside the BMP are looked at to count 4-byte units; only those with a
+    # warning are problems.
+    data = ("😀🎉" * 5000).encode() + b"\xf3\xb0\x80\x80" + ("😀" * 3000).encode()
+    r = check(data, K.UTF8, chunk_size=1 << 20, block=4096)
+    assert r.units[4] == 13001 and r.warnings_by_kind[K.PRIVATE_USE] == 1
+    assert list(r.index.first_problem[:9]) == [-1] * 9
+
+
+def test_utf8_ascii_windows_skip_the_decoder():
+    # A window that is all ASCII is counted from its bytes; controls still warn.
+    data = (b"plain text\n" * 900 + b"\x00\x1b\x07" + b"more text\t" * 900) * 3
+    for chunk in (5000, 1 << 20):
+        r = check(data, K.UTF8, chunk_size=chunk, block=1024)
+        assert r.warnings_by_kind[K.CONTROL] == 9 and r.units[1] == len(data)
+
+
+@pytest.mark.parametrize("budget", [1, 50, 1 << 16])
+def test_utf8_hit_dense_text_is_counted_in_batches(monkeypatch, budget):
+    # Text where most characters are hits (private use, unassigned, controls, errors and
+    # characters outside the BMP) is counted a few pieces at a time.
+    from inspector.core import scanner
+
+    monkeypatch.setattr(scanner, "_HIT_BUDGET", budget)
+    rng = random.Random(budget)
+    parts = ["\ue000\ue001", "\U000e0001", "\x01\x00", "😀", "a\u0378", "\ufeff", "é"]
+    text = "".join(rng.choice(parts) for _ in range(3000)).encode()
+    data = bytearray(b"\xef\xbb\xbf" + text + b"\x00" * 3000 + text)
+    for i in range(100, len(data), 997):
+        data[i] = 0xFF
+    check(bytes(data), K.UTF8, chunk_size=1 << 20, block=512, max_errors=40)
+    check(bytes(data), K.UTF8, chunk_size=5000, block=4096, max_errors=40)
