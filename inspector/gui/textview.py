@@ -310,6 +310,9 @@ class TextView(QAbstractScrollArea):
         # Finished pictures of lines, by (layout generation, paragraph, line, look,
         # width, pixel ratio), least recently drawn first; bounded in pixels.
         self._line_images: OrderedDict = OrderedDict()
+        # The last page without its cursor, and what it showed (see _paint).
+        self._page_picture: QPixmap | None = None
+        self._page_key = None
         self._image_pixels = 0
         self._look_cache: _Look | None = None
         self._laid_out_for = None
@@ -858,8 +861,8 @@ class TextView(QAbstractScrollArea):
         doc = self.document
         rect = self.viewport().rect()
         background = pal.color("background")
-        p.fillRect(rect, background)
         if doc.size == 0:
+            p.fillRect(rect, background)
             p.setPen(pal.color("muted_text"))
             p.drawText(QRectF(rect), Qt.AlignmentFlag.AlignCenter, "(empty file)")
             return
@@ -870,23 +873,72 @@ class TextView(QAbstractScrollArea):
         origin = doc.origin
         rs = self._current_resync()
         lost_end = rs.sync_offset if rs is not None else None
-        focused = self.hasFocus()
         look = self._look(pal)
-        origin_color = look.colors["lost"]
-        sync_color = pal.color("sync")
-        width = rect.width()
+        ratio = self.devicePixelRatioF()
+        lines = self._visible_lines()
+        if lines:
+            self._painted_range = (self._top, lines[0].start, lines[-1].end)
+        # The page without its cursor is one picture, kept while what it shows stays:
+        # a repaint of the window, or a cursor move within the page, is a copy.
+        first = lines[0].start if lines else 0
+        last = lines[-1].end if lines else 0
+        key = (self.text_layout.generation, self._top, first, last, rect.width(), rect.height(),
+               ratio, look.key, (sel_start, sel_end) if sel_end > sel_start else None,
+               origin, lost_end, tuple(doc.matches_in(first, last)))
+        if self._page_picture is None or key != self._page_key:
+            pm = QPixmap(max(1, math.ceil(rect.width() * ratio)),
+                         max(1, math.ceil(rect.height() * ratio)))
+            pm.setDevicePixelRatio(ratio)
+            pm.fill(background)
+            q = QPainter(pm)
+            try:
+                self._paint_lines(q, lines, look, background, sel_start, sel_end, origin,
+                                  lost_end)
+            finally:
+                q.end()
+            self._page_picture, self._page_key = pm, key
+        p.drawPixmap(0, 0, self._page_picture)
+
+        # The cursor: a box around its unit's cells (a caret bar too when focused).
+        focused = self.hasFocus()
+        for row, line in enumerate(lines):
+            if not line.start <= cursor < line.end:
+                continue
+            plan = self._plan(line, lost_end, origin)
+            i = bisect_right(plan.offsets, cursor) - 1
+            if i >= 0 and plan.ends[i] > cursor:
+                y = PAD_Y + row * lh
+                x = plan.xs[i]
+                w = plan.rights[i] - x
+                w = w if w > 0 else m.char_width * 0.5
+                cur = pal.color("cursor")
+                pen = QPen(cur)
+                pen.setWidthF(1.5 if focused else 1.0)
+                if not focused:
+                    pen.setStyle(Qt.PenStyle.DashLine)
+                p.setPen(pen)
+                p.setBrush(Qt.BrushStyle.NoBrush)
+                p.drawRect(QRectF(PAD_X + x - 0.5, y + 0.5, w + 1, lh - 1))
+                if focused:
+                    p.fillRect(QRectF(PAD_X + x - 1, y, 2, lh), cur)
+            break
+
+    def _paint_lines(self, p: QPainter, lines, look: "_Look", background: QColor,
+                     sel_start: int, sel_end: int, origin, lost_end) -> None:
+        """The page's lines, matches and origin and sync markers (not the cursor)."""
+        doc = self.document
+        pal = look.palette
+        lh = self._line_height
+        width = self.viewport().width()
         ratio = self.devicePixelRatioF()
         generation = self.text_layout.generation
         images = self._line_images
-
+        origin_color = look.colors["lost"]
+        sync_color = pal.color("sync")
         match_edge = pal.color("match")
         match_fill = QColor(match_edge)
         match_fill.setAlpha(110)
         match_edge = match_edge.darker(140)
-
-        lines = self._visible_lines()
-        if lines:
-            self._painted_range = (self._top, lines[0].start, lines[-1].end)
         for row, line in enumerate(lines):
             y = PAD_Y + row * lh
             dim = origin is not None and line.start < origin
@@ -898,9 +950,10 @@ class TextView(QAbstractScrollArea):
                 self._draw_line(p, plan, y, look, (sel_start, sel_end))
             else:
                 # Otherwise a line painted again is a picture, made on its second
-                # paint and reused while the layout, palette and width stay the same.
-                # Its first paint is direct: after a jump most lines are new, and a
-                # picture costs more than drawing once.
+                # paint and reused while the layout, palette and width stay the same
+                # (a scroll by a line redraws one line). Its first paint is direct:
+                # after a jump most lines are new, and a picture costs more than
+                # drawing once.
                 key = (generation, line.paragraph.start, line.index, look.key, width, ratio)
                 p.setOpacity(0.45 if dim else 1.0)
                 if key not in images:
@@ -934,25 +987,6 @@ class TextView(QAbstractScrollArea):
                     i = bisect_right(plan.offsets, lost_end) - 1
                     if i >= 0 and plan.ends[i] > lost_end:
                         self._paint_marker(p, PAD_X + plan.xs[i] - 1, y, lh, sync_color, flag=False)
-
-            # The cursor: a box around its unit's cells (a caret bar too when focused).
-            if line.start <= cursor < line.end:
-                i = bisect_right(plan.offsets, cursor) - 1
-                if i >= 0 and plan.ends[i] > cursor:
-                    p.setOpacity(1.0)
-                    x = plan.xs[i]
-                    w = plan.rights[i] - x
-                    w = w if w > 0 else m.char_width * 0.5
-                    cur = pal.color("cursor")
-                    pen = QPen(cur)
-                    pen.setWidthF(1.5 if focused else 1.0)
-                    if not focused:
-                        pen.setStyle(Qt.PenStyle.DashLine)
-                    p.setPen(pen)
-                    p.setBrush(Qt.BrushStyle.NoBrush)
-                    p.drawRect(QRectF(PAD_X + x - 0.5, y + 0.5, w + 1, lh - 1))
-                    if focused:
-                        p.fillRect(QRectF(PAD_X + x - 1, y, 2, lh), cur)
         p.setOpacity(1.0)
 
     def _look(self, pal) -> "_Look":
