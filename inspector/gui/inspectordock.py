@@ -18,7 +18,7 @@ from collections import Counter
 
 from PySide6.QtCore import QEvent, QSize, Qt
 from PySide6.QtGui import QAction, QColor, QFontDatabase, QGuiApplication, QPainter, QPalette
-from PySide6.QtWidgets import (QAbstractItemView, QDockWidget, QGridLayout, QHBoxLayout,
+from PySide6.QtWidgets import (QAbstractItemView, QDockWidget, QFrame, QGridLayout, QHBoxLayout,
                                QHeaderView, QLabel, QLayout, QPushButton, QScrollArea, QSizePolicy, QTableWidget,
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
@@ -443,6 +443,44 @@ def summarize(source, start: int, end: int, origin, dialect: str,
 DIALECT_COLUMNS = ("dialect", "bytes", "kind", "value", "replacements")
 
 
+class SidewaysScroll(QScrollArea):
+    """Holds a widget of fixed size (the bit layout) and scrolls it sideways when the
+    dock is narrower, so that the dock's text still wraps at the dock's width (without
+    it the widest row set the width of the whole dock, and the explanation ran off its
+    right edge)."""
+
+    def __init__(self, inner: QWidget, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        self.setWidgetResizable(False)
+        self.setWidget(inner)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        self.refit()
+
+    def refit(self) -> None:
+        """The inner widget took a new size: take it, and the height it needs."""
+        inner = self.widget()
+        inner.resize(inner.sizeHint())
+        self.updateGeometry()
+
+    def _bar_height(self) -> int:
+        return (self.horizontalScrollBar().sizeHint().height()
+                if self.widget().width() > self.viewport().width() else 0)
+
+    def sizeHint(self) -> QSize:
+        hint = self.widget().sizeHint()
+        return QSize(hint.width(), hint.height() + self._bar_height())
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(60, self.sizeHint().height())
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self.updateGeometry()   # the bar may come or go, and the height with it
+
+
 class FactsGrid(QWidget):
     """The unit's facts, a name and a value per row, as plain selectable labels.
 
@@ -561,7 +599,8 @@ class SequenceInspector(QDockWidget):
         self.facts_label = FactsGrid()
         box.addWidget(self.facts_label)
         self.bits = BitLayoutView()
-        box.addWidget(self.bits)
+        self.bits_scroll = SidewaysScroll(self.bits)
+        box.addWidget(self.bits_scroll)
         self.explanation = QLabel()
         self.explanation.setWordWrap(True)
         self.explanation.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -652,7 +691,7 @@ class SequenceInspector(QDockWidget):
 
     # ---------------------------------------------------------------- one unit
     def _set_unit_widgets_visible(self, on: bool) -> None:
-        for w in (self.facts_label, self.bits, self.explanation, self.dialect_table):
+        for w in (self.facts_label, self.bits_scroll, self.explanation, self.dialect_table):
             w.setVisible(on)
         self.summary_label.setVisible(not on)
 
@@ -666,6 +705,7 @@ class SequenceInspector(QDockWidget):
             self.layout_info = None
             self.facts_label.set_facts([], None)
             self.bits.set_layout(None, "nothing under the cursor")
+            self.bits_scroll.refit()
             self.explanation.setText("")
             self.dialect_rows = []
             self._fill_dialect_table()
@@ -685,6 +725,7 @@ class SequenceInspector(QDockWidget):
         pal = style.Palette.current()
         self.facts_label.set_facts(self.facts, pal.unit_color(unit), pal.color("muted_text"))
         self.bits.set_layout(self.layout_info)
+        self.bits_scroll.refit()
         problem = unit.is_problem
         self.explanation.setVisible(problem)
         self.explanation.setText(explanation_for(unit, self.document.source, self.document.dialect,
