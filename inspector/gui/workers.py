@@ -7,16 +7,35 @@ through the signals of a separate ``QObject`` (queued into the UI thread), so it
 touches a widget. Progress is throttled: at most one report per ``interval`` seconds. A
 generator that raises reports the exception as a failure, it never leaves the UI
 waiting.
+
+Memory. The worker is a plain Python object handed to the pool as a callable, not a
+``QRunnable`` subclass: ``QThreadPool.start(runnable)`` transfers the wrapper to C++,
+and with auto-delete off (needed so Qt does not delete it under Python) the wrapper was
+never released, so every worker ever started stayed alive with its generator's closure
+(a search's closure holds the scan's block index: 7 MiB on a 4 GiB file). The pool lets
+go of a callable when it returns. When the run ends the worker also drops its factory,
+which frees what the closure captured even if something still holds the worker.
+
+A worker hands the C library's free memory back to the system when it ends (unless
+made with ``release_memory=False``): the scan reads the file in buffers of 256 KiB to
+1 MiB and builds numpy arrays per window in a pool thread, and glibc kept those freed
+buffers in its arenas (measured: 160 MiB free inside malloc after the scans of 2,000
+endurance steps on a 1 GiB file, all of it counted in the resident size). The trim runs
+in the pool thread, after the last result has been handed over.
 """
 
 from __future__ import annotations
 
+import atexit
+import ctypes
+import ctypes.util
+import sys
 import threading
 import time
 import traceback
 from typing import Any, Callable, Generator
 
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+from PySide6.QtCore import QObject, QThreadPool, Signal
 
 
 class WorkerSignals(QObject):
@@ -27,15 +46,48 @@ class WorkerSignals(QObject):
     done = Signal()             # always, last, whichever way it ended
 
 
-class GeneratorWorker(QRunnable):
-    """Runs ``factory()`` (which returns a generator) in a pool thread."""
+def _load_malloc_trim() -> Callable[[int], int] | None:
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        trim = libc.malloc_trim  # glibc only (musl has none)
+    except (OSError, AttributeError):
+        return None
+    trim.argtypes = [ctypes.c_size_t]
+    trim.restype = ctypes.c_int
+    return trim
+
+
+_malloc_trim = _load_malloc_trim()
+# How many times release_memory asked the C library to give memory back (for tests).
+trim_count = 0
+
+
+def release_memory() -> bool:
+    """Give the C library's free heap pages back to the system (glibc's
+    ``malloc_trim(0)``: every arena, including the pool threads', and the free pages
+    inside them, not only the top). Returns whether it could. A no-op elsewhere."""
+    global trim_count
+    if _malloc_trim is None:
+        return False
+    _malloc_trim(0)
+    trim_count += 1
+    return True
+
+
+class GeneratorWorker:
+    """Runs ``factory()`` (which returns a generator) in a pool thread.
+
+    ``release_memory``: when the run ends (finished, failed or cancelled), return the
+    C library's free memory to the system, from the pool thread (see the module's note;
+    a trim takes well under a millisecond to a few milliseconds)."""
 
     def __init__(self, factory: Callable[[], Generator[Any, None, Any]],
-                 interval: float = 0.1):
-        super().__init__()
-        self.setAutoDelete(False)  # Python keeps it alive; Qt must not delete it under us
-        self._factory = factory
+                 interval: float = 0.1, release_memory: bool = True):
+        self._factory: Callable[[], Generator[Any, None, Any]] | None = factory
         self._interval = interval
+        self._release_memory = release_memory
         self._abort = threading.Event()
         self._finished = threading.Event()
         self.signals = WorkerSignals()
@@ -58,8 +110,13 @@ class GeneratorWorker(QRunnable):
 
     def run(self) -> None:  # in a pool thread
         signals = self.signals
+        gen = None
         try:
-            gen = self._factory()
+            factory, self._factory = self._factory, None
+            if factory is None:
+                raise RuntimeError("this worker has already run")
+            gen = factory()
+            del factory
             last = 0.0
             latest = None
             pending = False
@@ -91,6 +148,11 @@ class GeneratorWorker(QRunnable):
             else:
                 signals.failed.emit(e)
         finally:
+            # What the generator built (its frame, the last progress value) goes now,
+            # before the trim, so the trim sees it freed.
+            gen = latest = None
+            if self._release_memory:
+                release_memory()
             self._finished.set()
             signals.done.emit()
 
@@ -108,8 +170,24 @@ def start(worker: GeneratorWorker) -> GeneratorWorker:
     """Run a worker in the pool, keeping it alive until it has ended."""
     _live[:] = [w for w in _live if not w.is_finished]
     _live.append(worker)
-    pool().start(worker)
+    # A callable, not a QRunnable: the pool drops it when it returns (see the module's
+    # note on memory).
+    pool().start(worker.run)
     return worker
+
+
+def _stop_at_exit(timeout: float = 2.0) -> None:
+    """At interpreter exit: cancel what still runs and give it a moment to stop, so no
+    pool thread emits through signals that PySide is tearing down."""
+    running = [w for w in _live if not w.is_finished]
+    for w in running:
+        w.cancel()
+    deadline = time.monotonic() + timeout
+    for w in running:
+        w.wait(max(0.0, deadline - time.monotonic()))
+
+
+atexit.register(_stop_at_exit)
 
 
 def call_in_worker(func: Callable[..., Any], *args, **kwargs) -> GeneratorWorker:
