@@ -17,10 +17,12 @@ Click or drag moves the views there (``document.set_anchor``) and the cursor wit
 
 from __future__ import annotations
 
+import math
+
 
 import numpy as np
 from PySide6.QtCore import QEvent, QPoint, QRect, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QBrush, QColor, QPainter, QPen
+from PySide6.QtGui import QBrush, QColor, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from inspector.core import kinds as K
@@ -159,6 +161,8 @@ class OverviewStrip(QWidget):
         self._visible = (0, 0)
         self._bins: Bins | None = None
         self._bins_key = None
+        self._strip: QPixmap | None = None   # the strip without its frame (see paintEvent)
+        self._strip_key = None
         self._dragging = False
         self._pending = False
         self._fine_worker = None
@@ -316,6 +320,26 @@ class OverviewStrip(QWidget):
     def paintEvent(self, event) -> None:
         palette = style.Palette.current()
         p = QPainter(self)
+        # The strip without its frame is one kept picture: it changes with the scan and
+        # the size, not with every cursor move or window repaint.
+        ratio = self.devicePixelRatioF()
+        key = (self._bins, self.document.size, self.width(), self.height(), ratio,
+               id(palette), palette.theme)
+        if self._strip is None or key != self._strip_key:
+            pm = QPixmap(max(1, math.ceil(self.width() * ratio)),
+                         max(1, math.ceil(self.height() * ratio)))
+            pm.setDevicePixelRatio(ratio)
+            q = QPainter(pm)
+            try:
+                self._paint_strip(q, palette)
+            finally:
+                q.end()
+            self._strip, self._strip_key = pm, key
+        p.drawPixmap(0, 0, self._strip)
+        self._paint_frame(p, palette, self.bar_rect())
+        p.end()
+
+    def _paint_strip(self, p: QPainter, palette) -> None:
         p.fillRect(self.rect(), palette.color("alternate_background"))
         rect = self.bar_rect()
         x_problems = rect.left()
@@ -332,10 +356,8 @@ class OverviewStrip(QWidget):
                 self._hatch(p, palette, rect, rect.top() + int(unscanned[0]), rect.bottom())
         elif size:
             self._hatch(p, palette, rect, rect.top(), rect.bottom())
-        self._paint_frame(p, palette, rect)
         p.setPen(QPen(palette.color("grid")))
         p.drawRect(rect.adjusted(0, 0, -1, -1))
-        p.end()
 
     def _paint_bins(self, p: QPainter, palette, bins: Bins, top: int,
                     x_problems: int, x_warnings: int, x_content: int) -> None:
