@@ -991,9 +991,7 @@ class HexView(QAbstractScrollArea):
         if pm is None:
             dpr = self.devicePixelRatioF()
             w, h = self._cw + 1, self._lh // 2 + 2
-            pm = QPixmap(int(w * dpr), int(h * dpr))
-            pm.setDevicePixelRatio(dpr)
-            pm.fill(Qt.GlobalColor.transparent)
+            pm = style.clear_picture(w, h, dpr)
             q = QPainter(pm)
             q.setFont(self._mark_font)
             q.setPen(color)
@@ -1011,9 +1009,7 @@ class HexView(QAbstractScrollArea):
         if pm is None:
             dpr = self.devicePixelRatioF()
             w = len(text) * self._cw + 3
-            pm = QPixmap(int(w * dpr), int(self._lh * dpr))
-            pm.setDevicePixelRatio(dpr)
-            pm.fill(Qt.GlobalColor.transparent)
+            pm = style.clear_picture(w, self._lh, dpr)
             q = QPainter(pm)
             try:
                 q.setFont(self._font)
@@ -1037,9 +1033,7 @@ class HexView(QAbstractScrollArea):
             cw, lh = self._cw, self._lh
             dpr = self.devicePixelRatioF()
             w = max(math.ceil(QFontMetricsF(self._font).horizontalAdvance(text)), cw + 2) + 2
-            pm = QPixmap(int(w * dpr), int(lh * dpr))
-            pm.setDevicePixelRatio(dpr)
-            pm.fill(Qt.GlobalColor.transparent)
+            pm = style.clear_picture(w, lh, dpr)
             q = QPainter(pm)
             try:
                 q.setFont(self._font)

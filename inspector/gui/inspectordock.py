@@ -519,7 +519,7 @@ class FactsGrid(QWidget):
         recolor = colors != self._colors
         for r, (name_label, value_label) in enumerate(self._rows):
             if r >= len(facts):
-                if name_label.isVisible() or not name_label.isHidden():
+                if not name_label.isHidden():
                     name_label.hide()
                     value_label.hide()
                 continue

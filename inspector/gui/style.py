@@ -9,10 +9,12 @@ Problem marks do not rely on colour alone: every error kind also has a short mar
 from __future__ import annotations
 
 import json
+import math
 from functools import lru_cache
 from pathlib import Path
 
-from PySide6.QtGui import QColor, QGuiApplication, QPalette
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QGuiApplication, QPalette, QPixmap
 
 from inspector.core import kinds as K
 from inspector.core.decoder import Unit
@@ -208,3 +210,12 @@ LEGEND = [
     *[(k, K.KIND_TITLES[k]) for k in K.ERROR_KINDS],
     (WARNING, "valid, with a warning"),
 ]
+
+
+def clear_picture(width: float, height: float, ratio: float) -> QPixmap:
+    """A transparent picture ``width`` x ``height`` logical pixels at device pixel ratio
+    ``ratio``: what the views draw a cached glyph, mark or box on."""
+    pm = QPixmap(max(1, math.ceil(width * ratio)), max(1, math.ceil(height * ratio)))
+    pm.setDevicePixelRatio(ratio)
+    pm.fill(Qt.GlobalColor.transparent)
+    return pm

@@ -258,9 +258,7 @@ class _Look:
             x0 = 1 + shift
             text_width = self.metrics.text_width(text)
             w = math.ceil(max(width, text_width + 0.5 + self.metrics.mark_width(mark))) + 4
-            pm = QPixmap(max(1, math.ceil(w * ratio)), max(1, math.ceil(height * ratio)))
-            pm.setDevicePixelRatio(ratio)
-            pm.fill(Qt.GlobalColor.transparent)
+            pm = style.clear_picture(w, height, ratio)
             q = QPainter(pm)
             try:
                 if fill is not None:
@@ -1131,9 +1129,7 @@ class TextView(QAbstractScrollArea):
 
     def _render_box(self, label, width, lh, warned, selected, pal) -> QPixmap:
         ratio = self.devicePixelRatioF()
-        pm = QPixmap(max(1, math.ceil(width * ratio)), max(1, math.ceil(lh * ratio)))
-        pm.setDevicePixelRatio(ratio)
-        pm.fill(Qt.GlobalColor.transparent)
+        pm = style.clear_picture(width, lh, ratio)
         q = QPainter(pm)
         try:
             q.setRenderHint(QPainter.RenderHint.Antialiasing)
