@@ -7,8 +7,9 @@ milliseconds. Almost everything here is freed by reference counting; the collect
 only needed for the few reference cycles. So, while the window runs, automatic
 collection is off and :class:`IdleCollector` collects from a timer on the UI thread:
 young and middle generations once the user has been still for a moment, the whole heap
-now and then when still, and a young pass anyway if allocations pile up during a long
-burst of activity (so memory stays bounded even if the user never pauses).
+now and then when still, and during a long burst of activity a young pass whenever
+allocations pile up, with every tenth such pass one generation up (so memory stays
+bounded even if the user never pauses).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ class IdleCollector(QObject):
         self.activity = activity
         self.passes = {0: 0, 1: 0, 2: 0}   # counts by generation (tests, benchmarks)
         self._last_full = time.monotonic()
+        self._busy_passes = 0
         self._was_enabled = gc.isenabled()
         gc.disable()
         self._timer = QTimer(self)
@@ -52,8 +54,15 @@ class IdleCollector(QObject):
                 self.passes[2] += 1
                 self._last_full = time.monotonic()
         elif gc.get_count()[0] >= self.YOUNG_LIMIT:
-            gc.collect(0)
-            self.passes[0] += 1
+            # A long burst: young passes, and now and then an older generation, as
+            # Python itself would (every tenth pass one generation up), so that the
+            # cycles made during minutes of navigation are freed too.
+            self._busy_passes += 1
+            generation = 0
+            if self._busy_passes % 10 == 0:
+                generation = 2 if self._busy_passes % 100 == 0 else 1
+            gc.collect(generation)
+            self.passes[generation] += 1
 
     def stop(self) -> None:
         """Back to Python's own collection."""

@@ -250,6 +250,8 @@ def main(argv=None) -> int:
         runner.paint()
         app.processEvents()
         settle_memory()  # as ``app.run`` does once the window is up
+        from inspector.gui import gcpolicy
+        collector = gcpolicy.install(w)   # and its garbage-collection policy
         rss_open = rss_mib()
         print(f"RSS before opening {rss_start:.1f} MiB, after opening {rss_open:.1f} MiB"
               f"{malloc_note()}", flush=True)
@@ -297,6 +299,9 @@ def main(argv=None) -> int:
                   f"{statistics.median(runner.search_waits):.1f} ms, max "
                   f"{max(runner.search_waits):.1f} ms")
         print(f"steps that moved the cursor off a pane: {runner.misses}")
+        print(f"garbage collections by generation (when still / forced in bursts): "
+              f"{collector.passes}")
+        collector.stop()
     finally:
         w.shutdown()
         w.close()
