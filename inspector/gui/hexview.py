@@ -139,6 +139,8 @@ class HexView(QAbstractScrollArea):
         self._row_pictures: OrderedDict = OrderedDict()
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.viewport().setCursor(Qt.CursorShape.IBeamCursor)
+        # The paint covers every pixel of the viewport: Qt need not fill it first.
+        self.viewport().setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
         self._set_fonts()

@@ -155,6 +155,8 @@ class OverviewStrip(QWidget):
         super().__init__(parent)
         self.setObjectName("overview")
         self.document = document
+        # The paint covers every pixel (the strip's picture): Qt need not fill it first.
+        self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
         self.setMouseTracking(True)
         self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Expanding)
         self.setToolTip("")

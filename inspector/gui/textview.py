@@ -293,6 +293,8 @@ class TextView(QAbstractScrollArea):
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
         self.viewport().setCursor(Qt.CursorShape.IBeamCursor)
+        # The paint covers every pixel of the viewport: Qt need not fill it first.
+        self.viewport().setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
         self.viewport().setAutoFillBackground(False)
         self.setAttribute(Qt.WidgetAttribute.WA_InputMethodEnabled, False)
 
