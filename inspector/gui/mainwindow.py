@@ -1076,6 +1076,9 @@ class MainWindow(QMainWindow):
         worker = self._worker_of(self.sender())
         if worker is not None:
             self._workers.discard(worker)
+        self._hide_progress_if_idle()
+
+    def _hide_progress_if_idle(self) -> None:
         if self._scan_worker is None and self._search_worker is None:
             self.progress.hide()
             self.cancel_button.hide()
@@ -1148,6 +1151,9 @@ class MainWindow(QMainWindow):
         if self._current_scan_worker() is None:
             return
         self._scan_worker = None
+        # The result is in: the bar goes now, not when the pool thread has finished
+        # tidying up (its "done" comes after it has handed memory back).
+        self._hide_progress_if_idle()
         self.document.set_scan(result)
         self.scanFinished.emit(result)
 

@@ -326,3 +326,18 @@ def test_screenshot_of_the_demo(window, demo_path, tmp_path, qtbot):
 
     image = QImage(str(out))
     assert image.width() >= 1000 and image.height() >= 700
+
+
+def test_the_progress_bar_goes_with_the_result_not_with_the_thread(opened, qtbot, monkeypatch):
+    """A worker's "done" comes after it has handed memory back in its pool thread; the
+    bar must go when the scan's result arrives, whatever that tidying costs."""
+    pytest.importorskip("inspector.core.scanner")
+    import time
+
+    from inspector.gui import workers
+
+    monkeypatch.setattr(workers, "release_memory", lambda: time.sleep(0.5) or True)
+    w = opened(b"abc \xff" * 1000)
+    qtbot.waitUntil(lambda: w.scan_complete, timeout=20_000)
+    assert not w.progress.isVisible()
+    assert not w.cancel_button.isVisible()
