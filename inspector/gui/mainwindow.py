@@ -1035,6 +1035,7 @@ class MainWindow(QMainWindow):
         if worker is None or worker is not self._search_worker:
             return  # an old search, or one for another file
         self._search_worker = None
+        self._hide_progress_if_idle()   # with the answer, as for the scan
         if worker.source is not self.document.source:
             return
         if unit is None:
