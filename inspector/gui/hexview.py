@@ -238,8 +238,7 @@ class HexView(QAbstractScrollArea):
         self._mark_font.setBold(True)
         self._glyph_ok.clear()
         self._glyph_width: dict[str, int] = {}
-        self._pixmaps: dict = {}
-        self._sprites: dict = {}
+        self._pixmaps: dict = {}   # marks, glyphs and spellings as small pictures
         self._cell_glyph: dict[str, bool] = {}
         self._small_fits: dict = {}
 
@@ -854,44 +853,39 @@ class HexView(QAbstractScrollArea):
             p.fillRect(QRect(x0, y + 1, x1 - x0, lh - 2), fill)
             p.fillRect(QRect(char_xs[c0], y + 1, char_xs[c1 + 1] - char_xs[c0], lh - 2), fill)
 
+        def bands(a: int, b: int, inset: int):
+            """The rectangles (hex cells, then characters) covering bytes [a, b) of
+            these rows, ``inset`` pixels in from the row's top and bottom."""
+            for seg in lay.segments(max(a, start), min(b, end), top, last_row):
+                y = (seg.row - top) * lh + inset
+                x0 = lay.cell_x(seg.first) - half
+                x1 = lay.cell_x(seg.last) + cell_w + half
+                c0 = lay.char_x(seg.first)
+                yield QRect(x0, y, x1 - x0, lh - 2 * inset)
+                yield QRect(c0, y, lay.char_x(seg.last + 1) - c0, lh - 2 * inset)
+
         # Bytes lost to resynchronization: hatched.
         if resync is not None and lost_end > origin:
             lost_color = pal.color("lost")
             hatch = QBrush(pal.color("origin"), Qt.BrushStyle.BDiagPattern)
-            for seg in lay.segments(max(origin, start), min(lost_end, end), top, last_row):
-                y = (seg.row - top) * lh
-                x0 = lay.cell_x(seg.first) - half
-                x1 = lay.cell_x(seg.last) + cell_w + half
-                for rect in (QRect(x0, y + 1, x1 - x0, lh - 2),
-                             QRect(lay.char_x(seg.first), y + 1,
-                                   lay.char_x(seg.last + 1) - lay.char_x(seg.first), lh - 2)):
-                    p.fillRect(rect, lost_color)
-                    p.fillRect(rect, hatch)
+            for rect in bands(origin, lost_end, 1):
+                p.fillRect(rect, lost_color)
+                p.fillRect(rect, hatch)
 
         # Selection.
         sel_start, sel_end = doc.selection
         if sel_end > sel_start:
             sel = QColor(pal.color("selection"))
             sel.setAlphaF(0.75)
-            for seg in lay.segments(max(sel_start, start), min(sel_end, end), top, last_row):
-                y = (seg.row - top) * lh
-                x0 = lay.cell_x(seg.first) - half
-                x1 = lay.cell_x(seg.last) + cell_w + half
-                p.fillRect(QRect(x0, y, x1 - x0, lh), sel)
-                c0 = lay.char_x(seg.first)
-                p.fillRect(QRect(c0, y, lay.char_x(seg.last + 1) - c0, lh), sel)
+            for rect in bands(sel_start, sel_end, 0):
+                p.fillRect(rect, sel)
 
         # Find matches (the find bar keeps them sorted in document.matches).
         match_color = QColor(pal.color("match"))
         match_color.setAlphaF(0.8)
         for m0, m1 in doc.matches_in(start, end):
-            for seg in lay.segments(max(m0, start), min(m1, end), top, last_row):
-                y = (seg.row - top) * lh
-                x0 = lay.cell_x(seg.first) - half
-                x1 = lay.cell_x(seg.last) + cell_w + half
-                p.fillRect(QRect(x0, y, x1 - x0, lh), match_color)
-                c0 = lay.char_x(seg.first)
-                p.fillRect(QRect(c0, y, lay.char_x(seg.last + 1) - c0, lh), match_color)
+            for rect in bands(m0, m1, 0):
+                p.fillRect(rect, match_color)
 
         # Box outlines: open on the side where a unit goes on in another row.
         for r, c0, c1, ol, orr, u, fill, border in pieces:
@@ -988,7 +982,7 @@ class HexView(QAbstractScrollArea):
         p.setBrush(Qt.BrushStyle.NoBrush)
 
     def _mark_pixmap(self, mark: str, color: QColor) -> QPixmap:
-        key = (mark, color.rgba())
+        key = ("mark", mark, color.rgba())
         pm = self._pixmaps.get(key)
         if pm is None:
             dpr = self.devicePixelRatioF()
@@ -999,15 +993,20 @@ class HexView(QAbstractScrollArea):
             q.setPen(color)
             q.drawText(QRect(0, 0, w, h), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, mark)
             q.end()
-            self._pixmaps[key] = pm
+            self._keep_pixmap(key, pm)
         return pm
+
+    def _keep_pixmap(self, key, pm: QPixmap) -> None:
+        if len(self._pixmaps) > 8192:   # a few MiB of tiny pictures at most
+            self._pixmaps.clear()
+        self._pixmaps[key] = pm
 
     def _text_sprite(self, text: str, rgba: int, base_y: float) -> QPixmap:
         """``text`` in the main font and colour ``rgba`` on a transparent picture one
         row high, one pixel of margin on the left, its baseline where the row's text
         sits (a byte's spelling, a plain character)."""
-        key = (text, rgba)
-        pm = self._sprites.get(key)
+        key = ("text", text, rgba)
+        pm = self._pixmaps.get(key)
         if pm is None:
             dpr = self.devicePixelRatioF()
             w = len(text) * self._cw + 3
@@ -1019,9 +1018,7 @@ class HexView(QAbstractScrollArea):
                 q.drawText(1, int(base_y), text)
             finally:
                 q.end()
-            if len(self._sprites) > 8192:
-                self._sprites.clear()
-            self._sprites[key] = pm
+            self._keep_pixmap(key, pm)
         return pm
 
     def _glyph_sprite(self, text: str, color: QColor, flagged: bool, base_y: float) -> QPixmap:
@@ -1048,9 +1045,7 @@ class HexView(QAbstractScrollArea):
                     q.drawPolygon([QPoint(x + cw - 4, 1), QPoint(x + cw + 1, 1), QPoint(x + cw + 1, 6)])
             finally:
                 q.end()
-            if len(self._pixmaps) > 2048:
-                self._pixmaps.clear()
-            self._pixmaps[key] = pm
+            self._keep_pixmap(key, pm)
         return pm
 
     def _is_cell_glyph(self, text: str) -> bool:

@@ -125,7 +125,7 @@ class _LinePlan:
     so a theme change needs no new plans). Built straight from the paragraph's per-unit
     arrays: no Cell objects are made for painting."""
 
-    __slots__ = ("offsets", "ends", "xs", "rights", "fills", "texts", "marks", "boxes", "errors")
+    __slots__ = ("offsets", "ends", "xs", "rights", "fills", "texts", "boxes", "errors")
 
     def __init__(self, par: TL.Paragraph, first: int, last: int, metrics: "QtMetrics",
                  lost_end, origin):
@@ -140,7 +140,6 @@ class _LinePlan:
         self.rights = [x + w for x, w in zip(xs, widths)]
         self.fills: list[tuple] = []    # (x, width, "error" | "lost" | "warning", offset)
         self.texts: list[tuple] = []    # (x, text, colour key)
-        self.marks: list[tuple] = []    # (x, problem mark letter, colour key)
         self.boxes: list[list] = []     # [label, width, warned, x, [offsets]]
         # Problems: (x, width, U+FFFD text, mark, colour key, fill, offset), each drawn as
         # one picture (fill, glyphs, mark): a page of random bytes is mostly these.

@@ -60,6 +60,7 @@ from PySide6.QtTest import QTest  # noqa: E402
 
 from inspector.core import kinds as K  # noqa: E402
 from inspector.gui.app import application, settle_memory  # noqa: E402
+from benchutil import rss_mib  # noqa: E402
 
 KEY = Qt.Key
 MOD = Qt.KeyboardModifier
@@ -93,14 +94,6 @@ def malloc_mib() -> tuple[float, float] | None:
 def malloc_note() -> str:
     m = malloc_mib()
     return "" if m is None else f"; malloc in use {m[0]:.0f} MiB, free-listed {m[1]:.0f} MiB"
-
-
-def rss_mib() -> float:
-    with open("/proc/self/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return float("nan")
 
 
 def make_file(path: Path, size: int, rng: random.Random, blocks: int = 96,

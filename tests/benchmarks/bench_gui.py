@@ -42,14 +42,7 @@ sys.path.insert(0, str(ROOT))
 
 from inspector.gui import app as app_module  # noqa: E402
 from inspector.gui.app import application  # noqa: E402  (also guards None's refcount)
-
-
-def rss_mib() -> float:
-    with open("/proc/self/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return float("nan")
+from benchutil import rss_mib  # noqa: E402
 
 
 def sparse(path: Path, size: int) -> Path:
@@ -208,6 +201,30 @@ def bench_repaint(app, w, log, path, repaints: int) -> None:
     print(f"           [{breakdown(steps)}]")
 
 
+def percentile(values, q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
+
+
+def jump_steps(app, w, log, size: int, jumps: int, rng: random.Random) -> list[dict]:
+    """``jumps`` go-tos to random offsets, each painted and followed by the event loop
+    (what the jump queued runs on the UI thread too): one step's figures each, the
+    event loop's share under "event loop"."""
+    steps = []
+    for _ in range(jumps):
+        def jump():
+            w.go_to(rng.randrange(size))
+            paint_panes(w, log)
+        step = log.step(jump)
+        c = time.thread_time()
+        loop = timed(app.processEvents)
+        step["total"] += loop
+        step["ui cpu"] += (time.thread_time() - c) * 1000
+        step["event loop"] = loop
+        steps.append(step)
+    return steps
+
+
 def bench_jumps(app, w, log, path, jumps: int) -> None:
     w.open_file(path)
     size = path.stat().st_size
@@ -215,27 +232,15 @@ def bench_jumps(app, w, log, path, jumps: int) -> None:
     w.hex_view.viewport().repaint()
     w.text_view.viewport().repaint()
     app.processEvents()
-    rng = random.Random(1)
     base = rss_mib()
-    steps, loops = [], []
     t_all = time.perf_counter()
     with GcPauses() as gcp:
-        for _ in range(jumps):
-            def jump():
-                w.go_to(rng.randrange(size))
-                paint_panes(w, log)
-            step = log.step(jump)
-            c = time.thread_time()
-            loop = timed(app.processEvents)
-            step["total"] += loop
-            step["ui cpu"] += (time.thread_time() - c) * 1000
-            steps.append(step)
-            loops.append(loop)
+        steps = jump_steps(app, w, log, size, jumps, random.Random(1))
     total = time.perf_counter() - t_all
     grown = rss_mib() - base
+    loops = column(steps, "event loop")
     block = column(steps, "total")
-    block_sorted = sorted(block)
-    p99 = block_sorted[min(len(block) - 1, int(len(block) * 0.99))]
+    p99 = percentile(block, 0.99)
     print(f"3. {jumps} random jumps in 16 GiB, each painted (targets: max block < 50 ms, "
           f"RSS growth < 64 MiB):")
     print(f"  max UI block {max(block):.1f} ms, median {med(block):.1f} ms, p99 {p99:.1f} ms, "
@@ -261,20 +266,10 @@ def bench_dense_jumps(app, w, log, tmp: Path, jumps: int) -> None:
             fill(f)
         w.open_file(path)
         app.processEvents()
-        size = path.stat().st_size
-        steps = []
-        for _ in range(jumps):
-            def jump():
-                w.go_to(rng.randrange(size))
-                paint_panes(w, log)
-            step = log.step(jump)
-            c = time.thread_time()
-            step["total"] += timed(app.processEvents)
-            step["ui cpu"] += (time.thread_time() - c) * 1000
-            steps.append(step)
-        block = sorted(column(steps, "total"))
-        print(f"  {label:>17}: max UI block {block[-1]:.1f} ms, median {med(block):.1f} ms, "
-              f"p99 {block[min(len(block) - 1, int(len(block) * 0.99))]:.1f} ms")
+        steps = jump_steps(app, w, log, path.stat().st_size, jumps, rng)
+        block = column(steps, "total")
+        print(f"  {label:>17}: max UI block {max(block):.1f} ms, median {med(block):.1f} ms, "
+              f"p99 {percentile(block, 0.99):.1f} ms")
         print(f"           [{breakdown(steps)}]")
         w.close_file()
         path.unlink()

@@ -109,7 +109,7 @@ def throughput(tmp: str, size: int, repeat: int = 3) -> list[tuple]:
 
         dec, plain, with_sha, dec_cpu, plain_cpu = [], [], [], [], []
         for _ in range(repeat):
-            dec.append(timed(lambda: data.decode("utf-8", "replace"), dec_cpu))
+            dec.append(timed(lambda d=data: d.decode("utf-8", "replace"), dec_cpu))
             plain.append(timed(lambda: run(False), plain_cpu))
             with_sha.append(timed(lambda: run(True)))
         r = run(False)

@@ -26,14 +26,7 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 from inspector.core.bytesource import MemorySource  # noqa: E402
 from inspector.gui.document import Document  # noqa: E402
 from inspector.gui.textview import TextView  # noqa: E402
-
-
-def rss_mib() -> float:
-    with open("/proc/self/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return 0.0
+from benchutil import rss_mib  # noqa: E402
 
 
 def mixed_text() -> bytes:
