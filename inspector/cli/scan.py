@@ -1,4 +1,4 @@
-"""``utf8-inspector scan PATH... [--json] [--dialect NAME] [--max-errors N] [--csv FILE]``
+"""``utf8-inspector scan PATH... [--json] [--dialect NAME] [--max-errors N] [--csv FILE] [--jobs N]``
 
 Scans whole files and prints, per file, a readable summary or (``--json``) one JSON
 object: a single PATH prints one object, several PATHs print a JSON list of objects in
@@ -22,6 +22,7 @@ import time
 from inspector.cli import EXIT_ERROR, EXIT_OK, EXIT_PROBLEMS
 from inspector.core import kinds as K
 from inspector.core.bytesource import ByteSourceError, FileSource, display_path
+from inspector.core.parallelscan import default_workers
 from inspector.core.report import build_report, write_csv, write_json
 from inspector.core.scanner import scan_steps
 from inspector.core.verdict import verdict
@@ -43,6 +44,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="errors listed per file (default 100)")
     p.add_argument("--csv", metavar="FILE",
                    help="write every error unit to FILE as CSV ('-' for stdout)")
+    p.add_argument("--jobs", type=int, default=None, metavar="N",
+                   help="processes for large utf-8 files (default: one per core; 1: no "
+                        "extra process)")
     return p
 
 
@@ -113,7 +117,7 @@ def _scan_one(path: str, args, csv_out, several: bool):
         return {"path": shown, "error": str(e), "reason": e.reason}, EXIT_ERROR
     try:
         bar = _ProgressBar(shown, sys.stderr)
-        steps = scan_steps(source, args.dialect, max_errors=args.max_errors)
+        steps = scan_steps(source, args.dialect, max_errors=args.max_errors, workers=args.jobs)
         try:
             while True:
                 step = next(steps)
@@ -143,6 +147,11 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_ERROR
     if args.max_errors < 0:
         print("utf8-inspector scan: --max-errors must be 0 or more", file=sys.stderr)
+        return EXIT_ERROR
+    if args.jobs is None:
+        args.jobs = default_workers()
+    elif args.jobs < 1:
+        print("utf8-inspector scan: --jobs must be 1 or more", file=sys.stderr)
         return EXIT_ERROR
     several = len(args.paths) > 1
     csv_out = None

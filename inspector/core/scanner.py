@@ -24,6 +24,7 @@ from typing import Callable, Iterator
 import numpy as np
 
 from inspector.core import _scan_kernels as KR
+from inspector.core import parallelscan
 from inspector.core import kinds as K
 from inspector.core.blockindex import DEFAULT_BLOCK, BlockIndex
 from inspector.core.decoder import Unit
@@ -886,10 +887,14 @@ def _boundary_at_or_after(buf, p: int, lo: int = 0) -> int:
     return end if end > p else p
 
 
-def _fast_segment(result, index, source, seg_start: int, seg_end: int, chunk_size: int, hasher):
+def _fast_segment(result, index, source, seg_start: int, seg_end: int, chunk_size: int, hasher,
+                  stream_end: int | None = None):
     """Scan the stream [seg_start, seg_end) in the utf-8 dialect; yields after every
-    window the offset reached."""
+    window the offset reached. With ``stream_end`` past ``seg_end``, the piece is the
+    part of a longer stream between two unit boundaries (a truncated unit just before
+    ``seg_end`` is then not "at the end")."""
     read = _reader(source)
+    ends_stream = stream_end is None or seg_end >= stream_end
     want = max(64, min(chunk_size, TEXT_WINDOW))
     pos = seg_start
     dense = False  # the last window was full of errors: go straight to the kernel
@@ -900,7 +905,7 @@ def _fast_segment(result, index, source, seg_start: int, seg_end: int, chunk_siz
             return
         short = len(buf) < length
         if pos + want >= seg_end or short:
-            stop, final = len(buf), True
+            stop, final = len(buf), ends_stream or short
         else:
             stop = KR.safe_stop(buf, want, K.UTF8)
             final = False
@@ -925,11 +930,14 @@ def _fast_segment(result, index, source, seg_start: int, seg_end: int, chunk_siz
 def scan_steps(source, dialect: str = K.UTF8, start: int = 0, end: int | None = None,
                max_errors: int = 100, block_size: int | None = DEFAULT_BLOCK,
                chunk_size: int | None = None, origin: int | None = None,
-               sha256: bool = True, dense_window: int = DENSE_WINDOW):
+               sha256: bool = True, dense_window: int = DENSE_WINDOW, workers: int = 1):
     """Scan ``source`` as a generator: yields :class:`ScanProgress` after every window
     (``chunk_size`` bytes; by default 2 MiB in the utf-8 dialect, otherwise ~1 MiB of
     clean data or 128 KiB of dense errors) and returns the final :class:`ScanResult`.
-    Stopping the iteration cancels the scan."""
+    Stopping the iteration cancels the scan.
+
+    ``workers`` > 1 lets a large utf-8 scan of a file run on that many processes (see
+    :mod:`inspector.core.parallelscan`; only from a process with a single thread)."""
     dialect = K.check_dialect(dialect)
     size = source.size
     end = size if end is None else max(0, min(end, size))
@@ -943,11 +951,19 @@ def scan_steps(source, dialect: str = K.UTF8, start: int = 0, end: int | None = 
     total = end - start
     for seg_start, seg_end in segments(start, end, origin):
         if dialect == K.UTF8:
-            for done in _fast_segment(result, index, source, seg_start, seg_end,
-                                      chunk_size or TEXT_WINDOW, hasher):
-                index._advance(done)
-                result.scanned = done - start
-                yield ScanProgress(result.scanned, total, result)
+            if parallelscan.usable(source, workers, seg_end - seg_start, dialect):
+                pieces = parallelscan.segment(result, index, source, seg_start, seg_end,
+                                              workers, hasher)
+            else:
+                pieces = _fast_segment(result, index, source, seg_start, seg_end,
+                                       chunk_size or TEXT_WINDOW, hasher)
+            try:
+                for done in pieces:
+                    index._advance(done)
+                    result.scanned = done - start
+                    yield ScanProgress(result.scanned, total, result)
+            finally:
+                pieces.close()  # a cancelled parallel scan stops its children now
         else:
             for window in iter_windows(source, seg_start, seg_end, seg_start, seg_end, dialect,
                                        origin=origin, chunk_size=chunk_size or DEFAULT_CHUNK,

@@ -7,7 +7,8 @@ Files go to a temporary directory that is deleted at the end.
 
 Measured, in one run on the same data:
 * throughput: the scanner (reading the file through FileSource, with and without the
-  SHA-256 it computes on whole-file scans) against ``data.decode('utf-8', 'replace')`` on
+  SHA-256 it computes on whole-file scans), in one process and on every core (``workers``,
+  :mod:`inspector.core.parallelscan`), against ``data.decode('utf-8', 'replace')`` on
   the bytes already in memory, for multilingual valid text, random bytes, and text with
   one corrupted byte in a thousand (wall-time ratios, and the same ratio in CPU time,
   which waiting for a core on a busy machine does not distort);
@@ -86,11 +87,21 @@ def timed(fn, cpu: list | None = None) -> float:
     return wall
 
 
-def throughput(tmp: str, size: int, repeat: int = 3) -> list[tuple]:
+def cpu_times() -> float:
+    """CPU seconds of this process and of its children that have ended (a parallel
+    scan's pool is joined before it returns)."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+def throughput(tmp: str, size: int, repeat: int = 3, workers: int = 2) -> list[dict]:
     """Per data set: the decoder's and the scanner's throughput (best of ``repeat``) and
-    the ratio scanner / decoder, best and median over the rounds. Each round times the
-    decoder, the scanner and the scanner with SHA-256 one after the other, so a round's
-    ratio compares runs made under the same load (the machine is shared)."""
+    the ratios scanner / decoder, best and median over the rounds, for the scanner in
+    one process, on ``workers`` processes, and on ``workers`` processes with the
+    SHA-256. Each round times them one after the other, so a round's ratio compares runs
+    made under the same load (the machine is shared). CPU ratios too: on a busy
+    machine wall time also counts waiting for a core, and for the parallel scan they
+    show what the speed costs in total CPU (children included)."""
     from inspector.core.bytesource import FileSource
     from inspector.core.scanner import scan
 
@@ -103,25 +114,31 @@ def throughput(tmp: str, size: int, repeat: int = 3) -> list[tuple]:
         path = os.path.join(tmp, "data.bin")
         write(path, data)
 
-        def run(sha):
+        def run(jobs, sha):
             with FileSource(path) as src:
-                return scan(src, sha256=sha)
+                return scan(src, sha256=sha, workers=jobs)
 
-        dec, plain, with_sha, dec_cpu, plain_cpu = [], [], [], [], []
+        runs = {"decode": (lambda d=data: d.decode("utf-8", "replace")),
+                "one": (lambda: run(1, False)),
+                "parallel": (lambda: run(workers, False)),
+                "parallel+sha": (lambda: run(workers, True))}
+        wall = {k: [] for k in runs}
+        cpu = {k: [] for k in runs}
         for _ in range(repeat):
-            dec.append(timed(lambda d=data: d.decode("utf-8", "replace"), dec_cpu))
-            plain.append(timed(lambda: run(False), plain_cpu))
-            with_sha.append(timed(lambda: run(True)))
-        r = run(False)
-        mb = len(data) / 1e6
-        ratios = sorted(d / p for d, p in zip(dec, plain))
-        ratios_sha = sorted(d / p for d, p in zip(dec, with_sha))
-        # CPU time as well: on a machine shared with other work, wall time also counts
-        # the time spent waiting for a core.
-        ratios_cpu = sorted(d / p for d, p in zip(dec_cpu, plain_cpu))
-        rows.append((name, mb / min(dec), mb / min(plain), max(ratios), ratios[len(ratios) // 2],
-                     mb / min(with_sha), max(ratios_sha), ratios_sha[len(ratios_sha) // 2],
-                     r.error_units, max(ratios_cpu), ratios_cpu[len(ratios_cpu) // 2]))
+            for k, fn in runs.items():
+                c = cpu_times()
+                t = time.perf_counter()
+                fn()
+                wall[k].append(time.perf_counter() - t)
+                cpu[k].append(cpu_times() - c)
+        assert run(1, False).to_dict() == run(workers, False).to_dict()
+        row = {"name": name, "mb": len(data) / 1e6, "errors": run(1, False).error_units,
+               "decode_mbs": len(data) / 1e6 / min(wall["decode"])}
+        for k in ("one", "parallel", "parallel+sha"):
+            r = sorted(d / p for d, p in zip(wall["decode"], wall[k]))
+            rc = sorted(d / p for d, p in zip(cpu["decode"], cpu[k]))
+            row[k] = (len(data) / 1e6 / min(wall[k]), r[-1], r[len(r) // 2], rc[-1], rc[len(rc) // 2])
+        rows.append(row)
         os.unlink(path)
         del data
     return rows
@@ -132,23 +149,42 @@ import gc, sys, tracemalloc
 sys.path.insert(0, sys.argv[1])
 from inspector.core.bytesource import FileSource
 from inspector.core.scanner import scan
-from inspector.core import _scan_kernels
+from inspector.core import _scan_kernels, parallelscan
 _scan_kernels.tables()
 gc.collect()
+task = parallelscan._task
+
+def measured_task(args):
+    # In a forked child (tracing is inherited): the task's own peak.
+    base = tracemalloc.get_traced_memory()[0]
+    tracemalloc.reset_peak()
+    part = task(args)
+    part["peak"] = tracemalloc.get_traced_memory()[1] - base
+    return part
+
+measured_task.__qualname__ = measured_task.__name__ = "_task"
+measured_task.__module__ = parallelscan.__name__
+parallelscan._task = measured_task
+child_peaks = [0]
+merge = parallelscan._merge
+parallelscan._merge = lambda result, index, part: (child_peaks.append(part["peak"]),
+                                                   merge(result, index, part))
 tracemalloc.start()
 base = tracemalloc.get_traced_memory()[0]
 with FileSource(sys.argv[2]) as src:
-    r = scan(src)
+    r = scan(src, workers=int(sys.argv[3]))
 peak = tracemalloc.get_traced_memory()[1]
-print(base, peak, r.error_units, r.index.nbytes)
+print(base, peak, r.error_units, r.index.nbytes, max(child_peaks))
 """
 
 
-def memory(path: str) -> tuple[float, int, int]:
-    out = subprocess.run([sys.executable, "-c", _MEMORY_CHILD, ROOT, path], capture_output=True,
-                         text=True, check=True).stdout.split()
-    base, peak, errors, index_bytes = map(int, out)
-    return (peak - base) / MiB, errors, index_bytes  # tracemalloc sees numpy's buffers too
+def memory(path: str, workers: int = 1) -> tuple[float, int, int, float]:
+    """(peak MiB above the baseline in the scanning process, error units, index bytes,
+    the largest peak of one task in a child process, MiB; all tracemalloc's)."""
+    out = subprocess.run([sys.executable, "-c", _MEMORY_CHILD, ROOT, path, str(workers)],
+                         capture_output=True, text=True, check=True).stdout.split()
+    base, peak, errors, index_bytes, child = map(int, out)
+    return (peak - base) / MiB, errors, index_bytes, child / MiB  # tracemalloc sees numpy's buffers too
 
 
 def far_error(tmp: str, size: int) -> tuple[float, float]:
@@ -186,30 +222,41 @@ def main(argv: list[str]) -> int:
 
     _scan_kernels.tables()
     with tempfile.TemporaryDirectory(prefix="bench-scanner-") as tmp:
-        print(f"throughput on {size // MiB} MiB, {repeat} rounds (MB/s, best round; ratio = "
-              f"scanner / decode('utf-8','replace') in the same round, best and median)")
-        print(f"{'data':32} {'decode':>7} {'scan':>7} {'ratio best/med':>14} {'scan+sha':>9} "
-              f"{'ratio best/med':>14} {'errors':>12} {'cpu ratio':>14}")
-        for (name, dec, sc, ratio, ratio_med, sha, ratio_sha, ratio_sha_med,
-             errors, ratio_cpu, ratio_cpu_med) in throughput(tmp, size, repeat):
-            print(f"{name:32} {dec:7.0f} {sc:7.0f} {ratio:7.2f}/{ratio_med:<6.2f} {sha:9.0f} "
-                  f"{ratio_sha:7.2f}/{ratio_sha_med:<6.2f} {errors:12,} "
-                  f"{ratio_cpu:7.2f}/{ratio_cpu_med:<6.2f}")
+        from inspector.core.parallelscan import default_workers
+
+        workers = default_workers()
+        print(f"throughput on {size // MiB} MiB, {repeat} rounds; MB/s of the best round; "
+              f"ratio = scanner / decode('utf-8','replace') in the same round, best/median, "
+              f"in wall time and in CPU time (children included); {workers} cores")
+        print(f"{'data':32} {'scanner':14} {'MB/s':>6} {'ratio':>11} {'cpu ratio':>11}")
+        for row in throughput(tmp, size, repeat, workers):
+            print(f"{row['name']:32} {'decode':14} {row['decode_mbs']:6.0f} "
+                  f"{'':>11} {'':>11}  ({row['errors']:,} error units)")
+            for k, label in (("one", "1 process"), ("parallel", f"{workers} processes"),
+                             ("parallel+sha", f"{workers} + sha256")):
+                mbs, best, med, cbest, cmed = row[k]
+                print(f"{'':32} {label:14} {mbs:6.0f} {best:5.2f}/{med:<5.2f} {cbest:5.2f}/{cmed:<5.2f}")
         print()
         if "--throughput-only" in argv:
             return 0
         path = os.path.join(tmp, "big.txt")
         write(path, multilingual(big))
-        grown, _, _ = memory(path)
+        grown, _, _, _ = memory(path)
         print(f"peak memory above baseline, scanning {big / (1 << 30):.2f} GiB of text: {grown:.1f} MiB")
+        grown, _, _, child = memory(path, workers)
+        print(f"  on {workers} processes: {grown:.1f} MiB in the parent, each child's task at "
+              f"most {child:.1f} MiB")
         os.unlink(path)
         path = os.path.join(tmp, "big.bin")
         with open(path, "wb") as f:
             for _ in range(big // (64 * MiB)):
                 f.write(os.urandom(64 * MiB))
-        grown, errors, index_bytes = memory(path)
+        grown, errors, index_bytes, _ = memory(path)
         print(f"peak memory above baseline, scanning {big / (1 << 30):.2f} GiB of random bytes: "
               f"{grown:.1f} MiB; {errors:,} error units; index {index_bytes / 1024:.0f} KiB")
+        grown, _, _, child = memory(path, workers)
+        print(f"  on {workers} processes: {grown:.1f} MiB in the parent, each child's task at "
+              f"most {child:.1f} MiB")
         os.unlink(path)
         t_dec, t_nav = far_error(tmp, big)
         print(f"next_problem, clean {big / (1 << 30):.2f} GiB file, error in the last KiB: "

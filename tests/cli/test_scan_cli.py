@@ -151,3 +151,26 @@ def test_analysis_modules_never_import_qt():
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           cwd=ROOT, env=dict(os.environ, PYTHONPATH=ROOT))
     assert proc.stdout.strip() == "ok", proc.stderr
+
+
+def test_jobs_give_the_same_report(tmp_path, capsys, monkeypatch):
+    from inspector.core import parallelscan
+
+    monkeypatch.setattr(parallelscan, "TASK_BYTES", 1 << 16)
+    monkeypatch.setattr(parallelscan, "MIN_PARALLEL_BYTES", 0)
+    spied = []
+    real = parallelscan.segment
+    monkeypatch.setattr(parallelscan, "segment", lambda *a: spied.append(1) or real(*a))
+    path = tmp_path / "mixed.bin"
+    path.write_bytes(("naïve café ☕ " * 40_000).encode() + b"\xc0\xaf" + os.urandom(300_000))
+    reports = []
+    for jobs in ("1", "2"):
+        assert main(["--json", "--jobs", jobs, str(path)]) == 1
+        reports.append(json.loads(capsys.readouterr().out))
+    assert spied == [1]  # only --jobs 2 forked
+    for r in reports:  # when, and how long it took, differ
+        r.pop("generated")
+        r["scan"].pop("seconds", None)
+    assert reports[0] == reports[1]
+    assert main(["--jobs", "0", str(path)]) == 2
+    assert "--jobs must be 1 or more" in capsys.readouterr().err

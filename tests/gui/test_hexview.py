@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import os
 import random
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QGuiApplication
 
-from inspector.core import kinds as K
 from inspector.gui.hexlayout import FIT
 from inspector.gui.style import Palette
 

@@ -1,7 +1,6 @@
 """The UTF-8 reference: its tables, the byte map's classes, and click-to-find (a legend
 button, a map cell, "none after the cursor", a search big enough to run on a worker)."""
 
-import pytest
 from PySide6.QtCore import Qt
 
 from inspector.core.bytesource import MemorySource

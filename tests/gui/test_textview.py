@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QPoint, QPointF, Qt
-from PySide6.QtGui import QColor, QGuiApplication, QPalette
+from PySide6.QtGui import QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication
 
 from inspector.core import kinds as K
@@ -358,7 +358,6 @@ def test_lost_bytes_and_errors_are_painted_flagged(make_view):
 
 
 def test_wheel_scrolls_and_writes_the_anchor(make_view, qtbot):
-    from PySide6.QtCore import QPoint
     from PySide6.QtGui import QWheelEvent
 
     data = b"".join(b"line %04d\n" % i for i in range(300))
