@@ -63,7 +63,7 @@ class Tables:
     """Lookup tables built once per process (about half a second: the unassigned code
     points come from the Unicode database)."""
 
-    def __init__(self):
+    def __init__(self, unassigned: np.ndarray | None = None):
         cps = np.arange(0x110000, dtype=np.int64)
         bits = np.zeros(0x110000, dtype=np.uint16)
         bits[0xFFFD] |= WARNING_BIT[K.REPLACEMENT_CHAR]
@@ -77,10 +77,9 @@ class Tables:
         bits[[0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]] |= WARNING_BIT[K.BIDI_CONTROL]
         bits[[0x200B, 0x200C, 0x200D, 0x2060]] |= WARNING_BIT[K.ZERO_WIDTH]
         bits[0xFEFF] |= B_ZWNBSP
-        category = unicode_db._ucd.category
-        unassigned = np.fromiter((category(chr(c)) == "Cn" for c in range(0x110000)),
-                                 dtype=bool, count=0x110000)
-        unassigned &= ~nonchar
+        if unassigned is None:
+            unassigned = _unassigned(0, 0x110000)
+        unassigned = unassigned & ~nonchar
         unassigned[0xD800:0xE000] = False
         bits[unassigned] |= B_UNASSIGNED
         self.bits = bits
@@ -118,6 +117,32 @@ class Tables:
 
 _tables: Tables | None = None
 _tables_lock = threading.Lock()
+UNASSIGNED_SLICE = 1 << 14  # code points looked up per step of tables_steps (~5 ms)
+
+
+def _unassigned(lo: int, hi: int) -> np.ndarray:
+    """Whether each code point of [lo, hi) is unassigned (general category Cn): one
+    database lookup per code point, most of the tables' cost."""
+    category = unicode_db._ucd.category
+    return np.fromiter((category(chr(c)) == "Cn" for c in range(lo, hi)), dtype=bool,
+                       count=hi - lo)
+
+
+def tables_steps():
+    """Build the tables as a generator of short steps (a background worker that shares
+    the interpreter with a UI yields between them; built at once, they held it for a
+    quarter of a second). Nothing to do when they exist."""
+    global _tables
+    if _tables is not None:
+        return
+    unassigned = np.empty(0x110000, dtype=bool)
+    for lo in range(0, 0x110000, UNASSIGNED_SLICE):
+        hi = min(lo + UNASSIGNED_SLICE, 0x110000)
+        unassigned[lo:hi] = _unassigned(lo, hi)
+        yield None
+    with _tables_lock:
+        if _tables is None:
+            _tables = Tables(unassigned)
 
 
 def tables() -> Tables:

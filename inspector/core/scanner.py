@@ -987,6 +987,20 @@ def scan_steps(source, dialect: str = K.UTF8, start: int = 0, end: int | None = 
     return result
 
 
+BACKGROUND_WINDOW = 256 << 10
+
+
+def background_scan_steps(source, dialect: str = K.UTF8, **options):
+    """:func:`scan_steps` for a worker thread that shares the interpreter with a user
+    interface: the lookup tables are built first in steps of a few milliseconds, and
+    the windows are small (256 KiB: a step of text takes about a millisecond, one of
+    random bytes a few), because the interface waits for the interpreter while a step
+    runs. Yields None while building the tables."""
+    yield from KR.tables_steps()
+    options.setdefault("chunk_size", BACKGROUND_WINDOW)
+    return (yield from scan_steps(source, dialect, **options))
+
+
 def scan(source, dialect: str = K.UTF8, start: int = 0, end: int | None = None,
          progress: Callable[[int, int], None] | None = None,
          cancel: Callable[[], bool] | None = None, **options) -> ScanResult:

@@ -54,6 +54,16 @@ def settle_memory() -> None:
     release_memory()
 
 
+def interactive_runtime(window):
+    """What the running window needs of the interpreter: startup's objects settled
+    (:func:`settle_memory`) and garbage collection when the user is still
+    (:mod:`gcpolicy`). Returns the collector (stop it at the end)."""
+    settle_memory()
+    from inspector.gui import gcpolicy
+
+    return gcpolicy.install(window)
+
+
 def build_window(path=None, offset: int | None = None, dialect: str = "utf-8"):
     """The window as ``run`` shows it, without running the event loop (tests)."""
     from inspector.gui.mainwindow import MainWindow
@@ -73,10 +83,7 @@ def run(path=None, offset: int | None = None, dialect: str = "utf-8") -> int:
 
     crashguard.install()  # slots, paints and workers: logged and shown, never fatal
     window = build_window(path, offset, dialect)
-    settle_memory()
-    from inspector.gui import gcpolicy
-
-    collector = gcpolicy.install(window)   # collect when the user is still
+    collector = interactive_runtime(window)
     code = app.exec()
     collector.stop()
     window.shutdown()

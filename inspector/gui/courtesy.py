@@ -4,15 +4,18 @@ On a two-core machine a whole-file scan in a pool thread competes with the UI th
 the CPU and for Python's GIL, and every step the user takes (a jump, a key held down, a
 scroll) would run at half speed while it lasts. :class:`UserActivity` remembers when the
 user last moved; :func:`courteous` runs a core generator step by step and, between two
-steps, waits until the user has been still for a moment. A step is a few MiB of
-scanning (milliseconds), so the scan steps aside within one step and goes on at full
-speed as soon as the user pauses.
+steps, waits until the user has been still for a moment. A step is 256 KiB of
+scanning (about a millisecond), so the scan steps aside within one step and goes on at
+full speed as soon as the user pauses. Painting a pane counts as activity too (a resize,
+an expose, a scroll), so a paint does not wait for the GIL behind a scan step either.
 """
 
 from __future__ import annotations
 
 import time
 from typing import Any, Callable, Generator
+
+from PySide6.QtCore import QEvent, QObject
 
 
 class UserActivity:
@@ -60,6 +63,11 @@ def courteous(steps: Generator[Any, None, Any], activity: UserActivity,
     try:
         while True:
             activity.wait_until_still(cancelled)
+            if cancelled():
+                # Not one more step: the wait ends at once on a cancel, and a step
+                # taken then (the first builds the scanner's tables) ran while the
+                # user was busy with the file that replaced this one.
+                return None
             try:
                 value = next(steps)
             except StopIteration as stop:
@@ -67,3 +75,20 @@ def courteous(steps: Generator[Any, None, Any], activity: UserActivity,
             yield value
     finally:
         steps.close()
+
+
+class PaintsAsActivity(QObject):
+    """An event filter: every paint of the watched widgets (the panes' viewports) is
+    activity. The panes repaint only for the user and the window (never for the scan's
+    progress), so the scan does not stall itself."""
+
+    def __init__(self, activity: UserActivity, widgets, parent: QObject | None = None):
+        super().__init__(parent)
+        self.activity = activity
+        for w in widgets:
+            w.installEventFilter(self)
+
+    def eventFilter(self, obj, event) -> bool:
+        if event.type() == QEvent.Type.Paint:
+            self.activity.touch()
+        return False

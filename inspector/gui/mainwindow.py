@@ -34,7 +34,7 @@ from inspector.gui.referencedialog import ReferenceDialog
 from inspector.gui.scrollstyle import flat_scroll_bars
 from inspector.gui.settings import THEMES, Settings
 from inspector.gui.statistics import StatisticsDock
-from inspector.gui.courtesy import UserActivity, courteous
+from inspector.gui.courtesy import PaintsAsActivity, UserActivity, courteous
 from inspector.gui.workers import GeneratorWorker, start as start_worker
 
 
@@ -163,8 +163,11 @@ class MainWindow(QMainWindow):
         d = self.document
         # The background scan steps aside while the user navigates (see courtesy).
         self.user_activity = UserActivity()
-        for signal in (d.cursorChanged, d.anchorChanged, d.selectionChanged):
+        # Opening a file counts too: its first look (and the first jumps) come next.
+        for signal in (d.sourceChanged, d.cursorChanged, d.anchorChanged, d.selectionChanged):
             signal.connect(self.user_activity.touch)
+        self._paint_activity = PaintsAsActivity(
+            self.user_activity, (self.hex_view.viewport(), self.text_view.viewport()), self)
         d.sourceChanged.connect(self._on_source)
         d.cursorChanged.connect(self._update_cursor_status)
         d.selectionChanged.connect(self._update_selection_status)
@@ -1096,7 +1099,8 @@ class MainWindow(QMainWindow):
         source, dialect = d.source, d.dialect
         activity = self.user_activity
         worker = GeneratorWorker(
-            lambda: courteous(scanner.scan_steps(source, dialect), activity, worker.is_cancelled),
+            lambda: courteous(scanner.background_scan_steps(source, dialect), activity,
+                              worker.is_cancelled),
             interval=0.1)
         worker.source = source
         worker.dialect = dialect

@@ -59,7 +59,7 @@ from PySide6.QtGui import QGuiApplication, QWheelEvent  # noqa: E402
 from PySide6.QtTest import QTest  # noqa: E402
 
 from inspector.core import kinds as K  # noqa: E402
-from inspector.gui.app import application, settle_memory  # noqa: E402
+from inspector.gui.app import application, interactive_runtime  # noqa: E402
 from benchutil import rss_mib  # noqa: E402
 
 KEY = Qt.Key
@@ -242,9 +242,7 @@ def main(argv=None) -> int:
         runner = Runner(app, w, size, places, rng)
         runner.paint()
         app.processEvents()
-        settle_memory()  # as ``app.run`` does once the window is up
-        from inspector.gui import gcpolicy
-        collector = gcpolicy.install(w)   # and its garbage-collection policy
+        collector = interactive_runtime(w)  # as ``app.run`` does once the window is up
         rss_open = rss_mib()
         print(f"RSS before opening {rss_start:.1f} MiB, after opening {rss_open:.1f} MiB"
               f"{malloc_note()}", flush=True)

@@ -60,6 +60,7 @@ class GcPauses:
 
     def __init__(self):
         self.pauses: list[float] = []
+        self.total = 0.0  # milliseconds in all
         self._t = 0.0
 
     def __call__(self, phase, info):
@@ -67,6 +68,7 @@ class GcPauses:
             self._t = time.perf_counter()
         else:
             self.pauses.append((time.perf_counter() - self._t) * 1000)
+            self.total += self.pauses[-1]
 
     def __enter__(self):
         self.pauses.clear()
@@ -206,7 +208,8 @@ def percentile(values, q: float) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
 
 
-def jump_steps(app, w, log, size: int, jumps: int, rng: random.Random) -> list[dict]:
+def jump_steps(app, w, log, size: int, jumps: int, rng: random.Random,
+               gcp: "GcPauses | None" = None) -> list[dict]:
     """``jumps`` go-tos to random offsets, each painted and followed by the event loop
     (what the jump queued runs on the UI thread too): one step's figures each, the
     event loop's share under "event loop"."""
@@ -215,14 +218,27 @@ def jump_steps(app, w, log, size: int, jumps: int, rng: random.Random) -> list[d
         def jump():
             w.go_to(rng.randrange(size))
             paint_panes(w, log)
+        in_gc = gcp.total if gcp is not None else 0.0
         step = log.step(jump)
         c = time.thread_time()
         loop = timed(app.processEvents)
         step["total"] += loop
         step["ui cpu"] += (time.thread_time() - c) * 1000
         step["event loop"] = loop
+        if gcp is not None:
+            step["of which gc"] = gcp.total - in_gc
         steps.append(step)
     return steps
+
+
+def slowest(steps: list[dict], n: int = 3) -> str:
+    """The ``n`` slowest steps: their number and where their time went."""
+    parts = []
+    for i in sorted(range(len(steps)), key=lambda i: -steps[i]["total"])[:n]:
+        st = steps[i]
+        where = ", ".join(f"{k} {v:.0f}" for k, v in st.items() if k not in ("total",) and v >= 1)
+        parts.append(f"#{i} {st['total']:.0f} ms ({where})")
+    return "; ".join(parts)
 
 
 def bench_jumps(app, w, log, path, jumps: int) -> None:
@@ -235,7 +251,7 @@ def bench_jumps(app, w, log, path, jumps: int) -> None:
     base = rss_mib()
     t_all = time.perf_counter()
     with GcPauses() as gcp:
-        steps = jump_steps(app, w, log, size, jumps, random.Random(1))
+        steps = jump_steps(app, w, log, size, jumps, random.Random(1), gcp)
     total = time.perf_counter() - t_all
     grown = rss_mib() - base
     loops = column(steps, "event loop")
@@ -247,6 +263,7 @@ def bench_jumps(app, w, log, path, jumps: int) -> None:
           f"total {total:.1f} s; RSS growth {grown:+.1f} MiB (base {base:.0f} MiB)")
     print(f"           [{breakdown(steps)}; event loop {med(loops):.1f} (max {max(loops):.1f})]")
     print(f"  garbage collector: {gcp.summary()}")
+    print(f"  slowest: {slowest(steps)}")
 
 
 def bench_dense_jumps(app, w, log, tmp: Path, jumps: int) -> None:
@@ -295,16 +312,19 @@ def main(argv=None) -> int:
     app.processEvents()
     w.set_bytes_per_row(32)
     app.processEvents()
-    # Whatever app.run does to memory after building the window, done here too.
+    # What app.run does to the interpreter once the window is up, done here too (older
+    # commits had only parts of it: settle_memory, then the gc policy).
+    runtime = getattr(app_module, "interactive_runtime", None)
     settle = getattr(app_module, "settle_memory", None)
-    if settle is not None:
+    if runtime is not None:
+        runtime(w)
+    elif settle is not None:
         settle()
-    # ... and its garbage-collection policy (collect when the user is still).
-    try:
-        from inspector.gui import gcpolicy
-        gcpolicy.install(w)
-    except ImportError:
-        pass
+        try:
+            from inspector.gui import gcpolicy
+            gcpolicy.install(w)
+        except ImportError:
+            pass
 
     files = {
         "1 KiB": sparse(tmp / "1k.bin", 1024),
@@ -314,7 +334,8 @@ def main(argv=None) -> int:
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs; "
           f"gc thresholds {gc.get_threshold()} (automatic: {gc.isenabled()}), "
           f"frozen objects {gc.get_freeze_count()} "
-          f"(app.settle_memory {'used' if settle else 'absent'})")
+          f"(app.{'interactive_runtime' if runtime else 'settle_memory' if settle else 'nothing'} "
+          f"used)")
     log = PaintLog(app, {w.hex_view.viewport(): "hex pane", w.text_view.viewport(): "text pane"})
     try:
         bench_open(app, w, log, files)

@@ -357,3 +357,29 @@ def test_utf8_hit_dense_text_is_counted_in_batches(monkeypatch, budget):
         data[i] = 0xFF
     check(bytes(data), K.UTF8, chunk_size=1 << 20, block=512, max_errors=40)
     check(bytes(data), K.UTF8, chunk_size=5000, block=4096, max_errors=40)
+
+
+def test_background_scan_builds_the_tables_in_steps_and_equals_the_scan(monkeypatch):
+    import numpy as np
+
+    from inspector.core import _scan_kernels as KR
+    from inspector.core.scanner import BACKGROUND_WINDOW, background_scan_steps
+
+    built = KR.tables()
+    monkeypatch.setattr(KR, "_tables", None)  # as in a process that never scanned
+    data = ("naïve ☕ \U0001F600 \u0378 \x00 ".encode() + b"\xc0\xaf\xff") * 40_000
+    assert len(data) > 3 * BACKGROUND_WINDOW
+    steps = background_scan_steps(MemorySource(data))
+    values = []
+    try:
+        while True:
+            values.append(next(steps))
+    except StopIteration as stop:
+        result = stop.value
+    n_tables = -(-0x110000 // KR.UNASSIGNED_SLICE)
+    assert values[:n_tables] == [None] * n_tables  # the tables, a slice a step
+    assert all(v is not None for v in values[n_tables:])
+    assert len(values) - n_tables >= 4  # small windows: several steps for ~1 MiB
+    assert np.array_equal(KR.tables().bits, built.bits)
+    assert result.to_dict() == scan(MemorySource(data)).to_dict()
+    assert result.warnings_by_kind[K.UNASSIGNED] == 40_000

@@ -87,9 +87,11 @@ def test_cancel_ends_the_wait_and_closes_the_job():
     assert next(gen) == 1
     activity.touch()
     cancel.append(True)
-    assert next(gen) == 2       # no wait once cancelled; the worker then stops asking
+    # No wait once cancelled, and not one more step: a cancelled scan's next step (the
+    # first builds the scanner's tables) once ran while the user was busy with the
+    # file that replaced it.
+    assert drain(gen) == ([], None)
     assert clock.slept == []
-    gen.close()
     assert closed == [True]
 
 
@@ -99,3 +101,30 @@ def test_the_window_marks_navigation_as_activity(opened):
     assert w.user_activity.busy_for() == 0
     w.go_to(50)
     assert w.user_activity.busy_for() > 0
+
+
+def test_opening_and_painting_are_activity_too(opened, write_file, qtbot):
+    w = opened(b"abc" * 100)
+    activity = w.user_activity
+    for pane in (w.hex_view, w.text_view):
+        activity._last = float("-inf")
+        pane.viewport().repaint()
+        assert activity.busy_for() > 0, pane.objectName()
+    activity._last = float("-inf")
+    w.status_verdict.repaint()  # the scan's own progress repaints never stall it
+    assert activity.busy_for() == 0
+    assert w.open_file(write_file(b"xyz" * 10, "other.bin"))
+    assert activity.busy_for() > 0
+
+
+def test_the_window_scans_in_short_steps(opened, qtbot, monkeypatch):
+    """The window's scan is the background form: tables built in steps, small windows."""
+    from inspector.core import scanner
+
+    calls = []
+    real = scanner.background_scan_steps
+    monkeypatch.setattr(scanner, "background_scan_steps",
+                        lambda *a, **k: calls.append(a) or real(*a, **k))
+    w = opened(b"abc" * 100)
+    qtbot.waitUntil(lambda: w.document.scan is not None and w.document.scan.complete, timeout=10_000)
+    assert calls
