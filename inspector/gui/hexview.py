@@ -720,6 +720,14 @@ class HexView(QAbstractScrollArea):
         sel_start, sel_end = doc.selection
         lost = (origin, sync_at) if origin is not None and sync_at is not None and sync_at > origin else None
         view = (id(pal), pal.theme, width, hscroll, ratio)
+        dialect = doc.dialect
+
+        def spans_of(rs: int, re: int) -> tuple:
+            """The lost bytes, the selection and the matches, as parts of the row."""
+            return tuple((max(a, rs) - rs, min(b, re) - rs) if a < re and b > rs else None
+                         for a, b in ((lost if lost else (0, 0)), (sel_start, sel_end),
+                                      *doc.matches_in(rs, re)))
+
         keys = []
         count = len(units)
         ui = 0
@@ -729,6 +737,17 @@ class HexView(QAbstractScrollArea):
             re = start + min(i + n, size)
             while ui < count and units[ui].offset + units[ui].length <= rs:
                 ui += 1
+            row = data[i:i + n]
+            last = ui + (re - rs) - 1
+            if (row.isascii() and last < count and units[ui].offset == rs
+                    and units[last].offset == re - 1
+                    and (origin is None or origin <= rs or origin >= re)):
+                # Every byte its own valid unit, its warnings the dialect's for that byte
+                # (the bytes are in the key): no need to look at each unit.
+                keys.append((view, row, ("ascii", dialect, origin is not None and re <= origin),
+                             spans_of(rs, re)))
+                ui = last + 1
+                continue
             j = ui
             sig = []
             while j < count and units[j].offset < re:
@@ -736,10 +755,7 @@ class HexView(QAbstractScrollArea):
                 sig.append((u.offset - rs, u.length, u.kind, u.value, u.replacements, u.warnings,
                             origin is not None and u.offset + u.length <= origin))
                 j += 1
-            spans = []
-            for a, b in ((lost if lost else (0, 0)), (sel_start, sel_end), *doc.matches_in(rs, re)):
-                spans.append((max(a, rs) - rs, min(b, re) - rs) if a < re and b > rs else None)
-            keys.append((view, data[i:i + n], tuple(sig), tuple(spans)))
+            keys.append((view, row, tuple(sig), spans_of(rs, re)))
         return keys
 
     def _row_picture(self, pal, start: int, data: bytes, units, top: int, r: int, base_y: float,

@@ -600,8 +600,10 @@ class TextLayout:
         data = self.document.read(first.offset, n)
         if len(data) != n or data.count(data[:1]) != n:
             return False
-        if any(u.warnings is not first.warnings for u in units):
-            return False   # a warning that depends on place (a BOM at the start)
+        # One ASCII byte: every unit's warnings are the dialect's table entry for it (a
+        # warning that depends on place, a BOM at the start, is never ASCII).
+        if units[-1].warnings is not first.warnings:
+            return False
         key = first.value
         d = self._display.get(key)
         if d is None:

@@ -351,3 +351,26 @@ def test_row_pictures_survive_a_small_cache(opened, qtbot):
         view.scroll_to_row(view.top_row + 1)
         view.viewport().repaint()
     assert len(view._row_pictures) <= rows - 1
+
+
+def test_kept_row_pictures_match_fresh_ones_across_dialects_and_origins(opened, qtbot):
+    """Rows of ASCII are kept by their bytes, the dialect and the side of the origin
+    (not unit by unit): whatever is shown from the cache equals a fresh paint."""
+    from inspector.core import kinds as K
+
+    w = opened(b"\x00" * 200 + b"plain text\n" * 40 + b"\x00\xc0\x80" * 30)
+    v = w.hex_view
+    doc = w.document
+
+    def shown():
+        v.scroll_to_row(0)  # the NUL rows, before any origin set below
+        v.viewport().repaint()
+        return v.viewport().grab().toImage()
+
+    for change in (lambda: doc.set_dialect(K.MUTF8), lambda: doc.set_dialect(K.UTF8),
+                   lambda: doc.set_origin(13), lambda: doc.set_origin(None),
+                   lambda: doc.set_dialect(K.MUTF8), lambda: doc.set_origin(205)):
+        change()
+        cached = shown()
+        v._row_pictures.clear()
+        assert shown() == cached
