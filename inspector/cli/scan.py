@@ -22,7 +22,6 @@ import time
 from inspector.cli import EXIT_ERROR, EXIT_OK, EXIT_PROBLEMS
 from inspector.core import kinds as K
 from inspector.core.bytesource import ByteSourceError, FileSource, display_path
-from inspector.core.parallelscan import default_workers
 from inspector.core.report import build_report, write_csv, write_json
 from inspector.core.scanner import scan_steps
 from inspector.core.verdict import verdict
@@ -148,9 +147,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.max_errors < 0:
         print("utf8-inspector scan: --max-errors must be 0 or more", file=sys.stderr)
         return EXIT_ERROR
-    if args.jobs is None:
-        args.jobs = default_workers()
-    elif args.jobs < 1:
+    if args.jobs is not None and args.jobs < 1:
         print("utf8-inspector scan: --jobs must be 1 or more", file=sys.stderr)
         return EXIT_ERROR
     several = len(args.paths) > 1

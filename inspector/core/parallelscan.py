@@ -44,7 +44,20 @@ def usable(source, workers: int, length: int, dialect: str) -> bool:
             and getattr(source, "_fd", None) is not None
             and sys.platform.startswith("linux")
             and "fork" in multiprocessing.get_all_start_methods()
-            and threading.active_count() == 1)
+            and _single_threaded())
+
+
+def _single_threaded() -> bool:
+    """No other thread could hold a lock at the moment of a fork: Python knows of no
+    other thread, and no Qt application runs (Qt's threads are invisible to Python;
+    Qt is looked up, never imported, here)."""
+    return threading.active_count() == 1 and not _qt_application_running()
+
+
+def _qt_application_running() -> bool:
+    qtcore = sys.modules.get("PySide6.QtCore")
+    app = getattr(qtcore, "QCoreApplication", None)
+    return app is not None and app.instance() is not None
 
 
 def default_workers() -> int:

@@ -930,14 +930,16 @@ def _fast_segment(result, index, source, seg_start: int, seg_end: int, chunk_siz
 def scan_steps(source, dialect: str = K.UTF8, start: int = 0, end: int | None = None,
                max_errors: int = 100, block_size: int | None = DEFAULT_BLOCK,
                chunk_size: int | None = None, origin: int | None = None,
-               sha256: bool = True, dense_window: int = DENSE_WINDOW, workers: int = 1):
+               sha256: bool = True, dense_window: int = DENSE_WINDOW,
+               workers: int | None = None):
     """Scan ``source`` as a generator: yields :class:`ScanProgress` after every window
     (``chunk_size`` bytes; by default 2 MiB in the utf-8 dialect, otherwise ~1 MiB of
     clean data or 128 KiB of dense errors) and returns the final :class:`ScanResult`.
     Stopping the iteration cancels the scan.
 
-    ``workers`` > 1 lets a large utf-8 scan of a file run on that many processes (see
-    :mod:`inspector.core.parallelscan`; only from a process with a single thread)."""
+    A large utf-8 scan of a file runs on ``workers`` processes (None: one per core; see
+    :mod:`inspector.core.parallelscan`), when this process has a single thread (never
+    in the window, which scans in one worker thread); 1 keeps it in this process."""
     dialect = K.check_dialect(dialect)
     size = source.size
     end = size if end is None else max(0, min(end, size))
@@ -949,6 +951,8 @@ def scan_steps(source, dialect: str = K.UTF8, start: int = 0, end: int | None = 
     hasher = hashlib.sha256() if sha256 and start == 0 and end == size else None
     began = time.perf_counter()
     total = end - start
+    if workers is None:
+        workers = parallelscan.default_workers()
     for seg_start, seg_end in segments(start, end, origin):
         if dialect == K.UTF8:
             if parallelscan.usable(source, workers, seg_end - seg_start, dialect):

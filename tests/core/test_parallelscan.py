@@ -25,6 +25,13 @@ PIECES = [b"a", b"\n", b"\x00", b"\x07", b"\xc3\xa9", b"\xe2\x82\xac", b"\xf0\x9
           b"\xef\xbb\xbf", b"\xe2\x80\xae", b"\xef\xbf\xbe"]
 
 
+@pytest.fixture(autouse=True)
+def no_qt_application(monkeypatch):
+    """As in a command-line process, whatever ran before in this one: a Qt application
+    (the window's tests make one) rules the fork out."""
+    monkeypatch.setattr(parallelscan, "_qt_application_running", lambda: False)
+
+
 @pytest.fixture
 def small_tasks(monkeypatch):
     """Tasks of one 64-byte block, parallel from the first byte: every edge is tested."""
@@ -43,7 +50,7 @@ def same(a, b) -> None:
 def both(path, **kw):
     kw.setdefault("block_size", 64)
     with FileSource(path) as src:
-        return scan(src, **kw), scan(src, workers=2, **kw)
+        return scan(src, workers=1, **kw), scan(src, workers=2, **kw)
 
 
 def write(tmp_path, data: bytes, name="data.bin"):
@@ -135,11 +142,34 @@ def test_closing_the_scan_stops_the_children(tmp_path, small_tasks):
     assert not multiprocessing.active_children()
 
 
+def test_one_process_by_default_when_small_or_in_a_qt_application(tmp_path, monkeypatch):
+    from inspector.core import scanner
+
+    calls = []
+    real = parallelscan.segment
+    monkeypatch.setattr(parallelscan, "segment", lambda *a: calls.append(1) or real(*a))
+    monkeypatch.setattr(parallelscan, "TASK_BYTES", 1 << 16)
+    path = write(tmp_path, b"x" * (300 << 10))
+    with FileSource(path) as src:
+        scan(src)  # below MIN_PARALLEL_BYTES
+        assert calls == []
+        monkeypatch.setattr(parallelscan, "MIN_PARALLEL_BYTES", 0)
+        monkeypatch.setattr(parallelscan, "default_workers", lambda: 2)
+        scan(src)  # the default: every core
+        assert calls == [1]
+
+        monkeypatch.setattr(parallelscan, "_qt_application_running", lambda: True)
+        assert not parallelscan.usable(src, 2, 1 << 30, K.UTF8)
+        scan(src)
+        assert calls == [1]
+    assert scanner.scan_steps.__defaults__[-1] is None
+
+
 def test_file_shrunk_after_opening_is_a_short_read(tmp_path, small_tasks):
     path = write(tmp_path, "ü".encode() * 5000)
     with FileSource(path) as src:
         os.truncate(path, 3001)  # mid-unit
-        one = scan(src, block_size=64)
+        one = scan(src, workers=1, block_size=64)
         many = scan(src, workers=2, block_size=64)
     assert one.short_read and many.short_read
     same(one, many)

@@ -128,3 +128,10 @@ def test_the_window_scans_in_short_steps(opened, qtbot, monkeypatch):
     w = opened(b"abc" * 100)
     qtbot.waitUntil(lambda: w.document.scan is not None and w.document.scan.complete, timeout=10_000)
     assert calls
+
+
+def test_a_qt_application_never_forks_a_scan(qapp):
+    from inspector.core import parallelscan
+
+    assert parallelscan._qt_application_running()
+    assert not parallelscan._single_threaded()
