@@ -93,6 +93,10 @@ class ScanResult:
         self.short_read = False  # the file ended before its recorded size
         self.seconds = 0.0
         self.unicode_version = UNICODE_VERSION
+        # The verdict, when the scan's own worker worked it out (background_scan_steps):
+        # it reads samples through charset-normalizer and ftfy, up to ~0.2 s.
+        self.verdict = None
+        self.verdict_pending = False  # that worker will set it: nobody else should
 
     @property
     def whole_file(self) -> bool:
@@ -999,10 +1003,28 @@ def background_scan_steps(source, dialect: str = K.UTF8, **options):
     interface: the lookup tables are built first in steps of a few milliseconds, and
     the windows are small (256 KiB: a step of text takes about a millisecond, one of
     random bytes a few), because the interface waits for the interpreter while a step
-    runs. Yields None while building the tables."""
+    runs. Yields None while building the tables and before the last step, the verdict,
+    which the finished result carries so that the interface never works it out."""
     yield from KR.tables_steps()
     options.setdefault("chunk_size", BACKGROUND_WINDOW)
-    return (yield from scan_steps(source, dialect, **options))
+    steps = scan_steps(source, dialect, **options)
+    try:
+        while True:
+            step = next(steps)
+            # Shown as it fills: a result already complete must not be judged there.
+            if step.result is not None:
+                step.result.verdict_pending = True
+            yield step
+    except StopIteration as stop:
+        result = stop.value
+    finally:
+        steps.close()
+    yield None
+    from inspector.core.verdict import verdict
+
+    result.verdict = verdict(result, source)
+    result.verdict_pending = False
+    return result
 
 
 def scan(source, dialect: str = K.UTF8, start: int = 0, end: int | None = None,

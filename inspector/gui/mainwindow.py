@@ -1141,8 +1141,8 @@ class MainWindow(QMainWindow):
         return worker
 
     def _on_scan_progress(self, progress) -> None:
-        if self._current_scan_worker() is None:
-            return
+        if self._current_scan_worker() is None or progress is None:
+            return  # None: a step with nothing to show (the tables, the verdict)
         done = getattr(progress, "done", 0)
         total = getattr(progress, "total", 0) or 1
         self.progress.setValue(int(done * 1000 // total))
@@ -1186,13 +1186,15 @@ class MainWindow(QMainWindow):
     def _on_scan(self, result) -> None:
         if result is None:
             return
-        if not getattr(result, "complete", True):
+        if not getattr(result, "complete", True) or getattr(result, "verdict_pending", False):
             done, total = getattr(result, "scanned", 0), max(getattr(result, "size", 0), 1)
             self.status_verdict.setText(f"scanning… {100 * done // total}%")
             return
         try:
-            from inspector.core.verdict import verdict
-            v = verdict(result, self.document.source)
+            v = getattr(result, "verdict", None)  # worked out by the scan's worker
+            if v is None:
+                from inspector.core.verdict import verdict
+                v = verdict(result, self.document.source)
             text = v.text
             tip = getattr(v, "details", "")
             tip = "\n".join(tip) if isinstance(tip, (list, tuple)) else str(tip or "")

@@ -105,7 +105,7 @@ def _verdict_text(result, source=None) -> str:
     v = _first(result, ("verdict", "verdict_text", "summary"))
     if v is not None and not callable(v):
         return str(getattr(v, "text", v))
-    if not isinstance(result, dict):
+    if not isinstance(result, dict) and not getattr(result, "verdict_pending", False):
         try:
             from inspector.core.verdict import verdict as make_verdict
             return str(make_verdict(result, source).text)

@@ -378,8 +378,11 @@ def test_background_scan_builds_the_tables_in_steps_and_equals_the_scan(monkeypa
         result = stop.value
     n_tables = -(-0x110000 // KR.UNASSIGNED_SLICE)
     assert values[:n_tables] == [None] * n_tables  # the tables, a slice a step
-    assert all(v is not None for v in values[n_tables:])
-    assert len(values) - n_tables >= 4  # small windows: several steps for ~1 MiB
+    assert all(v is not None for v in values[n_tables:-1])
+    assert values[-1] is None  # then the verdict, a step of its own
+    assert len(values) - n_tables >= 5  # small windows: several steps for ~1 MiB
+    assert result.verdict is not None and not result.verdict_pending
+    assert result.verdict.code == "problems"
     assert np.array_equal(KR.tables().bits, built.bits)
     assert result.to_dict() == scan(MemorySource(data)).to_dict()
     assert result.warnings_by_kind[K.UNASSIGNED] == 40_000

@@ -135,3 +135,30 @@ def test_a_qt_application_never_forks_a_scan(qapp):
 
     assert parallelscan._qt_application_running()
     assert not parallelscan._single_threaded()
+
+
+def test_the_verdict_is_worked_out_off_the_ui_thread(opened, qtbot, monkeypatch):
+    """charset-normalizer and ftfy take up to ~0.2 s: the scan's worker asks them."""
+    import threading
+
+    from inspector.core import verdict as verdict_module
+
+    threads = []
+    real = verdict_module.verdict
+
+    def spy(result, source):
+        threads.append(threading.current_thread() is threading.main_thread())
+        return real(result, source)
+
+    monkeypatch.setattr(verdict_module, "verdict", spy)
+    w = opened(("Ça va très bien, merci! " * 400).encode("latin-1"))
+    w.statistics_dock.show()
+
+    def judged():
+        scan = w.document.scan
+        return scan is not None and scan.verdict is not None and \
+            w.status_verdict.text() == scan.verdict.text
+    qtbot.waitUntil(judged, timeout=10_000)
+    qtbot.wait(50)
+    assert w.document.scan.verdict.code == "legacy_charset"
+    assert threads and not any(threads)
