@@ -531,9 +531,12 @@ class FactsGrid(QWidget):
         recolor = colors != self._colors
         for r, (name_label, value_label) in enumerate(self._rows):
             if r >= len(facts):
-                if not name_label.isHidden():
-                    name_label.hide()
-                    value_label.hide()
+                # A row once shown stays, emptied: showing a hidden row again relaid
+                # out the whole dock (3-8 ms a time, inside a jump between a letter
+                # and a NUL); an empty row is a blank line at the bottom.
+                if r < len(self._shown):
+                    name_label.clear()
+                    value_label.clear()
                 continue
             key, value = facts[r]
             old = self._shown[r] if r < len(self._shown) else None

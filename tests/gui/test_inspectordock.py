@@ -284,3 +284,23 @@ def test_a_theme_change_rewrites_the_facts_in_the_new_colours(opened, qtbot):
     assert dark_kind != light_kind
     assert dock.facts_label.kind_color().name() == dark_kind
     w.set_theme("light")
+
+
+def test_fewer_facts_empty_rows_instead_of_hiding_them(qtbot):
+    """A row once shown stays (emptied): hiding and showing rows again relaid out the
+    whole dock on every move between a letter and a NUL."""
+    doc, dock = make(qtbot, "é".encode() + b"\x80")
+    grid = dock.facts_label
+    dock.show()
+    doc.set_cursor(0)      # a letter: value rows (code point, name, ...)
+    many = len(dock.facts)
+    doc.set_cursor(2)      # a stray byte: fewer rows
+    few = len(dock.facts)
+    assert few < many
+    rows = grid._rows
+    assert all(not name.isHidden() and not value.isHidden() for name, value in rows[:many])
+    assert all(name.text() == "" and value.text() == "" for name, value in rows[few:many])
+    assert all(name.isHidden() for name, _ in rows[many:])   # never needed yet
+    assert grid.text().count("\n") == few - 1                 # what is copied: the facts only
+    doc.set_cursor(0)
+    assert [(n.text(), v.text()) for n, v in rows[:many]] == dock.facts
