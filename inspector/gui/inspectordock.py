@@ -506,6 +506,9 @@ class FactsGrid(QWidget):
             self._add_row()
 
     PREPARED_ROWS = 16
+    # Rows visible from the start (empty until needed): a valid character with a
+    # warning needs 12, and a row shown later relays out the whole dock once.
+    SHOWN_ROWS = 12
 
     def _add_row(self) -> None:
         name, value = QLabel(), QLabel()
@@ -516,7 +519,8 @@ class FactsGrid(QWidget):
         self._grid.addWidget(value, r, 1, Qt.AlignmentFlag.AlignTop)
         for label in (name, value):
             label.ensurePolished()
-            label.hide()
+            if r >= self.SHOWN_ROWS:
+                label.hide()
         self._rows.append((name, value))
         self._colors = ()  # new labels need their colours
 

@@ -300,7 +300,8 @@ def test_fewer_facts_empty_rows_instead_of_hiding_them(qtbot):
     rows = grid._rows
     assert all(not name.isHidden() and not value.isHidden() for name, value in rows[:many])
     assert all(name.text() == "" and value.text() == "" for name, value in rows[few:many])
-    assert all(name.isHidden() for name, _ in rows[many:])   # never needed yet
+    assert all(name.isHidden() for name, _ in rows[grid.SHOWN_ROWS:])  # never needed yet
+    assert all(not name.isHidden() and name.text() == "" for name, _ in rows[many:grid.SHOWN_ROWS])
     assert grid.text().count("\n") == few - 1                 # what is copied: the facts only
     doc.set_cursor(0)
     assert [(n.text(), v.text()) for n, v in rows[:many]] == dock.facts
