@@ -18,8 +18,7 @@ from collections import OrderedDict
 
 from PySide6.QtCore import QEvent, QPoint, QRect, QSize, Qt, Signal
 from PySide6.QtGui import (QAction, QBrush, QColor, QFont, QFontDatabase,
-                           QFontMetricsF, QGuiApplication, QPainter, QPen, QPixmap,
-                           QTextLayout)
+                           QFontMetricsF, QGuiApplication, QPainter, QPen, QPixmap)
 from PySide6.QtWidgets import QAbstractScrollArea, QMenu, QToolTip, QWidget
 
 from inspector.core import decoder
@@ -128,7 +127,6 @@ class HexView(QAbstractScrollArea):
         self._wheel_rest = 0
         self._updating_bar = False
         self._drag_anchor: int | None = None
-        self._glyph_ok: dict[str, bool] = {}
         self.context_actions: list[QAction] = []  # the window adds Go to..., etc.
         self.last_paint_range = (0, 0)
         self._last_visible = (0, 0)
@@ -236,7 +234,7 @@ class HexView(QAbstractScrollArea):
         self._small.setPointSizeF(max(4.0, size * 0.62))
         self._mark_font = QFont(self._small)
         self._mark_font.setBold(True)
-        self._glyph_ok.clear()
+        self._coverage = style.GlyphCoverage(self._font)
         self._glyph_width: dict[str, int] = {}
         self._pixmaps: dict = {}   # marks, glyphs and spellings as small pictures
         self._cell_glyph: dict[str, bool] = {}
@@ -569,16 +567,7 @@ class HexView(QAbstractScrollArea):
 
     def _can_draw(self, text: str) -> bool:
         """Whether the font (with Qt's fallback fonts) has a glyph for ``text``."""
-        ok = self._glyph_ok.get(text)
-        if ok is None:
-            layout = QTextLayout(text, self._font)
-            layout.beginLayout()
-            layout.createLine()
-            layout.endLayout()
-            runs = layout.glyphRuns()
-            ok = bool(runs) and all(0 not in run.glyphIndexes() for run in runs)
-            self._glyph_ok[text] = ok
-        return ok
+        return self._coverage.can_draw(text)
 
     def paintEvent(self, event) -> None:
         p = QPainter(self.viewport())

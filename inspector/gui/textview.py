@@ -24,8 +24,7 @@ from functools import lru_cache
 
 from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import (QAction, QColor, QFont, QFontDatabase, QFontMetricsF,
-                           QGuiApplication, QKeySequence, QPainter, QPen, QPixmap, QPolygonF,
-                           QRawFont, QTextLayout)
+                           QGuiApplication, QKeySequence, QPainter, QPen, QPixmap, QPolygonF)
 from PySide6.QtWidgets import QAbstractScrollArea, QAbstractSlider, QMenu, QToolTip, QWidget
 
 from inspector.core import kinds as K
@@ -51,8 +50,7 @@ class QtMetrics:
         self.fm = QFontMetricsF(font)
         self.small = QFontMetricsF(small_font)
         self._widths: dict[str, float] = {}
-        self._drawable: dict[int, bool] = {}
-        self._fonts = [QRawFont.fromFont(font)]
+        self.coverage = style.GlyphCoverage(font)
         self.char_width = self.fm.horizontalAdvance("0")
         self.box_pad = max(2.0, round(self.small.horizontalAdvance("0") * 0.35))
 
@@ -80,24 +78,7 @@ class QtMetrics:
     def can_draw(self, cp: int) -> bool:
         """Whether any font (after Qt's fallback) has a glyph: otherwise U+XXXX is shown
         instead of an empty box."""
-        if 0x20 <= cp < 0x7F:
-            return True
-        hit = self._drawable.get(cp)
-        if hit is None:
-            # Ask the fonts Qt already fell back to (cheap), and only then let Qt shape
-            # the character to find out (and remember the font it picks).
-            hit = any(raw.supportsCharacter(cp) for raw in self._fonts)
-            if not hit:
-                layout = QTextLayout(chr(cp), self.font)
-                layout.beginLayout()
-                layout.createLine()
-                layout.endLayout()
-                runs = layout.glyphRuns()
-                hit = bool(runs) and all(g != 0 for r in runs for g in r.glyphIndexes())
-                if hit and len(self._fonts) < 32:
-                    self._fonts.extend(r.rawFont() for r in runs)
-            self._drawable[cp] = hit
-        return hit
+        return 0x20 <= cp < 0x7F or self.coverage.can_draw(chr(cp))
 
 
 def _blend(a: QColor, b: QColor, t: float) -> QColor:

@@ -374,3 +374,18 @@ def test_kept_row_pictures_match_fresh_ones_across_dialects_and_origins(opened, 
         cached = shown()
         v._row_pictures.clear()
         assert shown() == cached
+
+
+def test_glyph_coverage_is_one_helper_for_both_panes(opened):
+    """Both panes ask one GlyphCoverage per font: the font's own map first, then the
+    fallback fonts Qt picked, then shaping (remembered)."""
+    from inspector.gui.style import GlyphCoverage
+
+    w = opened(b"abc")
+    assert isinstance(w.hex_view._coverage, GlyphCoverage)
+    assert isinstance(w.text_view._metrics.coverage, GlyphCoverage)
+    cov = GlyphCoverage(w.hex_view._font)
+    assert cov.can_draw("A") and cov.can_draw("é")
+    assert not cov.can_draw("\U0010FFFD")      # private use, plane 16: no font has it
+    assert not cov.can_draw("\u0378")          # unassigned
+    assert cov._known == {"A": True, "é": True, "\U0010FFFD": False, "\u0378": False}
