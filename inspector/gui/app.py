@@ -5,12 +5,18 @@ from __future__ import annotations
 import gc
 import sys
 
+from PySide6.QtCore import QLoggingCategory
 from PySide6.QtWidgets import QApplication
 
 from inspector.gui.settings import APPLICATION, ORGANIZATION
 
 
 def application() -> QApplication:
+    # Qt's font database says "OpenType support missing for <font>, script N" once per
+    # font for every script met while looking for a fallback (some 800 lines on a file
+    # of random bytes): nothing a user can act on, and it buries real messages. The
+    # category is silenced whole (its lines come at more than one level).
+    QLoggingCategory.setFilterRules("qt.text.font.db=false")
     app = QApplication.instance()
     if app is None:
         app = QApplication(sys.argv[:1])

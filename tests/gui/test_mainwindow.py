@@ -341,3 +341,13 @@ def test_the_progress_bar_goes_with_the_result_not_with_the_thread(opened, qtbot
     qtbot.waitUntil(lambda: w.scan_complete, timeout=20_000)
     assert not w.progress.isVisible()
     assert not w.cancel_button.isVisible()
+
+
+def test_the_font_database_chatter_is_silenced(qapp):
+    from PySide6.QtCore import QLoggingCategory
+
+    from inspector.gui.app import application
+
+    assert application() is qapp
+    category = QLoggingCategory("qt.text.font.db")
+    assert not category.isWarningEnabled() and not category.isInfoEnabled()
