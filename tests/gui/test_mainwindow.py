@@ -319,6 +319,9 @@ def test_screenshot_of_the_demo(window, demo_path, tmp_path, qtbot):
     doc.set_cursor(bad if bad >= 0 else 0)
     window.go_to(doc.cursor)
     doc.set_anchor(max(0, doc.cursor - 12 * window.hex_view.bytes_per_row))
+    # The scan starts once the user has been still a moment: the picture shows its
+    # verdict, the problem list and the overview filled in.
+    qtbot.waitUntil(lambda: window.scan_complete, timeout=20_000)
     qtbot.wait(50)
     out = tmp_path / "main-window.png"
     assert window.grab().save(str(out))
