@@ -8,8 +8,8 @@ only needed for the few reference cycles. So, while the window runs, automatic
 collection is off and :class:`IdleCollector` collects from a timer on the UI thread:
 young and middle generations once the user has been still for a moment, the whole heap
 now and then when still, and during a long burst of activity a young pass whenever
-allocations pile up, with every tenth such pass one generation up (so memory stays
-bounded even if the user never pauses).
+allocations pile up, now and then one generation up (so memory stays bounded even if
+the user never pauses).
 """
 
 from __future__ import annotations
@@ -30,6 +30,11 @@ class IdleCollector(QObject):
     # thousand objects here, and lands inside a jump, so passes are kept short (a page
     # of units is ~5,000 objects; caches fill up to ~100,000).
     YOUNG_LIMIT = 15_000
+    # During a burst, every OLDER_EVERY-th forced pass takes the middle generation too,
+    # every WHOLE_EVERY-th the whole heap (~25 ms after 600 jumps: startup's objects
+    # are frozen, see app.settle_memory).
+    OLDER_EVERY = 10
+    WHOLE_EVERY = 100
 
     def __init__(self, activity: UserActivity, parent: QObject | None = None):
         super().__init__(parent)
@@ -57,13 +62,13 @@ class IdleCollector(QObject):
                 self.passes[2] += 1
                 self._last_full = time.monotonic()
         elif gc.get_count()[0] >= self.YOUNG_LIMIT:
-            # A long burst: young passes, and now and then an older generation, as
-            # Python itself would (every tenth pass one generation up), so that the
-            # cycles made during minutes of navigation are freed too.
+            # A long burst: young passes, and now and then an older generation (as
+            # Python itself would), so that the cycles made during minutes of
+            # navigation are freed too.
             self._busy_passes += 1
             generation = 0
-            if self._busy_passes % 10 == 0:
-                generation = 2 if self._busy_passes % 100 == 0 else 1
+            if self._busy_passes % self.OLDER_EVERY == 0:
+                generation = 2 if self._busy_passes % self.WHOLE_EVERY == 0 else 1
             gc.collect(generation)
             self.passes[generation] += 1
 

@@ -29,11 +29,13 @@ def test_collects_when_still_and_only_young_passes_while_busy(opened):
         junk = [[] for _ in range(100)]   # allocations pending for the collector
         collector.tick()
         assert collector.passes[0] == 1
-        for _ in range(99):                # a long burst: older generations too
+        burst = collector.WHOLE_EVERY
+        for _ in range(burst - 1):         # a long burst: older generations too
             junk.append([[] for _ in range(5)])
             collector.tick()
-        assert collector.passes[0] == 90
-        assert collector.passes[1] == 1 + 9 and collector.passes[2] == 1 + 1
+        older = burst // collector.OLDER_EVERY
+        assert collector.passes[0] == burst - older
+        assert collector.passes[1] == 1 + older - 1 and collector.passes[2] == 1 + 1
         del junk
     finally:
         collector.stop()
