@@ -600,7 +600,7 @@ class Monkey:
             self.stale_anchor_pane = None
 
     def act_problem(self, forward):
-        w, doc = self.w, self.doc
+        doc = self.doc
         view = self.w.hex_view
         view.setFocus()
         before = doc.cursor
@@ -808,7 +808,7 @@ def test_relayout_after_scrolling_keeps_both_panes_on_the_same_bytes(opened, cha
 # Found by the monkey, fixed in 199411a; kept as a regression test.
 def test_scrolling_back_to_the_old_anchor_moves_both_panes(opened, qtbot):
     w = opened("".join(f"line {i:03d}: héllo wörld € 日本\n" for i in range(800)).encode())
-    hv, tv, doc = w.hex_view, w.text_view, w.document
+    hv, tv = w.hex_view, w.text_view
     qtbot.keyClick(hv, KEY.Key_End, MOD.ControlModifier)   # both panes follow the cursor
     for view in (hv, tv):
         view.viewport().repaint()
