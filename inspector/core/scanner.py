@@ -1026,8 +1026,14 @@ def background_scan_steps(source, dialect: str = K.UTF8, **options):
     yield None
     from inspector.core.verdict import verdict
 
-    result.verdict = verdict(result, source)
-    result.verdict_pending = False
+    try:
+        result.verdict = verdict(result, source)
+    except Exception:
+        # The counts stand without it: whoever shows the result judges it again, and
+        # meets the failure there, where it is reported.
+        result.verdict = None
+    finally:
+        result.verdict_pending = False
     return result
 
 

@@ -392,3 +392,21 @@ def test_background_scan_builds_the_tables_in_steps_and_equals_the_scan(monkeypa
                                   b"\x00" * 65_535 + b"\x01", b"x" + bytes(131_072)])
 def test_pages_of_nuls_are_counted_like_the_decoder(data):
     check(data, K.UTF8, chunk_size=1 << 16, dense_window=1 << 15, block=1 << 16)
+
+
+def test_background_scan_keeps_its_counts_when_the_verdict_fails(monkeypatch):
+    from inspector.core import verdict as verdict_module
+    from inspector.core.scanner import background_scan_steps
+
+    def broken(result, source):
+        raise RuntimeError("charset detection broke")
+
+    monkeypatch.setattr(verdict_module, "verdict", broken)
+    steps = background_scan_steps(MemorySource(b"abc \xff"))
+    try:
+        while True:
+            next(steps)
+    except StopIteration as stop:
+        result = stop.value
+    assert result.complete and result.error_units == 1
+    assert result.verdict is None and not result.verdict_pending
