@@ -153,6 +153,10 @@ class _LinePlan:
                 if len(text) == 1 and _runs_safely(text):
                     piece = pieces.get(key)
                     if piece is not None:
+                        if x == piece[2]:  # the next character of the run (most of them)
+                            piece[1].append(text)
+                            piece[2] = x + width
+                            continue
                         gap = x - piece[2]
                         n = round(gap / space) if space > 0 else -1
                         if n >= 0 and abs(gap - n * space) < 0.01:
