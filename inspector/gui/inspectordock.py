@@ -626,7 +626,12 @@ class SequenceInspector(QDockWidget):
         box.addWidget(self.explanation)
         self.dialect_table = QTableWidget(0, len(DIALECT_COLUMNS))
         self.dialect_table.setObjectName("dialectTable")
-        self.dialect_table.setHorizontalHeaderLabels([c.title() for c in DIALECT_COLUMNS])
+        # "Repl." as in the problem list: with the full word the five columns were
+        # wider than the dock, and the scroll bar that came hid the last row.
+        self.dialect_table.setHorizontalHeaderLabels(
+            [c.title() if c != "replacements" else "Repl." for c in DIALECT_COLUMNS])
+        self.dialect_table.horizontalHeaderItem(DIALECT_COLUMNS.index("replacements")).setToolTip(
+            "replacements: U+FFFD written for the unit when it is decoded")
         self.dialect_table.verticalHeader().setVisible(False)
         self.dialect_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.dialect_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
@@ -808,20 +813,32 @@ class SequenceInspector(QDockWidget):
         if shown == getattr(self, "_dialect_table_shown", None):
             return
         self._dialect_table_shown = shown
-        t.setRowCount(len(self.dialect_rows))
+        resized = t.rowCount() != len(self.dialect_rows)
+        if resized:
+            t.setRowCount(len(self.dialect_rows))
+        # Items are made once and only what differs is set again (25 new items and a
+        # new height cost ~8 ms each time the cursor met another problem).
         for r, row in enumerate(self.dialect_rows):
+            bold = row[0] == self.document.dialect
             for c, text in enumerate(row):
-                item = QTableWidgetItem(text)
+                item = t.item(r, c)
+                if item is None:
+                    item = QTableWidgetItem()
+                    t.setItem(r, c, item)
+                if item.text() != text:
+                    item.setText(text)
                 if c == 2:
                     kind = row[2].split(" ")[0]
-                    item.setForeground(pal.color(kind if kind in K.ERROR_KINDS else "multi2"))
-                if row[0] == self.document.dialect:
-                    f = item.font()
-                    f.setBold(True)
+                    color = pal.color(kind if kind in K.ERROR_KINDS else "multi2")
+                    if item.foreground().color() != color:
+                        item.setForeground(color)
+                f = item.font()
+                if f.bold() != bold:
+                    f.setBold(bold)
                     item.setFont(f)
-                t.setItem(r, c, item)
-        height = t.horizontalHeader().height() + sum(t.rowHeight(r) for r in range(t.rowCount())) + 4
-        t.setFixedHeight(height)
+        if resized:
+            height = t.horizontalHeader().height() + sum(t.rowHeight(r) for r in range(t.rowCount())) + 4
+            t.setFixedHeight(height)
 
     # ---------------------------------------------------------------- a selection
     def _cancel_summary(self) -> None:

@@ -305,3 +305,34 @@ def test_fewer_facts_empty_rows_instead_of_hiding_them(qtbot):
     assert grid.text().count("\n") == few - 1                 # what is copied: the facts only
     doc.set_cursor(0)
     assert [(n.text(), v.text()) for n, v in rows[:many]] == dock.facts
+
+
+def test_the_dialect_table_is_updated_in_place(qtbot):
+    """Moving from one problem to another sets only what differs in the table's items
+    (rebuilding them cost ~8 ms a move); what it shows is the new unit's rows, with the
+    current dialect in bold and each kind in its colour."""
+    from inspector.gui.style import Palette
+
+    doc, dock = make(qtbot, b"\xc0\xaf \xed\xa0\x80 ")
+    dock.show()
+    t = dock.dialect_table
+
+    def shown():
+        return [tuple(t.item(r, c).text() for c in range(t.columnCount()))
+                for r in range(t.rowCount())]
+
+    doc.set_cursor(0)
+    first_items = [t.item(r, c) for r in range(t.rowCount()) for c in range(t.columnCount())]
+    assert shown() == [tuple(r) for r in dock.dialect_rows]
+    doc.set_cursor(3)   # the surrogate
+    assert shown() == [tuple(r) for r in dock.dialect_rows]
+    assert [t.item(r, c) for r in range(t.rowCount()) for c in range(t.columnCount())] == first_items
+    pal = Palette.current()
+    for r, row in enumerate(dock.dialect_rows):
+        kind = row[2].split(" ")[0]
+        want = pal.color(kind if kind in K.ERROR_KINDS else "multi2")
+        assert t.item(r, 2).foreground().color() == want
+        assert all(t.item(r, c).font().bold() == (row[0] == doc.dialect) for c in range(5))
+    doc.set_dialect(K.WTF8)
+    for r, row in enumerate(dock.dialect_rows):
+        assert t.item(r, 0).font().bold() == (row[0] == K.WTF8)
