@@ -1,8 +1,8 @@
-"""Flat scroll bars for the two panes.
+"""Flat scroll bars for the window (the panes and the docks).
 
 The panes are repainted whole on every jump, and a pane's full-height scroll bar drawn
 by the platform style (Fusion's gradients and bevels) costs more than a page of hex
-rows. These bars keep the platform's geometry, hit areas and behaviour (the base style
+rows; in a whole-window repaint the docks' bars cost as much again. These bars keep the platform's geometry, hit areas and behaviour (the base style
 still says where the groove, handle and arrows are) and draw them as flat fills from the
 widget's palette: the handle, its hover and pressed states, the arrows, the disabled look.
 """

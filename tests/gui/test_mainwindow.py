@@ -354,3 +354,15 @@ def test_the_font_database_chatter_is_silenced(qapp):
     assert application() is qapp
     category = QLoggingCategory("qt.text.font.db")
     assert not category.isWarningEnabled() and not category.isInfoEnabled()
+
+
+def test_every_scroll_bar_of_the_window_is_flat(window):
+    from PySide6.QtWidgets import QAbstractScrollArea
+
+    from inspector.gui.scrollstyle import FlatScrollBarStyle
+
+    areas = window.findChildren(QAbstractScrollArea)
+    assert len(areas) >= 5   # the panes, the inspector, its bit layout, the problem table
+    for area in areas:
+        for bar in (area.verticalScrollBar(), area.horizontalScrollBar()):
+            assert isinstance(bar.style(), FlatScrollBarStyle), area.objectName()
