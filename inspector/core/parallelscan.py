@@ -25,8 +25,6 @@ import signal
 import sys
 import threading
 
-import numpy as np
-
 from inspector.core import kinds as K
 from inspector.core.blockindex import BlockIndex
 
@@ -148,13 +146,9 @@ def _merge(result, index, part: dict) -> None:
     room = result.max_errors - len(result.first_errors)
     if room > 0:
         result.first_errors.extend(part["first_errors"][:room])
-
-
-def _merge_first_problems(index, part: dict, first_problem: np.ndarray) -> None:
-    first = part["first_blk"]
-    n = min(index.n_blocks - first, len(first_problem))
-    cur = index.first_problem[first:first + n]
-    new = first_problem[:n]
+    # A block cut by an origin is shared by two tasks: the earlier first problem wins.
+    cur = index.first_problem[sl]
+    new = part["first_problem"][:n]
     better = (new >= 0) & ((cur < 0) | (new < cur))
     cur[better] = new[better]
 
@@ -204,7 +198,6 @@ def segment(result, index, source, seg_start: int, seg_end: int, workers: int, h
                 raise ByteSourceError(f"{display_path(source.path)}: read failed near offset "
                                       f"{part['at']:,}: {part['error']}", source.path, "io")
             _merge(result, index, part)
-            _merge_first_problems(index, part, part["first_problem"])
             yield part["reached"]
             if part["reached"] < part["end"]:
                 return  # the file ended sooner than it said

@@ -301,13 +301,7 @@ def _add_dense_window(result: ScanResult, index: BlockIndex, window: KR.Window) 
         index.binary[blockno] += err_bytes + binary
         result.binary_bytes += err_bytes + binary
         if wi is not None and wi[j + 1] > wi[j]:
-            wbits = rows.warn[warned[wi[j]:wi[j + 1]]]
-            present = int(np.bitwise_or.reduce(wbits))
-            for w, name in enumerate(K.WARNING_KINDS):
-                if present & (1 << w):
-                    c = int(np.count_nonzero(wbits & (1 << w)))
-                    index.warnings[blockno, w] += c
-                    result.warnings_by_kind[name] += c
+            _add_warning_bits(rows.warn[warned[wi[j]:wi[j + 1]]], index, blockno, result)
         firsts = []
         if b > a:
             pk = int(np.argmax(problem[a:b]))
@@ -514,8 +508,7 @@ def _code_points(text: str) -> np.ndarray:
 
 def _first_hit_offset(buf, a: int, text: str, k: int) -> int:
     """Where the ``k``-th character of ``text`` (the decode of ``buf[a:...]``) starts,
-    when the ``k`` characters before it are valid units (for a small ``k`` the caller
-    encodes them instead)."""
+    when the ``k`` characters before it are valid units."""
     if k <= 1024:
         return a + len(text[:k].encode("utf-8"))
     # Right after the unit that starts at the (k-1)-th non-continuation byte; k valid
@@ -590,8 +583,7 @@ def _text_window(result, index, buf, base: int, stop: int, final: bool) -> int |
         n_ctrl.append(0), n_binary.append(0)
         if len(hits):
             k = int(hits[0])
-            first_problem.append(a + len(text[:k].encode("utf-8")) if k <= 1024
-                                 else _first_hit_offset(buf, a, text, k))
+            first_problem.append(_first_hit_offset(buf, a, text, k))
             cp_parts.append(cps[hits])
             if char_base:
                 hits += char_base

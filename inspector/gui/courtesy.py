@@ -45,9 +45,8 @@ class UserActivity:
                          longest: float = 60.0) -> None:
         """Sleep (releasing the GIL) while the user is busy, but never more than
         ``longest`` seconds in all, so that endless activity slows the work and does not
-        stop it. A minute: a step forced while the user is busy is felt (the scan's first
-        step builds its tables, a second and a half of work, and stalled a burst of
-        jumps by 150-200 ms), and nobody navigates without a pause for that long."""
+        stop it. A minute: a step forced while the user is busy is felt, and nobody
+        navigates without a pause for that long."""
         give_up = self._clock() + longest
         while not cancelled():
             left = self.busy_for()

@@ -565,10 +565,6 @@ class HexView(QAbstractScrollArea):
     def _current_resync(self):
         return self.document.resync()
 
-    def _can_draw(self, text: str) -> bool:
-        """Whether the font (with Qt's fallback fonts) has a glyph for ``text``."""
-        return self._coverage.can_draw(text)
-
     def paintEvent(self, event) -> None:
         p = QPainter(self.viewport())
         try:
@@ -1094,7 +1090,7 @@ class HexView(QAbstractScrollArea):
                     rows_plain.setdefault(i // n, []).append((i % n, chr(u.value), color))
                     continue
                 text, kind = style.glyph_for(u, False)
-                if kind == style.GLYPH and text != " " and not self._can_draw(text):
+                if kind == style.GLYPH and text != " " and not self._coverage.can_draw(text):
                     text, kind = f"{u.value:04X}", style.CODEPOINT
                 if kind in (style.INVISIBLE, style.CODEPOINT) or (
                         kind == style.CONTROL_PICTURE and len(text) > 1):

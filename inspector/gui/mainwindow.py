@@ -13,9 +13,9 @@ import os
 
 from PySide6.QtCore import QEvent, QFileSystemWatcher, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QColor, QKeySequence, QPalette
-from PySide6.QtWidgets import (QAbstractScrollArea, QApplication, QDockWidget, QFileDialog, QFrame, QHBoxLayout,
-                               QLabel, QMainWindow, QMessageBox, QProgressBar, QPushButton,
-                               QSplitter, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QAbstractScrollArea, QApplication, QDockWidget, QFileDialog,
+                               QFrame, QHBoxLayout, QLabel, QMainWindow, QMessageBox,
+                               QProgressBar, QPushButton, QSplitter, QVBoxLayout, QWidget)
 
 from inspector.core import copyformats
 from inspector.core import decoder
@@ -24,6 +24,7 @@ from inspector.core.bytesource import ByteSourceError, MemorySource, display_pat
 from inspector.core.unicode_db import name as cp_name
 from inspector.gui import crashguard, style
 from inspector.gui.copyactions import build_copy_menu
+from inspector.gui.courtesy import PaintsAsActivity, UserActivity, courteous
 from inspector.gui.dialogs import GotoDialog, LegendDialog
 from inspector.gui.document import Document
 from inspector.gui.encoderdialog import EncoderDialog
@@ -34,7 +35,6 @@ from inspector.gui.referencedialog import ReferenceDialog
 from inspector.gui.scrollstyle import flat_scroll_bars
 from inspector.gui.settings import THEMES, Settings
 from inspector.gui.statistics import StatisticsDock
-from inspector.gui.courtesy import PaintsAsActivity, UserActivity, courteous
 from inspector.gui.workers import GeneratorWorker, start as start_worker
 
 
