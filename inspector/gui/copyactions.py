@@ -19,11 +19,7 @@ from PySide6.QtGui import QAction, QGuiApplication
 from PySide6.QtWidgets import QMenu, QMessageBox, QWidget
 
 from inspector.core import copyformats
-
-try:
-    from inspector.gui import workers
-except ImportError:  # pragma: no cover - depends on what has landed
-    workers = None
+from inspector.gui import workers
 
 MAX_COPY = 16 << 20         # refuse more than this
 BYTE_FORMATS = (copyformats.HEX, copyformats.PYTHON, copyformats.C_ARRAY)
@@ -134,7 +130,7 @@ class CopyActions(QObject):
             return
         title = copyformats.FORMAT_TITLES[fmt].lower()
         n = end - start
-        if n <= WORKER_THRESHOLD.get(fmt, 16 << 10) or workers is None:
+        if n <= WORKER_THRESHOLD.get(fmt, 16 << 10):
             try:
                 text = format_range(d.source, start, end, fmt, d.origin, d.dialect)
             except (ValueError, OSError) as e:

@@ -20,14 +20,10 @@ from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QDialog, QDialogBut
 
 from inspector.core import decoder
 from inspector.core import kinds as K
+from inspector.core import search as core_search
 from inspector.core import unitinfo
 from inspector.gui import style
 from inspector.gui.inspectordock import BitLayout, BitLayoutView
-
-try:  # the core search: with it, findRequested carries a search.Pattern
-    from inspector.core import search as core_search
-except ImportError:  # pragma: no cover - depends on what has landed
-    core_search = None
 
 # Written code points: U+20AC, u+20ac, 0x20AC, \u20AC, \U0001F600. Bare hex is read as
 # text ("cafe" is four letters), so only these explicit forms are code points.
@@ -92,9 +88,9 @@ def spellings(encodings: list) -> list[Spelling]:
 class EncoderDialog(QDialog):
     """``findRequested(object)`` carries what to find: an ``inspector.core.search.Pattern``
     (its ``query``, ``kind`` and ``spellings`` are what the find bar's ``set_query``
-    takes), or plain bytes when the core search is not there. The pattern is the bytes
-    of the selected spelling, or with "every spelling" ticked, the code points with all
-    their overlong, CESU-8 and Modified UTF-8 spellings."""
+    takes). The pattern is the bytes of the selected spelling, or with "every spelling"
+    ticked, the code points with all their overlong, CESU-8 and Modified UTF-8
+    spellings."""
 
     findRequested = Signal(object)
 
@@ -152,7 +148,6 @@ class EncoderDialog(QDialog):
         self.all_spellings = QCheckBox("Find every spelling at once (UTF-8, overlong, CESU-8, "
                                        "Modified UTF-8)")
         self.all_spellings.setObjectName("encoderAllSpellings")
-        self.all_spellings.setEnabled(core_search is not None)
         box.addWidget(self.all_spellings)
 
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
@@ -263,8 +258,6 @@ class EncoderDialog(QDialog):
         s = self.selected_spelling()
         if s is None:
             return None
-        if core_search is None:
-            return s.data
         if self.all_spellings.isChecked():
             query = " ".join(_cp_label(cp) for cp in self.codepoints)
             try:

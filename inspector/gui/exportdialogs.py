@@ -28,28 +28,13 @@ from PySide6.QtWidgets import (QButtonGroup, QCheckBox, QDialog, QDialogButtonBo
                                QProgressDialog, QPushButton, QRadioButton, QTableWidget,
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
+from inspector.core import htmlreport
+from inspector.core import repair as repair_mod
+from inspector.core import report as report_mod
+from inspector.core import scanner
+from inspector.core import verdict as verdict_mod
 from inspector.core.bytesource import display_path
 from inspector.gui import workers
-
-
-def _optional(name: str):
-    """A core module written in parallel with this one; None (and the reason kept) if
-    it cannot be imported, so the menus say what is missing instead of failing."""
-    import importlib
-
-    try:
-        return importlib.import_module(name)
-    except ImportError as e:  # pragma: no cover - depends on the checkout
-        _MISSING[name] = str(e)
-        return None
-
-
-_MISSING: dict[str, str] = {}
-scanner = _optional("inspector.core.scanner")
-report_mod = _optional("inspector.core.report")
-verdict_mod = _optional("inspector.core.verdict")
-htmlreport = _optional("inspector.core.htmlreport")
-repair_mod = _optional("inspector.core.repair")
 
 JSON, CSV, HTML = "json", "csv", "html"
 FORMATS = {
@@ -133,18 +118,11 @@ class _AtomicWriter:
 # ------------------------------------------------------------------ the jobs (plain generators)
 # Each yields (done, total, what) and returns a one-line summary; stopping it cancels.
 
-def _need(module, name: str):
-    if module is None:
-        raise RuntimeError(f"{name} is not available in this build "
-                           f"({_MISSING.get('inspector.core.' + name, 'missing')})")
-    return module
-
-
 def _complete_scan(source, dialect: str, scan):
     """The finished scan of the whole file: the document's, or a new one."""
     if scan is not None and getattr(scan, "complete", False) and scan.dialect == dialect:
         return scan
-    steps = _need(scanner, "scanner").scan_steps(source, dialect=dialect)
+    steps = scanner.scan_steps(source, dialect=dialect)
     try:
         while True:
             step = next(steps)
@@ -159,7 +137,7 @@ def _fine_for_picture(source, result):
     (whose few big blocks would paint flat bands)."""
     size = source.size
     index = getattr(result, "index", None)
-    if index is None or not size or size > (64 << 20) or scanner is None:
+    if index is None or not size or size > (64 << 20):
         return result
     block = 64
     while block * OVERVIEW_BINS < size:
@@ -177,9 +155,8 @@ def _fine_for_picture(source, result):
 
 
 def _report_dict(source, result, path):
-    rep = _need(report_mod, "report")
-    v = _need(verdict_mod, "verdict").verdict(result, source)
-    return rep.build_report(result, source, path, v)
+    v = verdict_mod.verdict(result, source)
+    return report_mod.build_report(result, source, path, v)
 
 
 def overview_bins(result, size: int, n: int = OVERVIEW_BINS) -> list[dict]:
@@ -223,8 +200,7 @@ def export_steps(kind: str, source, dialect: str, scan, target: str):
         return f"JSON report written to {display_path(target)}"
     if kind == HTML:
         pictured = yield from _fine_for_picture(source, result)
-        page = _need(htmlreport, "htmlreport").render_html(
-            report, overview=overview_bins(pictured, source.size))
+        page = htmlreport.render_html(report, overview=overview_bins(pictured, source.size))
         writer = _AtomicWriter(target)
         try:
             writer.file.write(page)
@@ -267,17 +243,16 @@ def _csv_steps(source, dialect: str, target: str, region: int | None = None):
     """Every error unit, streamed with the report's CSV writer region by region (cut
     at safe boundaries, so the rows are those of the whole file): memory stays flat
     whatever their number, and progress comes between regions."""
-    rep = _need(report_mod, "report")
     region = region or CSV_REGION
     size = source.size
     writer = _AtomicWriter(target)
     rows = 0
     try:
-        csv.writer(writer.file, lineterminator="\n").writerow(rep.CSV_COLUMNS)
+        csv.writer(writer.file, lineterminator="\n").writerow(report_mod.CSV_COLUMNS)
         start = 0
         while start < size:
             end = safe_boundary(source, min(start + region, size))
-            rows += rep.write_csv(writer.file, source, dialect, start, end, header=False)
+            rows += report_mod.write_csv(writer.file, source, dialect, start, end, header=False)
             start = end
             yield start, size, "writing"
         writer.commit()
@@ -477,10 +452,9 @@ class RepairDialog(QDialog):
         policy_layout = QVBoxLayout(policy_box)
         self.policy_group = QButtonGroup(self)
         self.policy_buttons: dict[str, QRadioButton] = {}
-        policies = repair_mod.POLICIES if repair_mod else ("replace", "drop", "cp1252", "latin1")
-        titles = repair_mod.POLICY_TITLES if repair_mod else POLICY_SHORT
+        policies = repair_mod.POLICIES
         for i, p in enumerate(policies):
-            b = QRadioButton(titles[p], policy_box)
+            b = QRadioButton(repair_mod.POLICY_TITLES[p], policy_box)
             b.setObjectName(f"policy_{p}")
             self.policy_group.addButton(b, i)
             self.policy_buttons[p] = b
@@ -572,12 +546,6 @@ class RepairDialog(QDialog):
         self.browse_button.clicked.connect(self.browse)
         self.target_edit.textEdited.connect(lambda _t: setattr(self, "_browsed_overwrite", False))
 
-        if repair_mod is None:
-            self._say("Repair is not available in this build "
-                      f"({_MISSING.get('inspector.core.repair', 'missing')}).", error=True)
-            self.save_button.setEnabled(False)
-            self.counts_label.setText("—")
-            return
         self.refresh_preview()
         self.count_whole_file()
         document.cursorChanged.connect(lambda _offset: self.refresh_preview())
@@ -792,8 +760,6 @@ def repair_and_check_steps(source, target: str, policy: str, dialect: str, overw
 
     summary = yield from repair_mod.repair_steps(source, target, policy, dialect,
                                                  overwrite=overwrite)
-    if scanner is None:
-        return summary, "(The copy was not re-checked: the scanner is not available.)"
     copy = FileSource(target)
     try:
         steps = scanner.scan_steps(copy, dialect="utf-8", sha256=False)

@@ -20,15 +20,8 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QHBoxLayout, QLabel, QLineE
                                QListWidget, QListWidgetItem, QProgressBar, QPushButton,
                                QSizePolicy, QToolButton, QVBoxLayout, QWidget)
 
+from inspector.core import search as core_search
 from inspector.gui import workers
-
-try:  # the core search is written in parallel; the bar says so if it is missing
-    from inspector.core import search as core_search
-except ImportError as e:  # pragma: no cover - depends on the checkout
-    core_search = None
-    _SEARCH_MISSING = str(e)
-else:
-    _SEARCH_MISSING = ""
 
 MODE_HEX, MODE_TEXT, MODE_CODEPOINT = "hex", "text", "codepoint"
 MODES = ((MODE_HEX, "Hex bytes"), (MODE_TEXT, "Text"), (MODE_CODEPOINT, "Code point"))
@@ -64,8 +57,6 @@ def _as_match(found) -> Match:
 
 def compile_query(text: str, mode: str, spellings: bool):
     """The core's pattern for a query; raises ValueError with a message for the bar."""
-    if core_search is None:
-        raise ValueError(f"search is not available in this build ({_SEARCH_MISSING})")
     if not text.strip():
         raise ValueError("type something to find")
     return core_search.parse_query(text, mode, spellings=spellings)

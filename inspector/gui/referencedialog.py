@@ -18,12 +18,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QDialog, QDialogButtonBox, QGr
                                QWidget)
 
 from inspector.core import decoder
-from inspector.gui import style
-
-try:
-    from inspector.gui import workers
-except ImportError:  # pragma: no cover - depends on what has landed
-    workers = None
+from inspector.gui import style, workers
 
 
 class ByteClass:
@@ -376,7 +371,7 @@ class ReferenceDialog(QDialog):
         if start >= d.size:
             self._finished(None)
             return
-        if d.size - start <= SYNC_LIMIT or workers is None:
+        if d.size - start <= SYNC_LIMIT:
             self._finished(run_to_end(find_class_steps(d.source, mask, start)))
             return
         source = d.source

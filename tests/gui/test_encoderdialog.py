@@ -7,12 +7,8 @@ from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QApplication
 
 from inspector.core import kinds as K
+from inspector.core import search
 from inspector.gui.encoderdialog import EncoderDialog, parse_input
-
-try:
-    from inspector.core import search
-except ImportError:  # pragma: no cover
-    search = None
 
 
 @pytest.fixture
@@ -125,14 +121,10 @@ def test_find_in_file_emits_the_selected_spelling(qtbot, dialog):
     with qtbot.waitSignal(dialog.findRequested, timeout=2000) as blocker:
         qtbot.mouseClick(dialog.find_button, Qt.MouseButton.LeftButton)
     found = blocker.args[0]
-    if search is None:
-        assert found == b"\xc0\xaf"
-    else:
-        assert found.literal == b"\xc0\xaf"
-        assert found.kind == search.HEX
+    assert found.literal == b"\xc0\xaf"
+    assert found.kind == search.HEX
 
 
-@pytest.mark.skipif(search is None, reason="inspector.core.search is not there")
 def test_find_every_spelling_pattern_matches_overlong(qtbot, dialog):
     type_text(qtbot, dialog, "../")
     qtbot.mouseClick(dialog.all_spellings, Qt.MouseButton.LeftButton)

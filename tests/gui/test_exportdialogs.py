@@ -81,11 +81,6 @@ def test_default_directory_is_not_next_to_the_file(inspected):
 
 # ------------------------------------------------------------------ exports
 
-needs_report = pytest.mark.skipif(ED.report_mod is None or ED.scanner is None
-                                  or ED.verdict_mod is None,
-                                  reason="the scanner's report modules are not in this checkout")
-
-
 def _export(qtbot, doc, kind, target):
     exporter = ED.Exporter(doc)
     exporter.show_messages = False
@@ -95,7 +90,6 @@ def _export(qtbot, doc, kind, target):
     return blocker.args
 
 
-@needs_report
 def test_export_json(qtbot, doc, inspected, tmp_path):
     before = _fingerprint(inspected)
     target = tmp_path / "out" / "report.json"
@@ -110,7 +104,6 @@ def test_export_json(qtbot, doc, inspected, tmp_path):
     assert [p.name for p in target.parent.iterdir()] == ["report.json"]  # no temp left
 
 
-@needs_report
 def test_export_csv_streams_every_error_unit(qtbot, doc, inspected, tmp_path):
     before = _fingerprint(inspected)
     target = tmp_path / "errors.csv"
@@ -132,7 +125,6 @@ PAIRS = (b"a\xed\xa0\xbd\xed\xb8\x80b\xed\xa0\x80\xed\xb0\x80\xc0\x80\x00"
          + "é€".encode() + b"\xc0\xaf") * 300
 
 
-@needs_report
 @pytest.mark.parametrize("dialect", K.DIALECTS)
 def test_csv_regions_give_the_whole_file_cut(qtbot, tmp_path, monkeypatch, dialect):
     # Tiny regions: boundaries fall next to surrogate pairs, 1993 forms and strays.
@@ -166,8 +158,6 @@ class _TextAndTables(HTMLParser):
         self.text.append(data)
 
 
-@needs_report
-@pytest.mark.skipif(ED.htmlreport is None, reason="htmlreport is not in this checkout")
 def test_export_html_holds_the_counts(qtbot, doc, inspected, tmp_path):
     before = _fingerprint(inspected)
     target = tmp_path / "report.html"
@@ -201,8 +191,6 @@ def test_export_refuses_the_inspected_file(qtbot, doc, inspected):
 
 # ------------------------------------------------------------------ repair
 
-needs_repair = pytest.mark.skipif(ED.repair_mod is None, reason="repair is not in this checkout")
-
 
 def _click_policy(qtbot, dlg, policy):
     button = dlg.policy_buttons[policy]
@@ -218,7 +206,6 @@ def _dialog(qtbot, doc, target):
     return dlg
 
 
-@needs_repair
 @pytest.mark.parametrize("policy", ["replace", "drop", "cp1252", "latin1"])
 def test_repair_each_policy(qtbot, doc, inspected, tmp_path, policy):
     before = _fingerprint(inspected)
@@ -247,7 +234,6 @@ def test_repair_each_policy(qtbot, doc, inspected, tmp_path, policy):
     assert _fingerprint(inspected) == before
 
 
-@needs_repair
 def test_repair_preview_shows_each_policy_and_python(qtbot, doc, tmp_path):
     doc.set_cursor(SAMPLE.index(b"\xc0\xaf"))
     dlg = _dialog(qtbot, doc, tmp_path / "x.txt")
@@ -272,7 +258,6 @@ def test_repair_preview_shows_each_policy_and_python(qtbot, doc, tmp_path):
     assert table.horizontalHeaderItem(col).text().startswith("▶")
 
 
-@needs_repair
 def test_repair_refuses_the_inspected_file_and_links(qtbot, doc, inspected, tmp_path):
     before = _fingerprint(inspected)
     dlg = _dialog(qtbot, doc, inspected)
@@ -288,7 +273,6 @@ def test_repair_refuses_the_inspected_file_and_links(qtbot, doc, inspected, tmp_
     assert _fingerprint(inspected) == before
 
 
-@needs_repair
 def test_repair_existing_target_needs_consent(qtbot, doc, tmp_path):
     target = tmp_path / "exists.txt"
     target.write_bytes(b"old")
@@ -303,8 +287,8 @@ def test_repair_existing_target_needs_consent(qtbot, doc, tmp_path):
 
 
 def test_overview_bins_for_the_html_report(doc):
-    sc = pytest.importorskip("inspector.core.scanner")
-    html_mod = pytest.importorskip("inspector.core.htmlreport")
+    sc = ED.scanner
+    html_mod = ED.htmlreport
     result = sc.scan(doc.source, dialect=K.UTF8)
     bins = ED.overview_bins(result, doc.size, n=50)
     assert len(bins) == 50
@@ -317,20 +301,21 @@ def test_overview_bins_for_the_html_report(doc):
 
 
 def test_export_failure_is_reported_and_leaves_nothing(qtbot, doc, inspected, tmp_path, monkeypatch):
-    pytest.importorskip("inspector.core.scanner")
-    monkeypatch.setattr(ED, "report_mod", None)
+    def broken(*args, **kwargs):
+        raise RuntimeError("the report could not be built")
+
+    monkeypatch.setattr(ED.report_mod, "build_report", broken)
     before = _fingerprint(inspected)
     out = tmp_path / "out"
     out.mkdir()
     outcome, message = _export(qtbot, doc, ED.JSON, out / "report.json")
     assert outcome == "failed"
-    assert "not available" in message
+    assert "the report could not be built" in message
     assert list(out.iterdir()) == []
     assert _fingerprint(inspected) == before
 
 
 def test_export_cancel_leaves_nothing(qtbot, tmp_path):
-    pytest.importorskip("inspector.core.scanner")
     big = tmp_path / "big.bin"
     big.write_bytes(bytes(range(256)) * (16 << 12))  # 16 MiB of dense errors
     doc = Document()
@@ -340,7 +325,7 @@ def test_export_cancel_leaves_nothing(qtbot, tmp_path):
     exporter = ED.Exporter(doc)
     exporter.show_messages = False
     with qtbot.waitSignal(exporter.done, timeout=30000) as blocker:
-        task = exporter.export(ED.CSV if ED.report_mod else ED.JSON, str(out / "x.csv"))
+        task = exporter.export(ED.CSV, str(out / "x.csv"))
         task.dialog.canceled.emit()  # what the progress dialog's Cancel button sends
     assert blocker.args[0] == "cancelled"
     assert list(out.iterdir()) == []

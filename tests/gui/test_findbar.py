@@ -5,12 +5,9 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import Qt
 
-pytest.importorskip("inspector.core.search")
-
-from inspector.core.bytesource import FileSource, MemorySource  # noqa: E402
-from inspector.gui.document import Document  # noqa: E402
-from inspector.gui.findbar import (MODE_CODEPOINT, MODE_HEX, MODE_TEXT,  # noqa: E402
-                                   FindBar)
+from inspector.core.bytesource import FileSource, MemorySource
+from inspector.gui.document import Document
+from inspector.gui.findbar import MODE_CODEPOINT, MODE_HEX, MODE_TEXT, FindBar
 
 # "../" three ways: plain, 2-byte overlong, 3-byte overlong; a euro sign; a CESU-8 emoji.
 DATA = (b"start ../etc "

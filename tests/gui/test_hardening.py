@@ -313,7 +313,7 @@ def test_crash_dialog_is_shown_with_details(monkeypatch, qtbot):
 
 
 def test_failing_scan_reports_and_hides_the_progress_bar(opened, guarded, monkeypatch, qtbot):
-    scanner = pytest.importorskip("inspector.core.scanner")
+    from inspector.core import scanner
 
     def failing_scan(source, dialect="utf-8", **kwargs):
         yield scanner.ScanProgress(1, source.size, None)
@@ -333,7 +333,7 @@ def test_failing_scan_reports_and_hides_the_progress_bar(opened, guarded, monkey
 
 
 def test_scan_that_cannot_read_says_so(opened, monkeypatch, qtbot):
-    scanner = pytest.importorskip("inspector.core.scanner")
+    from inspector.core import scanner
     from inspector.core.bytesource import ByteSourceError
 
     def unreadable(source, dialect="utf-8", **kwargs):
@@ -355,8 +355,7 @@ def test_a_whole_session_leaves_the_inspected_file_untouched(window, tmp_path, q
     """Open, scan, navigate, set an origin, switch dialects, find, copy, export every
     format and save a repaired copy: the file's bytes, size and modification time stay
     the same, its access time too (O_NOATIME), and nothing is written beside it."""
-    exportdialogs = pytest.importorskip("inspector.gui.exportdialogs")
-    pytest.importorskip("inspector.core.scanner")
+    from inspector.gui import exportdialogs
     from PySide6.QtCore import QStandardPaths
 
     evidence = tmp_path / "evidence"

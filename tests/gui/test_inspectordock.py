@@ -225,7 +225,7 @@ def test_unreadable_source_is_reported(qtbot):
 
 
 def test_large_selection_uses_the_scan_index(qtbot):
-    scanner = pytest.importorskip("inspector.core.scanner")
+    from inspector.core import scanner
     from inspector.core import decoder
 
     block = "añ€😀 ".encode() + b"\xc0\xaf" + b"\xe2\x82" + b"\xef\xbb\xbf" + b"\x80"

@@ -293,7 +293,6 @@ def test_worker_cancel_stops_between_steps(qtbot):
 
 
 def test_scan_runs_in_the_background_and_is_cancelled_by_a_new_file(opened, write_file, qtbot):
-    pytest.importorskip("inspector.core.scanner")
     w = opened(b"abc \xff" * 1000)
     # Partial results arrive while the scan runs; wait for the complete one.
     qtbot.waitUntil(lambda: w.scan_complete, timeout=20_000)
@@ -334,7 +333,6 @@ def test_screenshot_of_the_demo(window, demo_path, tmp_path, qtbot):
 def test_the_progress_bar_goes_with_the_result_not_with_the_thread(opened, qtbot, monkeypatch):
     """A worker's "done" comes after it has handed memory back in its pool thread; the
     bar must go when the scan's result arrives, whatever that tidying costs."""
-    pytest.importorskip("inspector.core.scanner")
     import time
 
     from inspector.gui import workers

@@ -169,7 +169,7 @@ def test_new_file_clears(strip):
 
 
 def test_with_the_real_scanner(qtbot):
-    sc = pytest.importorskip("inspector.core.scanner")
+    from inspector.core import scanner as sc
     doc = Document()
     doc.set_source(MemorySource(DATA, name="overview"))
     strip = OverviewStrip(doc)
@@ -191,7 +191,7 @@ def test_with_the_real_scanner(qtbot):
 
 
 def test_small_file_gets_a_fine_picture(qtbot):
-    sc = pytest.importorskip("inspector.core.scanner")
+    from inspector.core import scanner as sc
     # 40 KiB, one block of the main index; the damage is in the middle third only.
     small = b"a" * 14000 + b"\xc0\xaf" * 6000 + b"b" * 14000
     doc = Document()

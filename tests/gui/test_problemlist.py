@@ -244,7 +244,7 @@ def test_row_count_capped_with_a_note(qtbot):
 # ------------------------------------------------------------------ the real scanner
 
 def test_with_the_real_scanner(qtbot):
-    sc = pytest.importorskip("inspector.core.scanner")
+    from inspector.core import scanner as sc
     doc = Document()
     doc.set_source(MemorySource(DATA, name="problems"))
     dock = ProblemListDock(doc)
@@ -263,7 +263,7 @@ def test_with_the_real_scanner(qtbot):
 
 
 def test_real_partial_scan_fills_in(qtbot, tmp_path):
-    sc = pytest.importorskip("inspector.core.scanner")
+    from inspector.core import scanner as sc
     path = tmp_path / "damaged.bin"
     path.write_bytes(problem_data(seed=9, n=60_000))
     doc = Document()
@@ -295,7 +295,7 @@ def test_real_partial_scan_fills_in(qtbot, tmp_path):
 
 
 def test_jumps_use_the_index_and_agree_with_the_decoder(qtbot):
-    sc = pytest.importorskip("inspector.core.scanner")
+    from inspector.core import scanner as sc
     data = problem_data(seed=9, n=60_000)
     doc = Document()
     doc.set_source(MemorySource(data))

@@ -108,7 +108,7 @@ def test_figures_from_none():
 
 
 def test_real_scan(qtbot, setup):
-    scanner = pytest.importorskip("inspector.core.scanner")
+    from inspector.core import scanner
     data = b"ab" + "é€😀".encode() + b"\xc0\xaf\x80" + "\u200b".encode()
     doc, dock = setup
     doc.set_source(MemorySource(data))
@@ -140,7 +140,7 @@ def test_real_scan(qtbot, setup):
 
 
 def test_real_partial_scan_shows_progress(qtbot, setup):
-    scanner = pytest.importorskip("inspector.core.scanner")
+    from inspector.core import scanner
     data = ("text €" * 200000).encode()
     doc, dock = setup
     doc.set_source(MemorySource(data))

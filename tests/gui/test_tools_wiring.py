@@ -63,7 +63,6 @@ def test_inspector_follows_the_cursor(opened):
 
 
 def test_statistics_and_problem_list_fill_from_the_scan(opened, qtbot):
-    pytest.importorskip("inspector.core.scanner")
     w = opened(b"ok \xc0\xaf and \xff\n" * 50)
     qtbot.waitUntil(lambda: w.scan_complete, timeout=20_000)
     assert "problem" in w.statistics_dock.verdict_label.text().lower() or \
@@ -190,8 +189,6 @@ def test_overview_follows_the_hex_view(opened, qtbot):
 
 
 def test_exports_and_repair_from_the_window(opened, tmp_path, qtbot):
-    pytest.importorskip("inspector.gui.exportdialogs")
-    pytest.importorskip("inspector.core.scanner")
     w = opened(b"caf\xe9 ok \xc0\xaf\n" * 20)
     exporter = w._exporter()
     exporter.show_messages = False
