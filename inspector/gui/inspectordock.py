@@ -25,13 +25,9 @@ from PySide6.QtWidgets import (QAbstractItemView, QDockWidget, QFrame, QGridLayo
 from inspector.core import decoder
 from inspector.core.bytesource import ByteSourceError
 from inspector.core import kinds as K
-from inspector.core import unicode_db
+from inspector.core import unicode_db, unitinfo
 from inspector.gui import style, workers
 
-try:  # helper A's explanations; the dock has its own plainer ones when it is absent
-    from inspector.core import unitinfo as _unitinfo
-except ImportError:  # pragma: no cover - depends on what has landed
-    _unitinfo = None
 
 # ----------------------------------------------------------------- the bit layout
 
@@ -249,57 +245,15 @@ class BitLayoutView(QWidget):
 
 # ------------------------------------------------------------------- explanations
 
-def _plain_explanation(unit: decoder.Unit, data: bytes) -> str:
-    """A plain explanation used when the core's unit info module is not there."""
-    kind = unit.kind
-    if kind == K.OVERLONG:
-        v = unit.value or 0
-        shortest = len(chr(v).encode("utf-8", "surrogatepass")) if v <= 0x10FFFF else None
-        return (f"An overlong form: {unit.length} bytes spell {format_value(v)} "
-                f"({unicode_db.name(v)}), which needs only {shortest} byte(s). UTF-8 "
-                "allows only the shortest form; longer spellings were used to slip "
-                "characters such as '/' or '<' past validation filters.")
-    if kind == K.SURROGATE:
-        return (f"An encoded UTF-16 surrogate ({format_value(unit.value or 0)}). UTF-8 "
-                "forbids surrogates; CESU-8 and Modified UTF-8 write supplementary "
-                "characters as two of them, and WTF-8 keeps lone ones.")
-    if kind == K.OUT_OF_RANGE:
-        return (f"The value {unit.value or 0:#X} is above U+10FFFF, the last Unicode "
-                "code point (RFC 3629 limits UTF-8 to it).")
-    if kind == K.LEGACY_LONG_FORM:
-        return (f"A {unit.length}-byte sequence from the 1993 form of UTF-8 (FSS-UTF), "
-                "withdrawn by RFC 3629 in 2003.")
-    if kind == K.TRUNCATED:
-        need = decoder.STRUCT_LEN[data[0]] if data else 0
-        where = " at the end of the data" if unit.at_end else ""
-        return (f"A truncated sequence{where}: the lead byte {data[0]:02X} announces "
-                f"{need} bytes but only {unit.length} are here ({need - unit.length} "
-                "missing).")
-    if kind == K.UNEXPECTED_CONTINUATION:
-        return ("A continuation byte (80-BF) with no lead byte before it: a stray byte, "
-                "or the tail of a sequence whose start was lost.")
-    if kind == K.INVALID_BYTE:
-        return f"The byte {data[0]:02X} is never used by any form of UTF-8."
-    if unit.warnings:
-        return "Valid, with a warning: " + "; ".join(K.KIND_TITLES.get(w, w) for w in unit.warnings) + "."
-    return "A valid character."
-
-
 def explanation_for(unit: decoder.Unit, source, dialect: str = K.UTF8,
                     origin: int | None = None) -> str:
-    """The plain explanation of a problem unit: the core's unit info (its line and its
-    longer sentences) when that module is there, else the dock's own words."""
-    data = source.read(unit.offset, unit.length)
-    if _unitinfo is not None and hasattr(_unitinfo, "describe"):
-        try:
-            info = _unitinfo.describe(unit, source, dialect, origin=origin)
-            parts = [info.explanation, *info.details]
-            parts += [f"{w}: {words}" for w, words in info.warnings
-                      if unit.kind == K.VALID and words not in parts]
-            return "\n".join(p for p in parts if p)
-        except Exception:  # a bug there must not blank the dock; the plain text stands in
-            pass
-    return _plain_explanation(unit, data)
+    """The plain explanation of a problem unit: the core's unit info, its line and its
+    longer sentences (and, for a valid character, what its warnings mean)."""
+    info = unitinfo.describe(unit, source, dialect, origin=origin)
+    parts = [info.explanation, *info.details]
+    parts += [f"{w}: {words}" for w, words in info.warnings
+              if unit.kind == K.VALID and words not in parts]
+    return "\n".join(p for p in parts if p)
 
 
 # ----------------------------------------------------------------- range summaries
@@ -582,6 +536,15 @@ class FactsGrid(QWidget):
         return None
 
 
+def dialect_row(dialect: str, unit: decoder.Unit, data: bytes) -> tuple[str, ...]:
+    """A row of the dialect table: how ``dialect`` reads the bytes, ``unit`` being what
+    it cuts there and ``data`` that unit's bytes."""
+    value = "-" if unit.value is None else (
+        format_value(unit.value) if unit.value <= 0x10FFFF else f"{unit.value:#X}")
+    kind = unit.kind + (f" ({', '.join(unit.warnings)})" if unit.warnings else "")
+    return (dialect, data.hex(" ").upper(), kind, value, str(unit.replacements))
+
+
 class SequenceInspector(QDockWidget):
     """The dock. ``refresh()`` rebuilds it from the document; every document signal that
     can change what it shows calls it."""
@@ -714,15 +677,25 @@ class SequenceInspector(QDockWidget):
             self.refresh()
 
     # ---------------------------------------------------------------- one unit
-    def _set_unit_widgets_visible(self, on: bool) -> None:
-        for w in (self.facts_label, self.bits_scroll, self.explanation, self.dialect_table):
-            w.setVisible(on)
-        self.summary_label.setVisible(not on)
+    def _set_unit_widgets_visible(self, on: bool, problem: bool = False) -> None:
+        """The unit's widgets, or the selection's summary; the explanation and the
+        dialect table only for a problem. Only what changes is touched: each show or
+        hide relays out the whole dock."""
+        for widget, visible in ((self.facts_label, on), (self.bits_scroll, on),
+                                (self.explanation, on and problem),
+                                (self.dialect_table, on and problem),
+                                (self.summary_label, not on)):
+            if widget.isHidden() == visible:
+                widget.setVisible(visible)
 
     def _show_unit(self, unit: decoder.Unit | None) -> None:
         self.unit = unit
         self.summary = None
-        self._set_unit_widgets_visible(True)
+        problem = unit is not None and unit.is_problem
+        self._set_unit_widgets_visible(True, problem)
+        # A hidden explanation and dialect table keep what they showed last: filling
+        # them again for the next problem costs less than emptying them now.
+        self.dialect_rows = []
         if unit is None:
             self.heading.setText("No data" if not self.document.size else "Past the end")
             self.facts = []
@@ -730,9 +703,6 @@ class SequenceInspector(QDockWidget):
             self.facts_label.set_facts([], None)
             self.bits.set_layout(None, "nothing under the cursor")
             self.bits_scroll.refit()
-            self.explanation.setText("")
-            self.dialect_rows = []
-            self._fill_dialect_table()
             return
         data = self.document.read(unit.offset, unit.length)
         self.facts = self._facts(unit, data)
@@ -750,13 +720,27 @@ class SequenceInspector(QDockWidget):
         self.facts_label.set_facts(self.facts, pal.unit_color(unit), pal.color("muted_text"))
         self.bits.set_layout(self.layout_info)
         self.bits_scroll.refit()
-        problem = unit.is_problem
-        self.explanation.setVisible(problem)
-        self.explanation.setText(explanation_for(unit, self.document.source, self.document.dialect,
-                                                 self.document.origin) if problem else "")
-        self.dialect_rows = self._dialect_rows(unit) if problem else []
-        self.dialect_table.setVisible(problem)
+        if problem:
+            self.explanation.setText(explanation_for(unit, self.document.source, self.document.dialect,
+                                                     self.document.origin))
+            self.dialect_rows = self._dialect_rows(unit)
+            self._fill_dialect_table()
+
+    def prime(self) -> None:
+        """Show a problem once, off screen, before any file is open: the first time the
+        explanation and the dialect table appeared (their first layout, fonts and
+        styles) cost the first problem the cursor met 20-45 ms. Called by the window
+        once it is built."""
+        stray = b"\x80"
+        unit = decoder.cut(stray)[0]
+        self.explanation.setText(explanation_for(unit, stray))
+        self.dialect_rows = [dialect_row(name, decoder.cut(stray, dialect=name)[0], stray)
+                             for name in K.DIALECTS]
         self._fill_dialect_table()
+        self._set_unit_widgets_visible(True, problem=True)
+        self.widget().grab()
+        self._shown_key = None
+        self.refresh()
 
     def _facts(self, unit: decoder.Unit, data: bytes) -> list[tuple[str, str]]:
         facts = [
@@ -794,13 +778,8 @@ class SequenceInspector(QDockWidget):
         rows = []
         for name in K.DIALECTS:
             other = decoder.unit_at(d.source, unit.offset, d.origin, name)
-            if other is None:
-                continue
-            data = d.read(other.offset, other.length)
-            value = "-" if other.value is None else (
-                format_value(other.value) if other.value <= 0x10FFFF else f"{other.value:#X}")
-            kind = other.kind + (f" ({', '.join(other.warnings)})" if other.warnings else "")
-            rows.append((name, data.hex(" ").upper(), kind, value, str(other.replacements)))
+            if other is not None:
+                rows.append(dialect_row(name, other, d.read(other.offset, other.length)))
         return rows
 
     def _fill_dialect_table(self) -> None:
