@@ -213,7 +213,7 @@ class Paragraph:
     """Bytes [start, end) between two breaks, wrapped into lines."""
 
     __slots__ = ("start", "end", "units", "xs", "widths", "texts", "modes", "spans", "_cells",
-                 "extra")
+                 "extra", "repeated")
 
     def __init__(self, start: int, end: int, units: list[decoder.Unit]):
         self.start = start
@@ -228,6 +228,9 @@ class Paragraph:
         self.spans: list[tuple] = []
         self._cells: dict[int, list[Cell]] = {}
         self.extra: dict = {}  # a view's own per-paragraph caches (dropped with it)
+        # The byte, when the paragraph is one ASCII byte repeated (see _wrap_repeated):
+        # its lines of equal length then look alike.
+        self.repeated: int | None = None
 
     @property
     def line_count(self) -> int:
@@ -628,6 +631,7 @@ class TextLayout:
             spans.append((ls, le, units[ls].offset, units[le - 1].offset + 1, width))
         par.xs, par.widths, par.texts, par.modes = xs, [w] * n, [text] * n, [mode] * n
         par.spans = spans
+        par.repeated = key
         return True
 
     def _width_at(self, widths, xs, k) -> float:

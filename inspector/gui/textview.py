@@ -926,11 +926,31 @@ class TextView(QAbstractScrollArea):
         for row, line in enumerate(lines):
             y = PAD_Y + row * lh
             dim = origin is not None and line.start < origin
-            plan = self._plan(line, lost_end, origin)
-            if sel_end > sel_start and line.start < sel_end and line.end > sel_start:
+            p.setOpacity(0.45 if dim else 1.0)
+            selected = sel_end > sel_start and line.start < sel_end and line.end > sel_start
+            par = line.paragraph
+            if (par.repeated is not None and not selected
+                    and (lost_end is None or line.end <= origin or line.start >= lost_end)):
+                # A line of one byte repeated (a page of NULs) looks like every other
+                # such line of its length: one picture for all of them, made on first
+                # sight, and no plan unless a match or a marker needs one.
+                key = ("repeated", generation, par.repeated, line.last - line.first,
+                       look.key, width, ratio)
+                pm = images.get(key)
+                if pm is None:
+                    pm = self._line_image(self._plan(line, lost_end, origin), look, width, ratio,
+                                          background)
+                    self._keep_image(key, pm)
+                else:
+                    images.move_to_end(key)
+                p.drawPixmap(QPointF(0, y), pm)
+                if origin is None and not doc.matches_in(line.start, line.end):
+                    continue
+                plan = self._plan(line, lost_end, origin)
+            elif selected:
                 # A line under the selection is drawn directly: the selection band
                 # goes beneath its text and hides the problem fills it covers.
-                p.setOpacity(0.45 if dim else 1.0)
+                plan = self._plan(line, lost_end, origin)
                 self._draw_line(p, plan, y, look, (sel_start, sel_end))
             else:
                 # Otherwise a line painted again is a picture, made on its second
@@ -938,8 +958,8 @@ class TextView(QAbstractScrollArea):
                 # (a scroll by a line redraws one line). Its first paint is direct:
                 # after a jump most lines are new, and a picture costs more than
                 # drawing once.
-                key = (generation, line.paragraph.start, line.index, look.key, width, ratio)
-                p.setOpacity(0.45 if dim else 1.0)
+                plan = self._plan(line, lost_end, origin)
+                key = (generation, par.start, line.index, look.key, width, ratio)
                 if key not in images:
                     self._keep_image(key, None)
                     self._draw_line(p, plan, y, look, None)

@@ -474,3 +474,47 @@ def test_find_matches_are_highlighted(make_view):
     doc.matches = []
     view.viewport().repaint()
     assert view.viewport().grab().toImage() == plain
+
+
+@pytest.mark.parametrize("change", ["none", "scroll", "selection", "match", "origin", "dialect"])
+def test_lines_of_one_repeated_byte_share_a_picture_that_looks_right(make_view, monkeypatch,
+                                                                      change):
+    """A page of NULs (or of one letter) is one picture per line length, drawn on every
+    such line: it looks exactly like the lines drawn one by one."""
+    from inspector.gui import textlayout as TL
+
+    data = b"head\n" + b"\x00" * 6000 + b"\nmid " + b"a" * 3000 + b"\x80\xc3\n" + b"\x00" * 900
+    doc, view = make_view(data)
+    view.clearFocus()
+
+    def apply(d):
+        if change == "scroll":
+            d.set_anchor(3001)
+        elif change == "selection":
+            d.set_selection(700, 1900)
+        elif change == "match":
+            d.matches = [(40, 45), (300, 420)]
+        elif change == "origin":
+            d.set_origin(data.index(b"\x80") + 1)
+            d.set_anchor(data.index(b"\x80") - 500)
+        elif change == "dialect":
+            d.set_dialect(K.MUTF8)
+
+    apply(doc)
+    shared = _pane_image(view)
+    assert any(key[0] == "repeated" for key in view._line_images), "no shared line picture"
+    assert _pane_image(view) == shared
+
+    monkeypatch.setattr(TL.TextLayout, "_wrap_repeated", lambda self, par: False)
+    fresh_doc = Document()
+    fresh_doc.set_source(MemorySource(data))
+    fresh_view = TextView(fresh_doc)
+    fresh_view.resize(view.size())
+    fresh_view.show()
+    try:
+        apply(fresh_doc)
+        one_by_one = _pane_image(fresh_view)
+        assert not any(key[0] == "repeated" for key in fresh_view._line_images)
+    finally:
+        fresh_view.close()
+    assert shared == one_by_one
