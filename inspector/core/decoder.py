@@ -12,6 +12,9 @@ for a CESU-8 surrogate pair), never by decoding from the start of the file.
 from __future__ import annotations
 
 import re
+from collections import namedtuple
+from functools import partial
+from itertools import repeat
 from typing import Protocol
 
 from inspector.core import kinds as K
@@ -72,56 +75,50 @@ def replacements_for(data: bytes | memoryview, start: int, length: int) -> int:
     return length
 
 
-class Unit:
+# The fields, read by C descriptors (namedtuple's): as quick as a slot.
+_UnitFields = namedtuple("_UnitFields",
+                         ("offset", "length", "kind", "value", "replacements", "at_end", "warnings"))
+
+
+class Unit(_UnitFields):
     """One unit: a valid character or one flagged problem.
 
     ``value`` is the decoded number of a complete unit (also for overlong, surrogate,
     out-of-range and complete 1993 forms) and None for truncated units, stray
     continuation bytes and FE/FF. ``at_end`` marks a truncated unit cut short by the end
-    of the data.
+    of the data; ``warnings`` names a valid unit's warnings.
+
+    A unit is an immutable tuple of its seven fields: a page of a view is thousands of
+    them, and a tuple is made in C (``cut`` makes a run of ASCII without one Python call
+    per byte) and, holding only numbers, strings and tuples, is soon left alone by the
+    garbage collector.
     """
 
-    __slots__ = ("offset", "length", "kind", "value", "replacements", "at_end", "warnings")
+    __slots__ = ()
 
-    def __init__(self, offset: int, length: int, kind: str, value: int | None,
-                 replacements: int = 0, at_end: bool = False, warnings: tuple = ()):
-        self.offset = offset
-        self.length = length
-        self.kind = kind
-        self.value = value
-        self.replacements = replacements
-        self.at_end = at_end
-        self.warnings = warnings
+    def __new__(cls, offset: int, length: int, kind: str, value: int | None,
+                replacements: int = 0, at_end: bool = False, warnings: tuple = ()):
+        return tuple.__new__(cls, (offset, length, kind, value, replacements, at_end, warnings))
 
     @property
     def end(self) -> int:
-        return self.offset + self.length
+        return self[0] + self[1]
 
     @property
     def is_error(self) -> bool:
-        return self.kind != K.VALID
+        return self[2] != K.VALID
 
     @property
     def is_valid(self) -> bool:
-        return self.kind == K.VALID
+        return self[2] == K.VALID
 
     @property
     def is_problem(self) -> bool:
         """An error, or a valid unit with a warning."""
-        return self.kind != K.VALID or bool(self.warnings)
+        return self[2] != K.VALID or bool(self[6])
 
     def contains(self, offset: int) -> bool:
-        return self.offset <= offset < self.offset + self.length
-
-    def _key(self):
-        return (self.offset, self.length, self.kind, self.value, self.replacements,
-                self.at_end, self.warnings)
-
-    def __eq__(self, other):
-        return isinstance(other, Unit) and self._key() == other._key()
-
-    def __hash__(self):
-        return hash(self._key())
+        return self[0] <= offset < self[0] + self[1]
 
     def __repr__(self):
         extra = f", warnings={self.warnings}" if self.warnings else ""
@@ -146,6 +143,10 @@ class Unit:
         if data is not None:
             out["bytes"] = data.hex(" ")
         return out
+
+
+# A unit from its seven fields in one tuple, made in C (for runs made by ``map``).
+_new_unit = partial(tuple.__new__, Unit)
 
 
 # ---------------------------------------------------------------------------- warnings
@@ -238,8 +239,10 @@ def cut(data: bytes | bytearray | memoryview, base: int = 0, dialect: str = K.UT
                 # Likely a long run of ASCII (NUL pages, prose): one list comprehension
                 # instead of a trip round this loop per byte.
                 j = ascii_run(data, i, stop).end()
-                out += [Unit(base + k, 1, VALID, c, 0, False, ascii_warnings[c])
-                        for k, c in zip(range(i, j), data[i:j])]
+                chunk = data[i:j]
+                out += map(_new_unit, zip(range(base + i, base + j), repeat(1), repeat(VALID),
+                                          chunk, repeat(0), repeat(False),
+                                          map(ascii_warnings.__getitem__, chunk)))
                 i = j
             else:
                 append(Unit(base + i, 1, VALID, b, 0, False, ascii_warnings[b]))
