@@ -33,6 +33,16 @@ class Verdict:
     def to_dict(self) -> dict:
         return {"code": self.code, "text": self.text, "details": self.details}
 
+    def details_text(self) -> str:
+        """The details as "name: value" lines (a tooltip's text)."""
+        def spell(value) -> str:
+            if isinstance(value, dict):
+                return ", ".join(f"{k} {spell(v)}" for k, v in value.items())
+            if isinstance(value, int) and not isinstance(value, bool):
+                return f"{value:,}"
+            return str(value)
+        return "\n".join(f"{k.replace('_', ' ')}: {spell(v)}" for k, v in self.details.items())
+
     def __repr__(self):
         return f"Verdict({self.code!r}, {self.text!r})"
 
@@ -184,6 +194,13 @@ def _problems_text(result) -> str:
     noun = "problem" if total == 1 else "problems"
     name = "UTF-8" if result.dialect == K.UTF8 else K.DIALECT_TITLES[result.dialect]
     return f"{name} with {total:,} {noun}: " + ", ".join(f"{n:,} {k.replace('_', ' ')}" for n, k in parts)
+
+
+def verdict_of(result, source) -> Verdict:
+    """The verdict on a finished scan: the one its own worker worked out (see
+    ``scanner.background_scan_steps``), else judged now. May raise what reading
+    ``source`` raises."""
+    return result.verdict if result.verdict is not None else verdict(result, source)
 
 
 def verdict(result, source) -> Verdict:

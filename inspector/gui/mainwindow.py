@@ -17,12 +17,11 @@ from PySide6.QtWidgets import (QAbstractScrollArea, QApplication, QDockWidget, Q
                                QFrame, QHBoxLayout, QLabel, QMainWindow, QMessageBox,
                                QProgressBar, QPushButton, QSplitter, QVBoxLayout, QWidget)
 
-from inspector.core import copyformats
-from inspector.core import decoder
+from inspector.core import copyformats, decoder, navigation, scanner, verdict
 from inspector.core import kinds as K
 from inspector.core.bytesource import ByteSourceError, MemorySource, display_path
 from inspector.core.unicode_db import name as cp_name
-from inspector.gui import crashguard, style
+from inspector.gui import crashguard, exportdialogs, findbar, overview, problemlist, style
 from inspector.gui.copyactions import build_copy_menu
 from inspector.gui.courtesy import PaintsAsActivity, UserActivity, courteous
 from inspector.gui.dialogs import GotoDialog, LegendDialog
@@ -35,60 +34,11 @@ from inspector.gui.referencedialog import ReferenceDialog
 from inspector.gui.scrollstyle import flat_scroll_bars
 from inspector.gui.settings import THEMES, Settings
 from inspector.gui.statistics import StatisticsDock
+from inspector.gui.textview import TextView
 from inspector.gui.workers import GeneratorWorker, start as start_worker
 
 
-def _optional(name: str):
-    """A module another engineer is still writing: the window works without it."""
-    import importlib
-
-    try:
-        return importlib.import_module(name)
-    except ImportError:  # pragma: no cover - depends on what has landed
-        return None
-
-
-_textview = _optional("inspector.gui.textview")
-TextView = _textview.TextView if _textview is not None else None
-problemlist = _optional("inspector.gui.problemlist")
-overview = _optional("inspector.gui.overview")
-findbar = _optional("inspector.gui.findbar")
-exportdialogs = _optional("inspector.gui.exportdialogs")
-
 APP_TITLE = "UTF-8 Inspector"
-SEARCH_CHUNK = 1 << 16
-
-
-def _search_problem(source, offset, origin, dialect, forward, cancel):
-    """A plain-decoder search for the next/previous problem unit, used when the
-    scanner's navigation module is not available. Yields between chunks."""
-    size = source.size
-    if forward:
-        here = decoder.unit_at(source, offset, origin, dialect)
-        pos = here.end if here is not None else size
-        while pos < size:
-            if cancel():
-                return None
-            stop = min(pos + SEARCH_CHUNK, size)
-            for u in decoder.units_in_range(source, pos, stop, origin, dialect):
-                if u.offset >= pos and u.is_problem:
-                    return u
-            pos = stop
-            yield pos
-        return None
-    here = decoder.unit_at(source, min(offset, size - 1), origin, dialect) if size else None
-    pos = here.offset if here is not None else 0
-    while pos > 0:
-        if cancel():
-            return None
-        lo = max(0, pos - SEARCH_CHUNK)
-        found = [u for u in decoder.units_in_range(source, lo, pos, origin, dialect)
-                 if u.offset < pos and u.offset >= lo and u.is_problem]
-        if found:
-            return found[-1]
-        pos = lo
-        yield pos
-    return None
 
 
 def _dark_qpalette() -> QPalette:
@@ -146,9 +96,9 @@ class MainWindow(QMainWindow):
         self._dismissed_change_key = None  # a change the user has dismissed
 
         self.hex_view = HexView(self.document)
-        self.text_view = TextView(self.document) if TextView is not None else None
-        self.overview = overview.OverviewStrip(self.document) if overview is not None else None
-        self.find_bar = findbar.FindBar(self.document) if findbar is not None else None
+        self.text_view = TextView(self.document)
+        self.overview = overview.OverviewStrip(self.document)
+        self.find_bar = findbar.FindBar(self.document)
         self._build_central()
         self._build_docks()
 
@@ -180,10 +130,8 @@ class MainWindow(QMainWindow):
         d.fileChanged.connect(self._on_file_changed)
         self.hex_view.zoomChanged.connect(self._on_zoom)
         self.hex_view.visibleRangeChanged.connect(self._on_visible_range)
-        if self.find_bar is not None:
-            self.find_bar.matchesChanged.connect(self._on_matches)
-        if self.overview is not None:
-            self.overview.jumped.connect(lambda _offset: self.hex_view.setFocus())
+        self.find_bar.matchesChanged.connect(self._on_matches)
+        self.overview.jumped.connect(lambda _offset: self.hex_view.setFocus())
 
         # Changes on disk: a watcher for the quick notice, a cheap periodic stat for what
         # watchers miss (network file systems, a file replaced by rename), and a check
@@ -235,17 +183,15 @@ class MainWindow(QMainWindow):
         pane.setContentsMargins(0, 0, 0, 0)
         pane.setSpacing(2)
         pane.addWidget(self.hex_view, 1)
-        if self.overview is not None:
-            pane.addWidget(self.overview)
+        pane.addWidget(self.overview)
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.setObjectName("paneSplitter")
         self.splitter.addWidget(self.hex_pane)
-        if self.text_view is not None:
-            self.splitter.addWidget(self.text_view)
-            self.splitter.setStretchFactor(0, 3)
-            self.splitter.setStretchFactor(1, 2)
-            QWidget.setTabOrder(self.hex_view, self.text_view)
+        self.splitter.addWidget(self.text_view)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 2)
+        QWidget.setTabOrder(self.hex_view, self.text_view)
         self.splitter.setChildrenCollapsible(False)
 
         central = QWidget()
@@ -255,9 +201,8 @@ class MainWindow(QMainWindow):
         box.setSpacing(0)
         box.addWidget(self.banner)
         box.addWidget(self.splitter, 1)
-        if self.find_bar is not None:
-            box.addWidget(self.find_bar)
-            self.find_bar.hide()
+        box.addWidget(self.find_bar)
+        self.find_bar.hide()
         self.setCentralWidget(central)
 
     def _build_docks(self) -> None:
@@ -266,16 +211,14 @@ class MainWindow(QMainWindow):
         d = self.document
         self.inspector_dock = SequenceInspector(d, self)
         self.statistics_dock = StatisticsDock(d, self)
-        self.problem_dock = problemlist.ProblemListDock(d, self) if problemlist is not None else None
+        self.problem_dock = problemlist.ProblemListDock(d, self)
         right = Qt.DockWidgetArea.RightDockWidgetArea
         self.addDockWidget(right, self.inspector_dock)
         self.addDockWidget(right, self.statistics_dock)
         self.tabifyDockWidget(self.inspector_dock, self.statistics_dock)
-        if self.problem_dock is not None:
-            self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.problem_dock)
+        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.problem_dock)
         self.inspector_dock.raise_()
-        self.docks = [w for w in (self.inspector_dock, self.statistics_dock, self.problem_dock)
-                      if w is not None]
+        self.docks = [self.inspector_dock, self.statistics_dock, self.problem_dock]
         for dock in self.docks:
             dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetClosable
                              | QDockWidget.DockWidgetFeature.DockWidgetMovable
@@ -347,8 +290,6 @@ class MainWindow(QMainWindow):
                                             lambda: self.export("html"))
         self.act_repair = self._action("Save &repaired copy…", "actionSaveRepaired",
                                        self.show_repair, "Ctrl+Shift+S")
-        for a in (self.act_export_json, self.act_export_csv, self.act_export_html, self.act_repair):
-            a.setEnabled(exportdialogs is not None)
         # Copy: the focused pane decides (hex in the hex view, text in the text pane).
         self.act_copy = self._action("&Copy", "actionCopy", self.copy_focused, SK.Copy)
         self.act_copy.setStatusTip("Copy the selection: as hex in the hex view, as text in "
@@ -364,8 +305,6 @@ class MainWindow(QMainWindow):
         self.act_find_close = self._action("Close the find bar", "actionFindClose",
                                            self.hide_find, "Escape")
         self.act_find_close.setEnabled(False)  # only while the bar shows: Escape stays free
-        for a in (self.act_find, self.act_find_next, self.act_find_previous):
-            a.setEnabled(self.find_bar is not None)
         self.act_goto = self._action("&Go to offset…", "actionGoto", self.show_goto, "Ctrl+G")
         self.act_decode_here = self._action("&Decode from here", "actionDecodeFromHere",
                                             self.decode_from_cursor, "Ctrl+D")
@@ -399,12 +338,11 @@ class MainWindow(QMainWindow):
             a.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
             self.addAction(a)
             self.panel_actions[dock.objectName()] = a
-        if self.overview is not None:
-            a = self._action("&Overview strip", "actionPanel_overview", None,
-                             f"Alt+{len(self.docks) + 1}", checkable=True)
-            a.setChecked(True)
-            a.toggled.connect(self.overview.setVisible)
-            self.panel_actions["overview"] = a
+        a = self._action("&Overview strip", "actionPanel_overview", None,
+                         f"Alt+{len(self.docks) + 1}", checkable=True)
+        a.setChecked(True)
+        a.toggled.connect(self.overview.setVisible)
+        self.panel_actions["overview"] = a
 
         def group(names_titles, prefix, slot):
             g = QActionGroup(self)
@@ -579,8 +517,7 @@ class MainWindow(QMainWindow):
             # First run: the right-hand docks narrow, the problem list a few rows high.
             width = max(280, min(410, int(self.width() * 0.28)))
             self.resizeDocks([self.inspector_dock], [width], Qt.Orientation.Horizontal)
-            if self.problem_dock is not None:
-                self.resizeDocks([self.problem_dock], [190], Qt.Orientation.Vertical)
+            self.resizeDocks([self.problem_dock], [190], Qt.Orientation.Vertical)
         split = s.splitter()
         self._split_pending = split is None or not self.splitter.restoreState(split)
 
@@ -596,7 +533,7 @@ class MainWindow(QMainWindow):
 
     def _fit_hex_pane(self, may_narrow_docks: bool = True) -> None:
         total = sum(self.splitter.sizes())
-        if self.text_view is None or total <= 0:
+        if total <= 0:
             return
         hexw = self.hex_pane.sizeHint().width()
         short = hexw + self.TEXT_PANE_MIN - total
@@ -633,8 +570,7 @@ class MainWindow(QMainWindow):
     def zoom(self, how: str) -> None:
         """Zoom both panes ("zoom_in", "zoom_out", "zoom_reset")."""
         getattr(self.hex_view, how)()
-        if self.text_view is not None and hasattr(self.text_view, how):
-            getattr(self.text_view, how)()
+        getattr(self.text_view, how)()
 
     def _on_zoom(self, steps: int) -> None:
         self.settings.zoom = steps
@@ -642,8 +578,7 @@ class MainWindow(QMainWindow):
     def _on_whitespace(self, on: bool) -> None:
         on = bool(on)
         self.settings.show_whitespace = on
-        if self.text_view is not None and hasattr(self.text_view, "set_show_whitespace"):
-            self.text_view.set_show_whitespace(on)
+        self.text_view.set_show_whitespace(on)
 
     def set_theme(self, theme: str) -> None:
         self.theme_actions[theme].setChecked(True)
@@ -857,7 +792,7 @@ class MainWindow(QMainWindow):
     def copy_focused(self) -> None:
         """Ctrl+C: the text pane copies what a reader sees, everything else the bytes."""
         focus = QApplication.focusWidget()
-        in_text = self.text_view is not None and focus is not None and (
+        in_text = focus is not None and (
             focus is self.text_view or self.text_view.isAncestorOf(focus))
         self.copy_as(copyformats.TEXT if in_text else copyformats.HEX)
 
@@ -865,13 +800,11 @@ class MainWindow(QMainWindow):
         self.document.set_selection(0, self.document.size)
 
     def show_find(self) -> None:
-        if self.find_bar is not None:
-            self.find_bar.show_bar()
-            self.act_find_close.setEnabled(True)
+        self.find_bar.show_bar()
+        self.act_find_close.setEnabled(True)
 
     def hide_find(self) -> None:
-        if self.find_bar is not None:
-            self.find_bar.hide_bar()
+        self.find_bar.hide_bar()
         self.act_find_close.setEnabled(False)
         self.hex_view.setFocus()
 
@@ -883,8 +816,6 @@ class MainWindow(QMainWindow):
 
     def _find(self, backwards: bool) -> None:
         bar = self.find_bar
-        if bar is None:
-            return
         if not bar.edit.text().strip():
             self.show_find()  # nothing to find yet: ask for it
             return
@@ -894,26 +825,18 @@ class MainWindow(QMainWindow):
     def find_pattern(self, pattern) -> None:
         """The encoder's "find in file": hand the pattern to the find bar and search."""
         bar = self.find_bar
-        if bar is None:
-            return
-        if isinstance(pattern, (bytes, bytearray)):
-            bar.set_query(bytes(pattern).hex(" "), "hex", False)
-        else:
-            bar.set_query(pattern.query, pattern.kind, bool(pattern.spellings))
+        bar.set_query(pattern.query, pattern.kind, bool(pattern.spellings))
         bar.show()
         self.act_find_close.setEnabled(True)
         bar.find_next()
 
     def _on_matches(self) -> None:
         self.hex_view.viewport().update()
-        if self.text_view is not None:
-            self.text_view.viewport().update()
-        if self.find_bar is not None:
-            self.act_find_close.setEnabled(self.find_bar.isVisible())
+        self.text_view.viewport().update()
+        self.act_find_close.setEnabled(self.find_bar.isVisible())
 
     def _on_visible_range(self, start, end) -> None:
-        if self.overview is not None:
-            self.overview.set_visible_range(start, end)
+        self.overview.set_visible_range(start, end)
 
     def show_encoder(self) -> None:
         if self.encoder_dialog is None:
@@ -944,7 +867,7 @@ class MainWindow(QMainWindow):
 
     def _exporter(self):
         exporter = getattr(self, "exporter", None)
-        if exporter is None and exportdialogs is not None:
+        if exporter is None:
             exporter = self.exporter = exportdialogs.Exporter(self.document, self)
             exporter.done.connect(lambda outcome, message: self.status_note.setText(
                 message.splitlines()[0] if message else outcome))
@@ -952,14 +875,9 @@ class MainWindow(QMainWindow):
 
     def export(self, kind: str, path=None):
         """File > Export (``kind`` "json", "csv" or "html"); asks for a path unless given."""
-        exporter = self._exporter()
-        if exporter is None:
-            return None
-        return exporter.export(kind, path)
+        return self._exporter().export(kind, path)
 
     def show_repair(self, target: str | None = None):
-        if exportdialogs is None:
-            return None
         if self.document.path is None and not self.document.size:
             self.show_error("Save a repaired copy", "Open a file first.")
             return None
@@ -999,19 +917,13 @@ class MainWindow(QMainWindow):
             return
         source, origin, dialect, cursor = d.source, d.origin, d.dialect, d.cursor
         scan = d.scan
-        index = getattr(scan, "index", None) if scan is not None else None
-        try:
-            from inspector.core import navigation
-        except ImportError:
-            navigation = None
+        index = scan.index if scan is not None else None
         holder: list[GeneratorWorker] = []
 
         def cancelled() -> bool:
             return bool(holder) and holder[0].is_cancelled()
 
         def steps():
-            if navigation is None:
-                return (yield from _search_problem(source, cursor, origin, dialect, forward, cancelled))
             func = navigation.next_problem if forward else navigation.previous_problem
             here = decoder.unit_at(source, cursor, origin, dialect)
             found = func(source, cursor, dialect, origin, kinds=None, index=index, cancel=cancelled)
@@ -1095,11 +1007,6 @@ class MainWindow(QMainWindow):
         """Scan the whole file in the background (restarted for a new dialect)."""
         self._cancel_scan()
         d = self.document
-        try:
-            from inspector.core import scanner
-        except ImportError:
-            self.status_verdict.setText("")
-            return
         source, dialect = d.source, d.dialect
         activity = self.user_activity
         worker = GeneratorWorker(
@@ -1120,7 +1027,7 @@ class MainWindow(QMainWindow):
     def scan_complete(self) -> bool:
         """The whole-file scan has finished and its result is the document's."""
         scan = self.document.scan
-        return self._scan_worker is None and scan is not None and bool(getattr(scan, "complete", True))
+        return self._scan_worker is None and scan is not None and scan.complete
 
     def _cancel_scan(self) -> None:
         if self._scan_worker is not None:
@@ -1147,14 +1054,10 @@ class MainWindow(QMainWindow):
     def _on_scan_progress(self, progress) -> None:
         if self._current_scan_worker() is None or progress is None:
             return  # None: a step with nothing to show (the tables, the verdict)
-        done = getattr(progress, "done", 0)
-        total = getattr(progress, "total", 0) or 1
-        self.progress.setValue(int(done * 1000 // total))
-        partial = getattr(progress, "result", None)
-        if partial is not None:
-            # The docks fill in while the scan runs (the result grows in the worker;
-            # they read its finished blocks only).
-            self.document.set_scan(partial)
+        self.progress.setValue(int(progress.done * 1000 // max(progress.total, 1)))
+        # The docks fill in while the scan runs (the result grows in the worker; they
+        # read its finished blocks only).
+        self.document.set_scan(progress.result)
 
     def _on_scan_done(self, result) -> None:
         if self._current_scan_worker() is None:
@@ -1190,23 +1093,19 @@ class MainWindow(QMainWindow):
     def _on_scan(self, result) -> None:
         if result is None:
             return
-        if not getattr(result, "complete", True) or getattr(result, "verdict_pending", False):
-            done, total = getattr(result, "scanned", 0), max(getattr(result, "size", 0), 1)
-            self.status_verdict.setText(f"scanning… {100 * done // total}%")
+        if not result.complete or result.verdict_pending:
+            total = max(result.end - result.start, 1)
+            self.status_verdict.setText(f"scanning… {100 * result.scanned // total}%")
             return
         try:
-            v = getattr(result, "verdict", None)  # worked out by the scan's worker
-            if v is None:
-                from inspector.core.verdict import verdict
-                v = verdict(result, self.document.source)
-            text = v.text
-            tip = getattr(v, "details", "")
-            tip = "\n".join(tip) if isinstance(tip, (list, tuple)) else str(tip or "")
-        except ImportError:
-            text = getattr(result, "summary", None) or "scanned"
-            tip = ""
-        self.status_verdict.setText(text)
-        self.status_verdict.setToolTip(tip or "the whole-file verdict")
+            v = verdict.verdict_of(result, self.document.source)
+        except (OSError, ByteSourceError) as e:
+            # The file went away under the scan: its counts stand, the verdict cannot.
+            self.status_verdict.setText("no verdict: the file cannot be read")
+            self.status_verdict.setToolTip(str(e))
+            return
+        self.status_verdict.setText(v.text)
+        self.status_verdict.setToolTip("the whole-file verdict\n" + v.details_text())
 
     # ------------------------------------------------------------------ status bar
     def _on_source(self) -> None:
@@ -1311,9 +1210,8 @@ class MainWindow(QMainWindow):
         """Cancel background work and wait for it (tests, and before exiting)."""
         self.cancel_background()
         self._file_timer.stop()
-        if self.find_bar is not None:
-            self.find_bar.cancel()
-            self.find_bar.wait(timeout)
+        self.find_bar.cancel()
+        self.find_bar.wait(timeout)
         exporter = getattr(self, "exporter", None)
         if exporter is not None and exporter.task is not None and exporter.task.running:
             exporter.task.cancel()

@@ -44,3 +44,17 @@ def test_verdicts(data, code, words):  # noqa: D103
 def test_verdict_in_another_dialect_is_valid():
     v = judge(b"smile \xed\xa0\xbd\xed\xb8\x80 ok\n" * 5, "cesu-8")
     assert v.code == "valid" and v.text == "valid CESU-8"
+
+
+def test_verdict_of_takes_the_workers_verdict_or_judges_now(monkeypatch):
+    from inspector.core import scanner, verdict as V
+    from inspector.core.bytesource import MemorySource
+
+    source = MemorySource(b"caf\xc3\xa9 \xc0\xaf" * 10)
+    result = scanner.scan(source)
+    judged = V.verdict_of(result, source)
+    assert judged.code == V.verdict(result, source).code
+    result.verdict = V.Verdict("given", "the worker's own")
+    assert V.verdict_of(result, source).text == "the worker's own"
+    assert V.Verdict("x", "y", {"errors": 1200, "by_kind": {"overlong": 3}}).details_text() == \
+        "errors: 1,200\nby kind: overlong 3"

@@ -436,3 +436,27 @@ def test_a_whole_session_leaves_the_inspected_file_untouched(window, tmp_path, q
     assert QStandardPaths.writableLocation(
         QStandardPaths.StandardLocation.AppLocalDataLocation) in str(crashguard.log_path()) \
         or "utf8-inspector" in str(crashguard.log_path())
+
+
+def test_a_verdict_that_cannot_be_read_leaves_the_counts(opened, monkeypatch, qtbot):
+    """The scan's worker could not judge the file and neither can the window (the file
+    went away): the status bar says so, and the scan's counts stand."""
+    from inspector.core import verdict
+
+    def unreadable(result, source):
+        raise OSError("the disk went away")
+
+    monkeypatch.setattr(verdict, "verdict", unreadable)
+    w = opened(b"caf\xe9 \xc0\xaf" * 100)
+    qtbot.waitUntil(lambda: w.scan_complete, timeout=20_000)
+    assert w.document.scan.verdict is None and w.document.scan.error_units == 200
+    assert w.status_verdict.text() == "no verdict: the file cannot be read"
+    assert "the disk went away" in w.status_verdict.toolTip()
+
+
+def test_the_verdict_tooltip_lists_its_details(opened, qtbot):
+    w = opened(b"caf\xe9 \xc0\xaf" * 100)
+    qtbot.waitUntil(lambda: w.scan_complete, timeout=20_000)
+    tip = w.status_verdict.toolTip()
+    assert tip.startswith("the whole-file verdict\n")
+    assert "errors: 200" in tip and "{" not in tip
