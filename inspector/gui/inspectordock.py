@@ -435,6 +435,37 @@ class SidewaysScroll(QScrollArea):
         self.updateGeometry()   # the bar may come or go, and the height with it
 
 
+class SteadyLabel(QLabel):
+    """A label that remembers its size hints per text and font. The dock's layout asks
+    its word-wrapped labels for their size some 80 times a cursor move, and a wrapped
+    label lays its text out afresh for each question: 7-8 ms of every move between two
+    problems. (Nothing else a label's size depends on changes after it is built.)"""
+
+    CACHED = 64
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        self._sizes: dict = {}
+
+    def _remembered(self, question, answer):
+        key = (question, self.text(), self.font().key())
+        size = self._sizes.get(key)
+        if size is None:
+            if len(self._sizes) >= self.CACHED:
+                self._sizes.clear()
+            size = self._sizes[key] = answer()
+        return size
+
+    def heightForWidth(self, width: int) -> int:
+        return self._remembered(width, lambda: super(SteadyLabel, self).heightForWidth(width))
+
+    def sizeHint(self) -> QSize:
+        return self._remembered("size", lambda: super(SteadyLabel, self).sizeHint())
+
+    def minimumSizeHint(self) -> QSize:
+        return self._remembered("minimum", lambda: super(SteadyLabel, self).minimumSizeHint())
+
+
 class FactsGrid(QWidget):
     """The unit's facts, a name and a value per row, as plain selectable labels.
 
@@ -465,7 +496,7 @@ class FactsGrid(QWidget):
     SHOWN_ROWS = 12
 
     def _add_row(self) -> None:
-        name, value = QLabel(), QLabel()
+        name, value = SteadyLabel(), SteadyLabel()
         value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         value.setWordWrap(True)
         r = len(self._rows)
@@ -571,7 +602,7 @@ class SequenceInspector(QDockWidget):
         box = QVBoxLayout(body)
         box.setContentsMargins(6, 6, 6, 6)
         box.setSizeConstraint(QLayout.SizeConstraint.SetMinimumSize)
-        self.heading = QLabel()
+        self.heading = SteadyLabel()
         self.heading.setObjectName("inspectorHeading")
         f = self.heading.font()
         f.setBold(True)
@@ -583,7 +614,7 @@ class SequenceInspector(QDockWidget):
         self.bits = BitLayoutView()
         self.bits_scroll = SidewaysScroll(self.bits)
         box.addWidget(self.bits_scroll)
-        self.explanation = QLabel()
+        self.explanation = SteadyLabel()
         self.explanation.setWordWrap(True)
         self.explanation.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         box.addWidget(self.explanation)
@@ -600,7 +631,7 @@ class SequenceInspector(QDockWidget):
         self.dialect_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.dialect_table.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
         box.addWidget(self.dialect_table)
-        self.summary_label = QLabel()
+        self.summary_label = SteadyLabel()
         self.summary_label.setObjectName("selectionSummary")
         self.summary_label.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.summary_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -796,7 +827,24 @@ class SequenceInspector(QDockWidget):
         if resized:
             t.setRowCount(len(self.dialect_rows))
         # Items are made once and only what differs is set again (25 new items and a
-        # new height cost ~8 ms each time the cursor met another problem).
+        # new height cost ~8 ms each time the cursor met another problem), with the
+        # model silent meanwhile: one change signal for the table, not one per item
+        # (each made the view and its self-sizing header work again, ~0.2 ms a time).
+        model = t.model()
+        was_blocked = model.blockSignals(True)
+        try:
+            self._set_dialect_items(pal)
+        finally:
+            model.blockSignals(was_blocked)
+        if self.dialect_rows:
+            model.dataChanged.emit(model.index(0, 0),
+                                   model.index(len(self.dialect_rows) - 1, t.columnCount() - 1))
+        if resized:
+            height = t.horizontalHeader().height() + sum(t.rowHeight(r) for r in range(t.rowCount())) + 4
+            t.setFixedHeight(height)
+
+    def _set_dialect_items(self, pal) -> None:
+        t = self.dialect_table
         for r, row in enumerate(self.dialect_rows):
             bold = row[0] == self.document.dialect
             for c, text in enumerate(row):
@@ -815,9 +863,6 @@ class SequenceInspector(QDockWidget):
                 if f.bold() != bold:
                     f.setBold(bold)
                     item.setFont(f)
-        if resized:
-            height = t.horizontalHeader().height() + sum(t.rowHeight(r) for r in range(t.rowCount())) + 4
-            t.setFixedHeight(height)
 
     # ---------------------------------------------------------------- a selection
     def _cancel_summary(self) -> None:
