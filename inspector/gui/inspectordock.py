@@ -436,10 +436,10 @@ class SidewaysScroll(QScrollArea):
 
 
 class SteadyLabel(QLabel):
-    """A label that remembers its size hints per text and font. The dock's layout asks
-    its word-wrapped labels for their size some 80 times a cursor move, and a wrapped
-    label lays its text out afresh for each question: 7-8 ms of every move between two
-    problems. (Nothing else a label's size depends on changes after it is built.)"""
+    """A label that remembers its size hints per text. The dock's layout asks its
+    word-wrapped labels for their size some 80 times a cursor move, and a wrapped label
+    lays its text out afresh for each question: 7-8 ms of every move between two
+    problems. What else a label's size depends on (its font, its style) forgets them."""
 
     CACHED = 64
 
@@ -448,7 +448,7 @@ class SteadyLabel(QLabel):
         self._sizes: dict = {}
 
     def _remembered(self, question, answer):
-        key = (question, self.text(), self.font().key())
+        key = (question, self.text())
         size = self._sizes.get(key)
         if size is None:
             if len(self._sizes) >= self.CACHED:
@@ -464,6 +464,11 @@ class SteadyLabel(QLabel):
 
     def minimumSizeHint(self) -> QSize:
         return self._remembered("minimum", lambda: super(SteadyLabel, self).minimumSizeHint())
+
+    def changeEvent(self, event) -> None:
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            self._sizes.clear()
+        super().changeEvent(event)
 
 
 class FactsGrid(QWidget):

@@ -336,3 +336,27 @@ def test_the_dialect_table_is_updated_in_place(qtbot):
     doc.set_dialect(K.WTF8)
     for r, row in enumerate(dock.dialect_rows):
         assert t.item(r, 0).font().bold() == (row[0] == K.WTF8)
+
+
+def test_steady_labels_answer_for_their_text_and_font(qtbot):
+    """The dock's labels remember their size hints, per text; a new font forgets them."""
+    from PySide6.QtGui import QFont
+    from PySide6.QtWidgets import QLabel
+    from inspector.gui.inspectordock import SteadyLabel
+
+    steady, plain = SteadyLabel(), QLabel()
+    for label in (steady, plain):
+        qtbot.addWidget(label)
+        label.setWordWrap(True)
+    for text in ("short", "a much longer explanation that has to wrap " * 4, "short"):
+        for label in (steady, plain):
+            label.setText(text)
+        assert steady.sizeHint() == plain.sizeHint()
+        assert steady.minimumSizeHint() == plain.minimumSizeHint()
+        assert steady.heightForWidth(120) == plain.heightForWidth(120)
+    big = QFont(steady.font())
+    big.setPointSizeF(big.pointSizeF() * 2)
+    for label in (steady, plain):
+        label.setFont(big)
+    assert steady.sizeHint() == plain.sizeHint()
+    assert steady.heightForWidth(120) == plain.heightForWidth(120)
