@@ -1,10 +1,9 @@
 """The statistics dock: the scan's verdict and its counts (units by length, errors by
 kind, warnings by kind) as numbers and as a painted horizontal bar chart.
 
-It shows whatever the document's scan holds and updates when ``scanChanged`` brings a
-newer (possibly partial) result. The scan result is read through :func:`scan_figures`,
-which accepts the scanner's result object or the report dict (the ``scan --json``
-shape), so the dock does not depend on one spelling of the field names.
+It shows the document's scan (an :class:`inspector.core.scanner.ScanResult`) and updates
+when ``scanChanged`` brings a newer, possibly partial, result. The verdict is the core's
+(:func:`inspector.core.verdict.verdict_of`), asked for only once the scan is complete.
 """
 
 from __future__ import annotations
@@ -17,23 +16,30 @@ from PySide6.QtWidgets import (QDockWidget, QHBoxLayout, QLabel, QPushButton, QS
                                QSizePolicy, QVBoxLayout, QWidget)
 
 from inspector.core import kinds as K
+from inspector.core.bytesource import ByteSourceError
+from inspector.core.scanner import ScanResult
+from inspector.core.verdict import verdict_of
 from inspector.gui import style
 
 LENGTH_ROLES = {1: style.ASCII, 2: style.MULTI2, 3: style.MULTI3, 4: style.MULTI4}
 
+PENDING_VERDICT = "(verdict when the scan completes)"
+UNREADABLE_VERDICT = "no verdict: the file cannot be read"
+
 
 @dataclass
 class ScanFigures:
-    """The numbers the dock shows, whatever shape the scan result came in."""
+    """The numbers the dock shows, read from one scan result."""
 
     units_by_length: dict[int, int] = field(default_factory=dict)
-    code_points: int | None = None
+    code_points: int = 0
     errors_by_kind: dict[str, int] = field(default_factory=dict)
     warnings_by_kind: dict[str, int] = field(default_factory=dict)
-    replacements: int | None = None
-    verdict: str = ""
-    done: int | None = None      # bytes scanned so far
-    total: int | None = None     # bytes to scan
+    replacements: int = 0
+    verdict: str = ""            # empty until the scan is complete
+    verdict_details: str = ""    # the verdict label's tooltip
+    done: int = 0                # bytes scanned so far
+    total: int = 0               # bytes to scan
     complete: bool = False
 
     @property
@@ -51,131 +57,45 @@ class ScanFigures:
     @property
     def progress_text(self) -> str:
         if self.complete:
-            return "scan complete" + (f": {self.total:,} bytes" if self.total is not None else "")
-        if self.done is not None and self.total:
+            return f"scan complete: {self.total:,} bytes"
+        if self.total:
             return f"scanning… {self.done:,} of {self.total:,} bytes ({100 * self.done // self.total}%)"
         return "scanning…"
 
 
 # ------------------------------------------------------------------ reading a result
 
-def _first(obj, names):
-    for name in names:
-        if isinstance(obj, dict):
-            if name in obj and obj[name] is not None:
-                return obj[name]
-        else:
-            value = getattr(obj, name, None)
-            if value is not None:
-                return value
-    return None
-
-
-def _counts(value) -> dict:
-    """A mapping of counts from a dict, a Counter, or an object with ``to_dict``."""
-    if value is None:
-        return {}
-    if hasattr(value, "to_dict") and not isinstance(value, dict):
-        value = value.to_dict()
-    if isinstance(value, dict):
-        if "by_kind" in value and isinstance(value["by_kind"], dict):
-            value = value["by_kind"]
-        return {k: int(v) for k, v in value.items() if isinstance(v, (int,)) and not isinstance(v, bool)}
-    return {}
-
-
-def _lengths(value) -> dict[int, int]:
-    if value is None:
-        return {}
-    if isinstance(value, (list, tuple)):
-        # by index: [unused, 1-byte, 2-byte, ...] or [1-byte, 2-byte, ...]
-        values = list(value)
-        start = 0 if len(values) >= 5 else 1
-        return {i: int(v) for i, v in enumerate(values, start=start) if i >= 1 and v}
-    out = {}
-    for k, v in _counts(value).items():
-        try:
-            out[int(k)] = v
-        except (TypeError, ValueError):
-            continue
-    return out
-
-
-def _verdict_text(result, source=None) -> str:
-    v = _first(result, ("verdict", "verdict_text", "summary"))
-    if v is not None and not callable(v):
-        return str(getattr(v, "text", v))
-    if not isinstance(result, dict) and not getattr(result, "verdict_pending", False):
-        try:
-            from inspector.core.verdict import verdict as make_verdict
-            return str(make_verdict(result, source).text)
-        except Exception:  # no verdict module, or a partial result it cannot judge yet
-            pass
-    return ""
-
-
-def scan_figures(result, source=None) -> ScanFigures | None:
-    """Read a scan result (the scanner's object, or the report dict) into figures."""
+def scan_figures(result: ScanResult | None, source) -> ScanFigures | None:
+    """The figures of a scan result (None for no scan yet). ``source`` is the scanned
+    file, which the verdict may read samples of."""
     if result is None:
         return None
-    data = result
-    if not isinstance(result, dict):
-        for name in ("to_dict", "as_dict"):
-            fn = getattr(result, name, None)
-            if callable(fn):
-                try:
-                    data = fn()
-                    break
-                except Exception:
-                    data = result
-    f = ScanFigures()
-    f.units_by_length = _lengths(_first(data, ("units_by_length", "valid_by_length", "by_length", "units")))
-    if not f.units_by_length and data is not result:
-        f.units_by_length = _lengths(_first(result, ("units_by_length", "valid_by_length", "by_length", "units")))
-    cp = _first(data, ("code_points", "codepoints"))
-    f.code_points = int(cp) if isinstance(cp, int) else None
-    errors = _first(data, ("errors_by_kind", "error_counts", "errors"))
-    f.errors_by_kind = {k: v for k, v in _counts(errors).items() if k in K.ERROR_KINDS}
-    warnings = _first(data, ("warnings_by_kind", "warning_counts", "warnings"))
-    f.warnings_by_kind = {k: v for k, v in _counts(warnings).items() if k in K.WARNING_KINDS}
-    rep = _first(data, ("replacements",))
-    if rep is None and isinstance(errors, dict):
-        rep = errors.get("replacements")
-    if rep is None:
-        rep = getattr(errors, "replacements", None)
-    f.replacements = int(rep) if isinstance(rep, int) else None
-    total = _first(data, ("total", "bytes_total"))
-    if total is None and isinstance(_first(data, ("end",)), int) and isinstance(_first(data, ("start",)), int):
-        total = _first(data, ("end",)) - _first(data, ("start",))  # a region scan
-    if total is None:
-        total = _first(data, ("size",))
-    done = _first(data, ("done", "bytes_done", "scanned", "position", "bytes_scanned"))
-    if done is None and not isinstance(result, dict):
-        done = _first(result, ("done", "bytes_done", "scanned", "position", "bytes_scanned"))
-    f.total = int(total) if isinstance(total, int) else None
-    f.done = int(done) if isinstance(done, int) else None
-    complete = _first(result, ("complete", "finished", "done_scanning"))
-    if complete is None and isinstance(data, dict):
-        complete = data.get("complete")
-    if complete is None:
-        # a report dict is made from a finished scan
-        complete = isinstance(result, dict) or (f.done is not None and f.done == f.total)
-    f.complete = bool(complete)
-    f.verdict = _verdict_text(result, source) if f.complete or _first(result, ("verdict",)) else ""
-    if f.complete and not f.verdict:
-        f.verdict = counts_verdict(f)
+    f = ScanFigures(
+        # The lengths the scan's dialect can have (1-4, plus 5/6 for some dialects),
+        # zeros included: "0 4-byte units" is worth reading.
+        units_by_length={int(n): c for n, c in result.units_dict().items()},
+        code_points=result.code_points,
+        errors_by_kind=dict(result.errors_by_kind),
+        warnings_by_kind=dict(result.warnings_by_kind),
+        replacements=result.replacements,
+        done=result.scanned,
+        total=result.end - result.start,  # a region scan counts its region only
+        complete=result.complete,
+    )
+    # A partial result cannot be judged, and one whose worker is still working out the
+    # verdict must be left to it (see scanner.background_scan_steps).
+    if not result.complete or result.verdict_pending:
+        return f
+    try:
+        v = verdict_of(result, source)
+    except (OSError, ByteSourceError) as e:
+        # The file went away under the scan: its counts stand, the verdict cannot.
+        f.verdict = UNREADABLE_VERDICT
+        f.verdict_details = str(e)
+        return f
+    f.verdict = v.text
+    f.verdict_details = v.details_text()
     return f
-
-
-def counts_verdict(f: ScanFigures) -> str:
-    """A plain verdict from the counts alone, for when the scan brings none (the core's
-    verdict, which also weighs other encodings, is preferred when it is there)."""
-    if not f.errors:
-        bom = " with a byte order mark" if f.warnings_by_kind.get(K.BOM) else ""
-        return f"Valid UTF-8{bom}."
-    kinds = sorted(f.errors_by_kind.items(), key=lambda kv: -kv[1])
-    parts = ", ".join(f"{n:,} {K.KIND_TITLES.get(k, k)}" for k, n in kinds if n)
-    return f"Not valid UTF-8: {f.errors:,} error{'s' if f.errors != 1 else ''} ({parts})."
 
 
 # ------------------------------------------------------------------ the bar chart
@@ -325,13 +245,14 @@ class StatisticsDock(QDockWidget):
         f = self.figures
         if f is None:
             self.verdict_label.setText("No scan yet.")
+            self.verdict_label.setToolTip("")
             self.progress_label.setText("The counts appear here while the file is scanned.")
             self.totals_label.setText("")
             self.chart.set_sections([])
             self.copy_button.setEnabled(False)
             return
-        self.verdict_label.setText(f.verdict or ("(verdict when the scan completes)"
-                                                 if not f.complete else "(no verdict)"))
+        self.verdict_label.setText(f.verdict or PENDING_VERDICT)
+        self.verdict_label.setToolTip(f.verdict_details)
         self.progress_label.setText(f.progress_text)
         self.totals_label.setText("\n".join(self._totals(f)))
         self.chart.set_sections(sections_for(f))
@@ -339,15 +260,9 @@ class StatisticsDock(QDockWidget):
 
     @staticmethod
     def _totals(f: ScanFigures) -> list[str]:
-        lines = [f"units: {f.units:,}"]
-        if f.code_points is not None:
-            lines.append(f"code points: {f.code_points:,}")
-        err = f"errors: {f.errors:,}"
-        if f.replacements is not None:
-            err += f" ({f.replacements:,} U+FFFD when decoded)"
-        lines.append(err)
-        lines.append(f"warnings: {f.warnings:,}")
-        return lines
+        return [f"units: {f.units:,}", f"code points: {f.code_points:,}",
+                f"errors: {f.errors:,} ({f.replacements:,} U+FFFD when decoded)",
+                f"warnings: {f.warnings:,}"]
 
     def text(self) -> str:
         f = self.figures

@@ -1,154 +1,218 @@
-"""The statistics dock: before a scan, partial results as they arrive, a finished report,
-the chart's bars, copy as text, and a real scan when the scanner is there."""
-
-from types import SimpleNamespace
+"""The statistics dock, fed real scan results: before a scan, partial results as they
+arrive, a finished scan, the chart's bars, copy as text, and a verdict that cannot be
+worked out."""
 
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QApplication
 
 from inspector.core import kinds as K
-from inspector.core.bytesource import MemorySource
+from inspector.core import scanner
+from inspector.core import verdict as verdict_mod
+from inspector.core.bytesource import ByteSourceError, MemorySource
 from inspector.gui.document import Document
-from inspector.gui.statistics import StatisticsDock, scan_figures
+from inspector.gui.statistics import PENDING_VERDICT, UNREADABLE_VERDICT, StatisticsDock, scan_figures
 
-REPORT = {
-    "units": {"1": 1000, "2": 50, "3": 7, "4": 1}, "code_points": 1058,
-    "errors": {"total": 4, "replacements": 6,
-               "by_kind": {"overlong": 1, "truncated": 1, "unexpected_continuation": 2}},
-    "warnings": {"by_kind": {"bom": 1, "zero_width": 3}},
-    "verdict": "UTF-8 with 4 problems", "size": 1200,
-}
+# A BOM, ASCII, 2-, 3- and 4-byte units, then an overlong C0 AF, a truncated E2 82, two
+# stray continuation bytes and three zero-width spaces.
+DATA = (b"\xef\xbb\xbf" + b"plain text, " * 40 + "é€😀 ".encode() * 5
+        + b"\xc0\xaf" + b"\xe2\x82a" + b" \x80\x80 " + "\u200b".encode() * 3)
 
 
 @pytest.fixture
 def setup(qtbot):
     doc = Document()
-    doc.set_source(MemorySource(b"hello"))
+    doc.set_source(MemorySource(DATA))
     dock = StatisticsDock(doc)
     qtbot.addWidget(dock)
     dock.show()
     return doc, dock
 
 
+@pytest.fixture
+def scanned(setup):
+    """The dock showing the finished scan of DATA."""
+    doc, dock = setup
+    doc.set_scan(scanner.scan(doc.source))
+    return doc, dock
+
+
 def test_no_scan_yet(setup):
     doc, dock = setup
     assert dock.verdict_label.text() == "No scan yet."
+    assert dock.figures is None
     assert dock.chart.sections == []
     assert not dock.copy_button.isEnabled()
 
 
 def test_partial_results_update(setup):
     doc, dock = setup
-    partial = SimpleNamespace(units_by_length={1: 10, 2: 2}, code_points=12,
-                              errors_by_kind={K.TRUNCATED: 1}, warnings_by_kind={},
-                              replacements=1, done=100, total=1000, complete=False)
-    doc.set_scan(partial)
-    assert "scanning" in dock.progress_label.text() and "10%" in dock.progress_label.text()
-    assert dock.figures.units_by_length == {1: 10, 2: 2}
-    assert "verdict when the scan completes" in dock.verdict_label.text()
-    later = SimpleNamespace(units_by_length={1: 90, 2: 20}, code_points=110,
-                            errors_by_kind={K.TRUNCATED: 2, K.OVERLONG: 1},
-                            warnings_by_kind={K.CONTROL: 4}, replacements=4,
-                            done=1000, total=1000, complete=True, verdict="UTF-8 with 3 problems")
-    doc.set_scan(later)
-    assert dock.progress_label.text() == "scan complete: 1,000 bytes"
-    assert dock.verdict_label.text() == "UTF-8 with 3 problems"
-    errors = {b.label: b.count for b in dock.chart.sections[1].bars}
-    assert errors == {K.OVERLONG: 1, K.TRUNCATED: 2}
-    assert [b.mark for b in dock.chart.sections[1].bars] == ["O", "T"]
+    steps = scanner.scan_steps(doc.source, chunk_size=64)
+    step = next(steps)
+    doc.set_scan(step.result)
+    f = dock.figures
+    assert not f.complete and (f.done, f.total) == (64, len(DATA))
+    assert dock.progress_label.text() == f"scanning… 64 of {len(DATA):,} bytes (11%)"
+    assert dock.verdict_label.text() == PENDING_VERDICT
+    assert f.units_by_length[1] > 0 and f.errors == 0
+    assert dock.copy_button.isEnabled()
+    first_ascii = f.units_by_length[1]
+    # Feed every later partial result as the window would, then the final one.
+    seen = []
+    try:
+        while True:
+            step = next(steps)
+            doc.set_scan(step.result)
+            seen.append((dock.figures.complete, dock.verdict_label.text()))
+    except StopIteration as stop:
+        result = stop.value
+    assert seen and all(not complete and text == PENDING_VERDICT for complete, text in seen)
+    assert dock.figures.units_by_length[1] > first_ascii
+    doc.set_scan(result)
+    assert dock.progress_label.text() == f"scan complete: {len(DATA):,} bytes"
+    assert dock.verdict_label.text() == verdict_mod.verdict(result, doc.source).text
+    assert dock.figures.errors == 4
 
 
-def test_report_dict(setup):
+def test_verdict_waits_for_the_scans_worker(setup, monkeypatch):
+    """A complete result whose worker is still working out the verdict is not judged by
+    the dock; once the worker has it, the dock shows that verdict and judges nothing."""
     doc, dock = setup
-    doc.set_scan(REPORT)
+    steps = scanner.background_scan_steps(doc.source, chunk_size=64)
+    last = None
+    try:
+        while True:
+            step = next(steps)
+            if step is None:
+                if last is not None and last.result.complete:
+                    # Between the counts and the verdict: complete, verdict pending.
+                    assert last.result.verdict_pending
+                    doc.set_scan(last.result)
+                    assert dock.figures.complete
+                    assert dock.verdict_label.text() == PENDING_VERDICT
+                continue
+            last = step
+            doc.set_scan(step.result)
+            assert dock.verdict_label.text() == PENDING_VERDICT
+    except StopIteration as stop:
+        result = stop.value
+    assert result is last.result and result.verdict is not None
+
+    def judged_again(*args):
+        raise AssertionError("the dock judged a result its worker had judged")
+
+    monkeypatch.setattr(verdict_mod, "verdict", judged_again)
+    doc.set_scan(result)
+    assert dock.verdict_label.text() == result.verdict.text
+    assert dock.verdict_label.toolTip() == result.verdict.details_text()
+
+
+def test_finished_scan(scanned):
+    doc, dock = scanned
     f = dock.figures
     assert f.complete
-    assert f.units_by_length == {1: 1000, 2: 50, 3: 7, 4: 1}
-    assert f.errors_by_kind == {"overlong": 1, "truncated": 1, "unexpected_continuation": 2}
-    assert f.warnings_by_kind == {"bom": 1, "zero_width": 3}
-    assert f.replacements == 6
+    assert f.units_by_length == {1: 488, 2: 5, 3: 9, 4: 5}
+    assert f.code_points == 507
+    assert {k: n for k, n in f.errors_by_kind.items() if n} == {
+        K.OVERLONG: 1, K.TRUNCATED: 1, K.UNEXPECTED_CONTINUATION: 2}
+    assert {k: n for k, n in f.warnings_by_kind.items() if n} == {K.BOM: 1, K.ZERO_WIDTH: 3}
+    assert f.replacements == 5
     lengths, errors, warnings = dock.chart.sections
     assert [(b.label, b.count) for b in lengths.bars] == [
-        ("1-byte (ASCII)", 1000), ("2-byte", 50), ("3-byte", 7), ("4-byte", 1)]
+        ("1-byte (ASCII)", 488), ("2-byte", 5), ("3-byte", 9), ("4-byte", 5)]
     assert [b.role for b in lengths.bars] == ["ascii", "multi2", "multi3", "multi4"]
-    assert [b.count for b in warnings.bars] == [1, 3]
-    assert "errors: 4 (6 U+FFFD when decoded)" in dock.totals_label.text()
+    assert [(b.label, b.count, b.mark) for b in errors.bars] == [
+        (K.OVERLONG, 1, "O"), (K.TRUNCATED, 1, "T"), (K.UNEXPECTED_CONTINUATION, 2, "C")]
+    assert [(b.label, b.count) for b in warnings.bars] == [(K.BOM, 1), (K.ZERO_WIDTH, 3)]
+    assert all(b.mark for b in warnings.bars)
+    assert dock.totals_label.text().splitlines() == [
+        "units: 511", "code points: 507", "errors: 4 (5 U+FFFD when decoded)", "warnings: 4"]
+    assert dock.verdict_label.text() == (
+        "UTF-8 with 4 problems: 2 unexpected continuation, 1 overlong, 1 truncated")
+    assert "errors: 4" in dock.verdict_label.toolTip()
 
 
-def test_scan_cleared_with_new_file(setup):
+def test_region_scan_counts_its_region(setup):
     doc, dock = setup
-    doc.set_scan(REPORT)
+    doc.set_scan(scanner.scan(doc.source, start=3, end=103))
+    assert dock.progress_label.text() == "scan complete: 100 bytes"
+    assert dock.figures.units_by_length[1] == 100
+    assert dock.verdict_label.text() == "valid UTF-8 (plain ASCII)"
+
+
+@pytest.mark.parametrize("error", [OSError("gone"), ByteSourceError("the file was deleted")])
+def test_verdict_that_cannot_be_worked_out(setup, monkeypatch, error):
+    doc, dock = setup
+    result = scanner.scan(doc.source)
+    assert result.complete and result.verdict is None  # so the dock must judge it
+
+    def unreadable(*args):
+        raise error
+
+    monkeypatch.setattr(verdict_mod, "verdict", unreadable)
+    doc.set_scan(result)
+    assert dock.verdict_label.text() == UNREADABLE_VERDICT
+    assert dock.verdict_label.toolTip() == str(error)
+    # The counts stand.
+    assert dock.progress_label.text() == f"scan complete: {len(DATA):,} bytes"
+    assert dock.figures.errors == 4
+    assert dock.text().startswith(f"Verdict: {UNREADABLE_VERDICT}\n")
+
+
+def test_scan_cleared_with_new_file(scanned):
+    doc, dock = scanned
     doc.set_source(MemorySource(b"other"))
     assert dock.verdict_label.text() == "No scan yet."
+    assert dock.verdict_label.toolTip() == ""
+    assert dock.chart.sections == []
 
 
-def test_copy_as_text(qtbot, setup):
-    doc, dock = setup
-    doc.set_scan(REPORT)
+def test_copy_as_text(qtbot, scanned):
+    doc, dock = scanned
     QGuiApplication.clipboard().clear()
     qtbot.mouseClick(dock.copy_button, Qt.MouseButton.LeftButton)
     text = QGuiApplication.clipboard().text()
-    assert text.startswith("Verdict: UTF-8 with 4 problems")
+    assert text.startswith("Verdict: UTF-8 with 4 problems: ")
+    assert f"scan complete: {len(DATA):,} bytes" in text
+    assert "errors: 4 (5 U+FFFD when decoded)" in text
     assert "  unexpected_continuation\t2" in text
-    assert "  1-byte (ASCII)\t1000" in text
+    assert "  1-byte (ASCII)\t488" in text
     assert "  zero_width\t3" in text
 
 
-def test_chart_paints(setup, tmp_path):
+def test_copy_partial_result_has_no_verdict_line(setup):
     doc, dock = setup
-    doc.set_scan(REPORT)
+    steps = scanner.scan_steps(doc.source, chunk_size=64)
+    doc.set_scan(next(steps).result)
+    steps.close()
+    text = dock.text()
+    assert text.startswith("scanning… 64 of")
+    assert "Verdict" not in text
+
+
+def test_chart_paints(scanned, tmp_path):
+    doc, dock = scanned
     dock.resize(420, 560)
+    # Settle at the new size first, as the window would: grabbed straight after
+    # resize(), the picture can show a layout still in progress (the copy button cut
+    # off at the right edge).
+    QApplication.processEvents()
     assert dock.chart.sizeHint().height() > 10 * dock.chart.fontMetrics().height()
     assert dock.grab().save(str(tmp_path / "statistics.png"))
 
 
 def test_figures_from_none():
-    assert scan_figures(None) is None
+    assert scan_figures(None, MemorySource(b"")) is None
 
 
-def test_real_scan(qtbot, setup):
-    from inspector.core import scanner
-    data = b"ab" + "é€😀".encode() + b"\xc0\xaf\x80" + "\u200b".encode()
-    doc, dock = setup
-    doc.set_source(MemorySource(data))
-    partials = []
-    steps = scanner.scan_steps(doc.source, chunk_size=4)
-    # Feed every partial result as the window would, then the final one.
-    try:
-        while True:
-            step = next(steps)
-            doc.set_scan(step.result)
-            partials.append((dock.figures.complete, dock.progress_label.text()))
-    except StopIteration as stop:
-        result = stop.value
-    doc.set_scan(result)
-    assert partials and all(not complete for complete, _ in partials)
-    f = dock.figures
-    assert f.complete and dock.progress_label.text() == f"scan complete: {len(data):,} bytes"
-    assert f.units_by_length == {1: 2, 2: 1, 3: 2, 4: 1}
-    assert f.code_points == 6
-    assert f.errors_by_kind == {K.OVERLONG: 1, K.UNEXPECTED_CONTINUATION: 1} | {
-        k: 0 for k in K.ERROR_KINDS if k not in (K.OVERLONG, K.UNEXPECTED_CONTINUATION)}
-    assert f.warnings_by_kind[K.ZERO_WIDTH] == 1
-    assert f.replacements == 3
-    assert dock.verdict_label.text()
-    errors = {b.label: b.count for b in dock.chart.sections[1].bars}
-    assert errors == {K.OVERLONG: 1, K.UNEXPECTED_CONTINUATION: 1}
-    qtbot.mouseClick(dock.copy_button, Qt.MouseButton.LeftButton)
-    assert "  overlong\t1" in QGuiApplication.clipboard().text()
-
-
-def test_real_partial_scan_shows_progress(qtbot, setup):
-    from inspector.core import scanner
+def test_large_partial_scan_shows_progress(setup):
     data = ("text €" * 200000).encode()
     doc, dock = setup
     doc.set_source(MemorySource(data))
     steps = scanner.scan_steps(doc.source, chunk_size=1 << 16)
-    step = next(steps)
-    doc.set_scan(step.result)
-    assert not dock.figures.complete
-    assert dock.progress_label.text().startswith("scanning…")
-    assert "%" in dock.progress_label.text()
-    assert dock.figures.units_by_length[3] > 0
+    doc.set_scan(next(steps).result)
     steps.close()
+    assert not dock.figures.complete
+    assert dock.progress_label.text() == f"scanning… 65,536 of {len(data):,} bytes (4%)"
+    assert dock.figures.units_by_length[3] > 0
