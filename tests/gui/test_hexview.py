@@ -123,8 +123,6 @@ def test_mouse_drag_selects_whole_units(opened, qtbot):
 
 def test_tab_moves_focus_to_the_text_pane(opened, qtbot):
     w = opened(b"hello")
-    if w.text_view is None:
-        pytest.skip("the text pane is not there yet")
     w.hex_view.setFocus()
     qtbot.waitUntil(w.hex_view.hasFocus)
     qtbot.keyClick(w.hex_view, KEY.Key_Tab)

@@ -15,8 +15,6 @@ TEXT = "".join(f"line {i:04d}: héllo wörld € 日本 𝄞\n" for i in range(8
 @pytest.fixture
 def both(opened):
     w = opened(TEXT, "lines.txt")
-    if w.text_view is None:
-        pytest.skip("the text pane is not there yet")
     w.hex_view.repaint()
     w.text_view.repaint()
     return w
