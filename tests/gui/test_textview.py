@@ -383,6 +383,21 @@ def _pane_image(view):
     return view.viewport().grab().toImage()
 
 
+def _fresh_pane_image(data: bytes, size, apply):
+    """What a pane that has never painted shows for ``data`` at ``size`` after
+    ``apply(document, pane)``, and the pane's line pictures."""
+    doc = Document()
+    doc.set_source(MemorySource(data))
+    view = TextView(doc)
+    view.resize(size)
+    view.show()
+    try:
+        apply(doc, view)
+        return _pane_image(view), dict(view._line_images)
+    finally:
+        view.close()
+
+
 @pytest.mark.parametrize("change", ["selection", "origin", "dialect", "cursor", "whitespace",
                                     "theme", "scroll"])
 def test_repaint_from_line_pictures_matches_a_fresh_paint(make_view, change):
@@ -415,17 +430,7 @@ def test_repaint_from_line_pictures_matches_a_fresh_paint(make_view, change):
             style.Palette.set_current("dark")
         apply(doc, view)
         after = _pane_image(view)
-
-        fresh_doc = Document()
-        fresh_doc.set_source(MemorySource(data))
-        fresh_view = TextView(fresh_doc)
-        fresh_view.resize(view.size())
-        fresh_view.show()
-        try:
-            apply(fresh_doc, fresh_view)
-            fresh = _pane_image(fresh_view)
-        finally:
-            fresh_view.close()
+        fresh, _ = _fresh_pane_image(data, view.size(), apply)
     finally:
         style.Palette.set_current(previous_theme)
     assert after == fresh
@@ -487,7 +492,7 @@ def test_lines_of_one_repeated_byte_share_a_picture_that_looks_right(make_view, 
     doc, view = make_view(data)
     view.clearFocus()
 
-    def apply(d):
+    def apply(d, _view=None):
         if change == "scroll":
             d.set_anchor(3001)
         elif change == "selection":
@@ -506,15 +511,6 @@ def test_lines_of_one_repeated_byte_share_a_picture_that_looks_right(make_view, 
     assert _pane_image(view) == shared
 
     monkeypatch.setattr(TL.TextLayout, "_wrap_repeated", lambda self, par: False)
-    fresh_doc = Document()
-    fresh_doc.set_source(MemorySource(data))
-    fresh_view = TextView(fresh_doc)
-    fresh_view.resize(view.size())
-    fresh_view.show()
-    try:
-        apply(fresh_doc)
-        one_by_one = _pane_image(fresh_view)
-        assert not any(key[0] == "repeated" for key in fresh_view._line_images)
-    finally:
-        fresh_view.close()
+    one_by_one, pictures = _fresh_pane_image(data, view.size(), apply)
+    assert not any(key[0] == "repeated" for key in pictures)
     assert shared == one_by_one
