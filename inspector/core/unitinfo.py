@@ -332,7 +332,9 @@ def _explain(unit: Unit, raw: bytes, known_end: bool, lost: bool,
     details: list[str] = []
     if kind == K.VALID:
         v = unit.value
-        if unit.length == 6 and v is not None and v >= 0x10000:
+        if unit.length == 6 and raw[0] == 0xED and v is not None and 0x10000 <= v <= MAX_CODE_POINT:
+            # A surrogate pair in two 3-byte sequences (CESU-8, Modified UTF-8); a 1993
+            # 6-byte form is valid in FSS-UTF too, and is not one.
             hi = 0xD000 | ((raw[1] & 0x3F) << 6) | (raw[2] & 0x3F)
             lo = 0xD000 | ((raw[4] & 0x3F) << 6) | (raw[5] & 0x3F)
             extra["surrogate_pair"] = (hi, lo)

@@ -1,6 +1,8 @@
 """unitinfo: describe, explain, encode, parse_codepoint, format_text."""
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from inspector.core import kinds as K
 from inspector.core.bytesource import MemorySource
@@ -374,3 +376,27 @@ def test_truncated_by_the_chosen_origin():
     assert u.kind == K.TRUNCATED and u.end == 3
     assert "origin" in describe(u, src, origin=3).explanation
     assert "origin" in explain(u, src, origin=3)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(
+    [b"a", b"\x00", b"\x80", b"\xc0\xaf", b"\xc0\x80", b"\xe2\x82\xac", b"\xe2\x82",
+     b"\xed\xa0\x80", b"\xed\xb0\x80", b"\xed\xa0\xbd\xed\xb8\x80", b"\xef\xbb\xbf",
+     b"\xf0\x9f\x98\x80", b"\xf4\x90\x80\x80", b"\xf8\x88\x80\x80\x80",
+     b"\xfc\x84\x80\x80\x80\x80", b"\xfd\xbf\xbf\xbf\xbf\xbf", b"\xfe", b"\xff"]),
+    max_size=12).map(b"".join) | st.binary(max_size=40),
+    st.sampled_from(K.DIALECTS))
+def test_every_unit_of_every_dialect_can_be_described(data, dialect):
+    """Whatever the bytes and the dialect, every unit has an explanation (a 6-byte 1993
+    form, valid in FSS-UTF, was once taken for a CESU-8 surrogate pair and raised)."""
+    for unit in cut(data, dialect=dialect):
+        info = describe(unit, data[unit.offset:], dialect)
+        assert info.explanation
+
+
+def test_a_1993_six_byte_form_in_fss_utf():
+    data = b"\xfc\x84\x80\x80\x80\x80"
+    unit = cut(data, dialect=K.FSS_UTF)[0]
+    assert unit.kind == K.VALID and unit.value == 0x4000000
+    info = describe(unit, data, K.FSS_UTF)
+    assert "4000000" in info.explanation and "surrogate" not in " ".join(info.details)
