@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import re
 from collections import namedtuple
+from bisect import bisect_left
 from functools import partial
-from itertools import repeat
+from itertools import accumulate, repeat
 from typing import Protocol
 
 from inspector.core import kinds as K
@@ -211,6 +212,42 @@ def _is_low_surrogate_at(data, i: int, n: int) -> bool:
             and 0x80 <= data[i + 2] <= 0xBF)
 
 
+def _cut_well_formed(data, i: int, end: int, stop: int, base: int, ascii_warnings,
+                     out: list) -> int:
+    """Append the units of the well-formed UTF-8 that begins at ``data[i]`` and ends
+    by ``end`` (only those starting before ``stop``); return where it ends (``i`` when
+    the sequence at ``i`` itself is not well formed).
+
+    Well-formed UTF-8 (shortest forms, no surrogates, at most U+10FFFF) is a valid unit
+    per character in every dialect, so Python's strict decoder finds the run, and the
+    units are made from its characters in C: lengths from the lead bytes, offsets by
+    accumulation, warnings from the per-code-point cache."""
+    chunk = bytes(data[i:end])
+    try:
+        text = str(chunk, "utf-8")
+    except UnicodeDecodeError as e:
+        if e.start == 0:
+            return i
+        chunk = chunk[:e.start]
+        text = str(chunk, "utf-8")
+    lengths = chunk.translate(STRUCT_LEN).replace(b"\x00", b"")  # one per character
+    starts = list(accumulate(lengths, initial=base + i))
+    count = len(text)
+    if starts[count] > base + stop:
+        count = bisect_left(starts, base + stop, 0, count)
+        text = text[:count]
+    cps = list(map(ord, text))
+    cache = _warning_cache
+    warnings = [ascii_warnings[cp] if cp < 0x80 else cache.get(cp) for cp in cps]
+    if None in warnings:
+        for k, w in enumerate(warnings):
+            if w is None:
+                warnings[k] = warnings_for(cps[k], starts[k])
+    out += map(_new_unit, zip(starts, lengths[:count], repeat(K.VALID), cps, repeat(0),
+                              repeat(False), warnings))
+    return starts[count] - base
+
+
 def cut(data: bytes | bytearray | memoryview, base: int = 0, dialect: str = K.UTF8,
         final: bool = True, stop: int | None = None) -> list[Unit]:
     """Cut ``data`` into units, taking ``data[0]`` as the start of a unit.
@@ -231,6 +268,8 @@ def cut(data: bytes | bytearray | memoryview, base: int = 0, dialect: str = K.UT
     ascii_warnings = _ASCII_WARNINGS_MUTF8 if dialect == K.MUTF8 else _ASCII_WARNINGS
     ascii_run = _ASCII_RUN.match
     VALID = K.VALID
+    window = 64  # bytes handed to the C decoder at a time (see _cut_well_formed)
+    next_try = 0
     i = 0
     while i < stop:
         b = data[i]
@@ -256,6 +295,19 @@ def cut(data: bytes | bytearray | memoryview, base: int = 0, dialect: str = K.UT
             append(Unit(base + i, 1, K.INVALID_BYTE, None, 1))
             i += 1
             continue
+        if 0xC2 <= b <= 0xF4 and i >= next_try and i + 1 < n and 0x80 <= data[i + 1] <= 0xBF:
+            # Perhaps a run of well-formed text (Cyrillic, CJK, accented prose): the C
+            # decoder checks it, and its units are made without a trip round this loop
+            # per unit. The window grows while the text stays well formed; where the
+            # runs are short (random bytes) this loop is cheaper, so it waits a while.
+            j = _cut_well_formed(data, i, min(n, i + window, stop + 3), stop, base,
+                                 ascii_warnings, out)
+            if j - i < 16:
+                next_try = i + 64
+            if j > i:
+                window = min(window * 4, 1 << 16) if j - i >= window - 3 else 64
+                i = j
+                continue
         L = slen[b]
         j = i + 1
         limit = i + L if i + L < n else n

@@ -207,3 +207,39 @@ def test_decode_units_matches_python_replace(data):
     from inspector.core.decoder import decode_units
 
     assert decode_units(cut(data), data) == data.decode("utf-8", "replace")
+
+
+# Well-formed runs long enough for the C-decoder path's growing windows, glued to every
+# kind of trouble: the fast path must give exactly what the byte loop gives.
+long_text = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=300).map(
+    lambda t: t.encode())
+BOMS_AND_FRIENDS = [b"\xef\xbb\xbf", b"\x00", b"\xc0\x80", b"\xed\xa0\x80\xed\xb0\x80",
+                    b"\xf4\x90\x80\x80", b"\xe0\x80\xaf", b"\xf8\x88\x80\x80\x80", b"\xe2\x82"]
+mixed_runs = st.lists(st.one_of(long_text, biased_bytes, surrogate_mix,
+                                st.sampled_from(BOMS_AND_FRIENDS)), max_size=8).map(b"".join)
+
+
+@SLOWER
+@given(mixed_runs, st.sampled_from(K.DIALECTS), st.integers(0, 2**40), st.booleans(), st.data())
+def test_the_c_decoder_path_cuts_exactly_like_the_byte_loop(data, dialect, base, final, draw):
+    from inspector.core import decoder
+
+    stop = draw.draw(st.integers(0, len(data)))
+    fast = decoder.cut(data, base, dialect, final=final, stop=stop)
+    original = decoder._cut_well_formed
+    decoder._cut_well_formed = lambda data, i, *rest: i   # never takes a run
+    try:
+        slow = decoder.cut(data, base, dialect, final=final, stop=stop)
+    finally:
+        decoder._cut_well_formed = original
+    assert fast == slow
+    assert [type(u) for u in fast] == [decoder.Unit] * len(fast)
+
+
+def test_a_long_well_formed_run_is_cut_in_growing_windows():
+    text = ("Съешь же ещё этих мягких французских булок, 日本語のテキスト \ufeff 😀 " * 400).encode()
+    units = cut(text)
+    assert "".join(chr(u.value) for u in units) == text.decode()
+    assert [u.warnings for u in units if u.value == 0xFEFF] == [(K.ZWNBSP,)] * 400
+    _partition_ok(units, len(text))
+    assert cut(b"\xef\xbb\xbf" + text)[0].warnings == (K.BOM,)
