@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from PySide6.QtCore import QEvent, QSize, Qt
+from PySide6.QtCore import QEvent, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QColor, QFontDatabase, QGuiApplication, QPainter, QPalette
 from PySide6.QtWidgets import (QAbstractItemView, QDockWidget, QFrame, QGridLayout, QHBoxLayout,
                                QHeaderView, QLabel, QLayout, QPushButton, QScrollArea, QSizePolicy, QTableWidget,
@@ -602,6 +602,7 @@ class SequenceInspector(QDockWidget):
         self._worker = None  # the summary being counted off the UI thread
         self._summary_key = None
         self._shown_key = None  # what the unit widgets show now (see refresh)
+        self._primed = False     # see prime()
 
         body = QWidget()
         box = QVBoxLayout(body)
@@ -762,21 +763,38 @@ class SequenceInspector(QDockWidget):
             self.dialect_rows = self._dialect_rows(unit)
             self._fill_dialect_table()
 
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if not self._primed:
+            self._primed = True
+            QTimer.singleShot(0, self.prime)
+
     def prime(self) -> None:
-        """Show a problem once, off screen, before any file is open: the first time the
-        explanation and the dialect table appeared (their first layout, fonts and
-        styles) cost the first problem the cursor met 20-45 ms. Called by the window
-        once it is built."""
+        """Lay out and draw a problem once, off screen, as soon as the dock is first on
+        screen: the first time the explanation and the dialect table appeared (their
+        first layout at the dock's real size, fonts and styles) cost the first problem
+        the cursor met 20-45 ms. The dock then shows what it showed before."""
         stray = b"\x80"
         unit = decoder.cut(stray)[0]
+        explanation = self.explanation.text()
         self.explanation.setText(explanation_for(unit, stray))
+        rows = self.dialect_rows
         self.dialect_rows = [dialect_row(name, decoder.cut(stray, dialect=name)[0], stray)
                              for name in K.DIALECTS]
         self._fill_dialect_table()
+        shown = [w.isHidden() for w in (self.facts_label, self.bits_scroll, self.explanation,
+                                        self.dialect_table, self.summary_label)]
         self._set_unit_widgets_visible(True, problem=True)
-        self.widget().grab()
-        self._shown_key = None
-        self.refresh()
+        body = self.widget().widget()
+        body.layout().activate()
+        body.grab()
+        for w, hidden in zip((self.facts_label, self.bits_scroll, self.explanation,
+                              self.dialect_table, self.summary_label), shown):
+            w.setHidden(hidden)
+        # The hidden table keeps the primed rows and items (the next problem sets only
+        # what differs); what the dock says it shows is what it showed before.
+        self.explanation.setText(explanation)
+        self.dialect_rows = rows
 
     def _facts(self, unit: decoder.Unit, data: bytes) -> list[tuple[str, str]]:
         facts = [

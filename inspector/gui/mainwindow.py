@@ -146,7 +146,6 @@ class MainWindow(QMainWindow):
         self._apply_settings()
         self._update_title()
         self._update_all_status()
-        self.inspector_dock.prime()
 
     # ------------------------------------------------------------------ building
     def _build_central(self) -> None:

@@ -360,3 +360,20 @@ def test_steady_labels_answer_for_their_text_and_font(qtbot):
         label.setFont(big)
     assert steady.sizeHint() == plain.sizeHint()
     assert steady.heightForWidth(120) == plain.heightForWidth(120)
+
+
+def test_the_dock_primes_its_problem_widgets_once_shown_and_shows_what_it_showed(opened, qtbot):
+    """On its first show the dock lays out and draws a problem off screen (so the first
+    real one costs no first layout), then shows its own unit again: nothing of the
+    primed stray byte stays in view or in what the dock copies."""
+    w = opened(b"abc\x80def")
+    dock = w.inspector_dock
+    qtbot.waitUntil(lambda: dock._primed, timeout=2000)
+    qtbot.wait(20)  # the prime runs from the event loop after the first show
+    assert dock.dialect_table.rowCount() == len(K.DIALECTS)   # items made, kept
+    assert dock.dialect_table.isHidden() and dock.explanation.isHidden()
+    assert dock.dialect_rows == [] and "80" not in dock.text().split("Hex: ")[1][:3]
+    assert dock.heading.text().startswith("U+0061")
+    w.document.set_cursor(3)
+    assert not dock.dialect_table.isHidden() and not dock.explanation.isHidden()
+    assert [r[0] for r in dock.dialect_rows] == list(K.DIALECTS)
