@@ -1055,7 +1055,7 @@ class HexView(QAbstractScrollArea):
         ok = self._cell_glyph.get(text)
         if ok is None:
             fm = QFontMetricsF(self._font)
-            ok = (len(text) == 1 and fm.inFontUcs4(ord(text))
+            ok = (len(text) == 1 and self._coverage.in_main_font(ord(text))
                   and abs(fm.horizontalAdvance(text) - self._cw) < 0.5)
             self._cell_glyph[text] = ok
         return ok

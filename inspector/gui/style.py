@@ -235,6 +235,12 @@ class GlyphCoverage:
         self._known: dict[str, bool] = {}
         self._fonts = [QRawFont.fromFont(font)]
 
+    def in_main_font(self, cp: int) -> bool:
+        """Whether the font itself (not a fallback) has a glyph for ``cp``: a look in its
+        character map. (QFontMetrics.inFontUcs4 also asks the fallback fonts, loading
+        them: ~0.6 ms a character not seen before.)"""
+        return self._fonts[0].supportsCharacter(cp)
+
     def can_draw(self, text: str) -> bool:
         hit = self._known.get(text)
         if hit is None:
