@@ -1124,18 +1124,34 @@ class HexView(QAbstractScrollArea):
         p.setFont(self._font)
         for r, col, text, color, flagged in singles:
             p.drawPixmap(lay.char_x(col) - 1, r * lh, self._glyph_sprite(text, color, flagged, base_y))
-        if compacts:
-            for r, c0, c1, text, color in compacts:
-                x0 = lay.char_x(c0)
-                rect = QRect(x0, r * lh + 2, lay.char_x(c1 + 1) - x0 - 1, lh - 4)
+        for r, c0, c1, text, color in compacts:
+            x0 = lay.char_x(c0)
+            p.drawPixmap(x0, r * lh, self._compact_sprite(text, color, lay.char_x(c1 + 1) - x0))
+
+    def _compact_sprite(self, text: str, color: QColor, width: int) -> QPixmap:
+        """A code, control name or U+XXXX in a thin frame across ``width`` pixels of the
+        character column, on a transparent picture one row high (pages of binary data
+        show hundreds of them: a picture each is one copy instead of five calls and a
+        shaped string)."""
+        key = ("compact", text, color.rgba(), width)
+        pm = self._pixmaps.get(key)
+        if pm is None:
+            lh = self._lh
+            pm = style.clear_picture(width, lh, self.devicePixelRatioF())
+            q = QPainter(pm)
+            try:
+                rect = QRect(0, 2, width - 1, lh - 4)
                 frame = QColor(color)
                 frame.setAlphaF(0.5)
-                p.setPen(frame)
-                p.drawRect(rect)
-                p.setFont(self._fit_small(text, rect.width() - 1))
-                p.setPen(color)
-                p.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
-            p.setFont(self._font)
+                q.setPen(frame)
+                q.drawRect(rect)
+                q.setFont(self._fit_small(text, rect.width() - 1))
+                q.setPen(color)
+                q.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
+            finally:
+                q.end()
+            self._keep_pixmap(key, pm)
+        return pm
 
     def _fit_small(self, text: str, width: int) -> QFont:
         """The small font, shrunk until ``text`` fits ``width`` pixels (a tiny box)."""
