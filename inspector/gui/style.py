@@ -223,28 +223,31 @@ def clear_picture(width: float, height: float, ratio: float) -> QPixmap:
 
 class GlyphCoverage:
     """Whether ``font``, with the fonts Qt falls back to, has glyphs for a text: where it
-    has none the panes show U+XXXX instead of an empty box. Answers are kept per text,
-    and the fallback fonts Qt picked are asked first next time (a look in a font's
-    character map is cheap; shaping a text to find out cost ~3 ms the first time a
-    script was met)."""
+    has none the panes show U+XXXX instead of an empty box. The font's own character
+    map answers first; otherwise the text is shaped and its glyphs looked at. Answers
+    are kept per text. (Shaping costs ~0.03 ms once Qt has loaded the fallback font a
+    script needs; loading it is Qt's one-time cost, up to ~150 ms for some scripts.)
 
-    MAX_FONTS = 32
+    Only the glyph indexes of a shaped text are read: the raw fonts of its glyph runs
+    (``QGlyphRun.rawFont``) are not valid to keep or even to ask in PySide (asking one
+    for its name crashed), so no fallback font is remembered."""
 
     def __init__(self, font: QFont):
         self.font = font
         self._known: dict[str, bool] = {}
-        self._fonts = [QRawFont.fromFont(font)]
+        self._main = QRawFont.fromFont(font)
 
     def in_main_font(self, cp: int) -> bool:
         """Whether the font itself (not a fallback) has a glyph for ``cp``: a look in its
         character map. (QFontMetrics.inFontUcs4 also asks the fallback fonts, loading
         them: ~0.6 ms a character not seen before.)"""
-        return self._fonts[0].supportsCharacter(cp)
+        return self._main.supportsCharacter(cp)
 
     def can_draw(self, text: str) -> bool:
         hit = self._known.get(text)
         if hit is None:
-            hit = all(any(raw.supportsCharacter(ord(c)) for raw in self._fonts) for c in text)
+            main = self._main
+            hit = all(main.supportsCharacter(ord(c)) for c in text)
             if not hit:
                 layout = QTextLayout(text, self.font)
                 layout.beginLayout()
@@ -252,7 +255,5 @@ class GlyphCoverage:
                 layout.endLayout()
                 runs = layout.glyphRuns()
                 hit = bool(runs) and all(0 not in run.glyphIndexes() for run in runs)
-                if hit and len(self._fonts) < self.MAX_FONTS:
-                    self._fonts.extend(run.rawFont() for run in runs)
             self._known[text] = hit
         return hit

@@ -387,3 +387,11 @@ def test_glyph_coverage_is_one_helper_for_both_panes(opened):
     assert not cov.can_draw("\U0010FFFD")      # private use, plane 16: no font has it
     assert not cov.can_draw("\u0378")          # unassigned
     assert cov._known == {"A": True, "é": True, "\U0010FFFD": False, "\u0378": False}
+    # Answers do not depend on what was asked before: the raw fonts of shaped glyph
+    # runs were once kept and asked first, and they are not valid to keep (asking one
+    # its name crashed; asking its map answered "yes" for an unassigned code point).
+    fresh = GlyphCoverage(w.hex_view._font)
+    for ch in "日本 Ελληνικά שלום مرحبا हिन्दी ไทย 𝄞 😀 ߊ ހ ℵ":
+        fresh.can_draw(ch)
+    assert not fresh.can_draw("\u0378") and not fresh.can_draw("\U0010FFFD")
+    assert fresh.can_draw("ހ") and fresh.in_main_font(ord("A"))
