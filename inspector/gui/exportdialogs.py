@@ -118,9 +118,9 @@ class _AtomicWriter:
 # ------------------------------------------------------------------ the jobs (plain generators)
 # Each yields (done, total, what) and returns a one-line summary; stopping it cancels.
 
-def _complete_scan(source, dialect: str, scan):
+def _complete_scan(source, dialect: str, scan: scanner.ScanResult | None):
     """The finished scan of the whole file: the document's, or a new one."""
-    if scan is not None and getattr(scan, "complete", False) and scan.dialect == dialect:
+    if scan is not None and scan.complete and scan.dialect == dialect:
         return scan
     steps = scanner.scan_steps(source, dialect=dialect)
     try:
@@ -131,21 +131,20 @@ def _complete_scan(source, dialect: str, scan):
         return stop.value
 
 
-def _fine_for_picture(source, result):
+def _fine_for_picture(source, result: scanner.ScanResult):
     """A scan whose blocks are no larger than one bin of the overview picture: the
     result itself for a big file, a quick second scan with small blocks for a small one
     (whose few big blocks would paint flat bands)."""
     size = source.size
-    index = getattr(result, "index", None)
-    if index is None or not size or size > (64 << 20):
+    if not size or size > (64 << 20):
         return result
     block = 64
     while block * OVERVIEW_BINS < size:
         block *= 2
-    if int(index.block_size) <= block:
+    if result.index.block_size <= block:
         return result
     steps = scanner.scan_steps(source, dialect=result.dialect, block_size=block,
-                               origin=getattr(index, "origin", None), sha256=False)
+                               origin=result.index.origin, sha256=False)
     try:
         while True:
             step = next(steps)
@@ -159,15 +158,14 @@ def _report_dict(source, result, path):
     return report_mod.build_report(result, source, path, v)
 
 
-def overview_bins(result, size: int, n: int = OVERVIEW_BINS) -> list[dict]:
+def overview_bins(result: scanner.ScanResult, size: int, n: int = OVERVIEW_BINS) -> list[dict]:
     """The overview picture's bins as plain dicts for the HTML report."""
     from inspector.gui.overview import ERROR_KINDS, bins_from_index
 
-    index = getattr(result, "index", None)
-    if index is None or not size:
+    if not size:
         return []
     n = max(1, min(n, size))
-    bins = bins_from_index(index, size, n)
+    bins = bins_from_index(result.index, size, n)
     out = []
     for i in range(len(bins)):
         out.append({

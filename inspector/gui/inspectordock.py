@@ -327,15 +327,14 @@ def summarize_steps(source, start: int, end: int, origin, dialect: str,
 def index_covers(scan, start: int, end: int, origin, dialect: str):
     """The scan's block index when it can count [start, end): same stream (dialect and
     origin), the range inside what was scanned, and the blocks there finished."""
-    index = getattr(scan, "index", None) if scan is not None else None
-    if index is None or not hasattr(index, "units"):
+    if scan is None:
         return None
-    if getattr(index, "dialect", None) != dialect or getattr(index, "origin", None) != origin:
+    index = scan.index
+    if index.dialect != dialect or index.origin != origin:
         return None
     if start < index.start or end > index.end:
         return None
-    bs = int(index.block_size)
-    last = index.n_blocks if end >= index.end else (end - index.start) // bs
+    last = index.n_blocks if end >= index.end else (end - index.start) // index.block_size
     if last > index.blocks_done:
         return None
     return index
@@ -349,15 +348,15 @@ def index_summary_steps(index, source, start: int, end: int, origin, dialect: st
 
     from inspector.core.blockindex import UNIT_LENGTHS
 
-    bs = int(index.block_size)
+    bs = index.block_size
     first = -(-(start - index.start) // bs)
     last = index.n_blocks if end >= index.end else (end - index.start) // bs
     summary = RangeSummary(start, end)
     summary.source = "index"
     if first < last:
-        units = np.asarray(index.units[first:last], dtype=np.int64).sum(axis=0)
-        errors = np.asarray(index.errors[first:last], dtype=np.int64).sum(axis=0)
-        warnings = np.asarray(index.warnings[first:last], dtype=np.int64).sum(axis=0)
+        units = index.units[first:last].sum(axis=0, dtype=np.int64)
+        errors = index.errors[first:last].sum(axis=0, dtype=np.int64)
+        warnings = index.warnings[first:last].sum(axis=0, dtype=np.int64)
         for length, n in zip(UNIT_LENGTHS, units.tolist()):
             if n:
                 summary.by_length[length] += n
@@ -369,7 +368,7 @@ def index_summary_steps(index, source, start: int, end: int, origin, dialect: st
                 summary.warnings[kind] += n
         summary.code_points += int(units.sum())
         summary.units += int(units.sum() + errors.sum())
-        summary.replacements += int(np.asarray(index.replacements[first:last], dtype=np.int64).sum())
+        summary.replacements += int(index.replacements[first:last].sum(dtype=np.int64))
         head_end = index.start + first * bs
         tail_start = min(end, index.start + last * bs)
     else:

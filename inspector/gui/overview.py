@@ -26,6 +26,8 @@ from PySide6.QtGui import QBrush, QColor, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from inspector.core import kinds as K
+from inspector.core import scanner
+from inspector.core.blockindex import BlockIndex
 from inspector.gui import style, workers
 
 ERROR_KINDS = K.ERROR_KINDS
@@ -68,41 +70,24 @@ def bin_edges(size: int, n: int) -> tuple[np.ndarray, np.ndarray]:
     return edges[:-1], edges[1:]
 
 
-def index_arrays(index) -> dict:
-    """The index's per-block arrays for the finished blocks: ``errors`` (blocks x kinds,
-    in ``ERROR_KINDS`` order), ``warnings`` (units with a warning), ``multibyte`` (valid
-    units of 2+ bytes) and ``binary`` (binary-looking bytes).
-
-    Reads the scanner's ``BlockIndex`` arrays (``errors``, ``warnings``, ``units``,
-    ``binary``); an index offering ``block_arrays()`` with those four entries works too.
-    """
-    done = int(index.blocks_done)
-    if isinstance(getattr(index, "errors", None), np.ndarray):
-        warnings = np.asarray(index.warnings[:done], dtype=np.int64)
-        per_unit = warnings.sum(axis=1)
-        if K.RAW_NUL in K.WARNING_KINDS:  # a raw NUL also carries `control`: one unit
-            per_unit -= warnings[:, K.WARNING_KINDS.index(K.RAW_NUL)]
-        return {
-            "errors": np.asarray(index.errors[:done], dtype=np.int64),
-            "warnings": per_unit,
-            "multibyte": np.asarray(index.units[:done, 1:], dtype=np.int64).sum(axis=1),
-            "binary": np.asarray(index.binary[:done], dtype=np.int64),
-        }
-    arrays = index.block_arrays()
-    if done:
-        errors = np.stack([np.asarray(arrays["errors"][k][:done], dtype=np.int64)
-                           for k in ERROR_KINDS], axis=1)
-    else:
-        errors = np.zeros((0, len(ERROR_KINDS)), dtype=np.int64)
+def index_arrays(index: BlockIndex) -> dict:
+    """The index's per-block arrays for the finished blocks, as int64: ``errors``
+    (blocks x kinds, in ``ERROR_KINDS`` order), ``warnings`` (units with a warning),
+    ``multibyte`` (valid units of 2+ bytes) and ``binary`` (binary-looking bytes)."""
+    done = index.blocks_done
+    warnings = index.warnings[:done].astype(np.int64)
+    per_unit = warnings.sum(axis=1)
+    # A raw NUL also carries `control`: one unit.
+    per_unit -= warnings[:, K.WARNING_KINDS.index(K.RAW_NUL)]
     return {
-        "errors": errors,
-        "warnings": np.asarray(arrays["warnings"][:done], dtype=np.int64),
-        "multibyte": np.asarray(arrays["multibyte"][:done], dtype=np.int64),
-        "binary": np.asarray(arrays["binary"][:done], dtype=np.int64),
+        "errors": index.errors[:done].astype(np.int64),
+        "warnings": per_unit,
+        "multibyte": index.units[:done, 1:].sum(axis=1, dtype=np.int64),
+        "binary": index.binary[:done].astype(np.int64),
     }
 
 
-def bins_from_index(index, size: int, n: int) -> Bins:
+def bins_from_index(index: BlockIndex, size: int, n: int) -> Bins:
     """Fold the index's per-block counts into ``n`` equal bins over the whole file.
 
     A bin holds the blocks that start inside it, so each block is counted once. A bin
@@ -110,10 +95,10 @@ def bins_from_index(index, size: int, n: int) -> Bins:
     byte, so the picture has no gaps.
     """
     starts, ends = bin_edges(size, n)
-    bs = int(index.block_size)
-    done = int(index.blocks_done)
-    base = int(getattr(index, "start", 0) or 0)  # a region scan's blocks start there
-    region_end = int(getattr(index, "end", size) or size)
+    bs = index.block_size
+    done = index.blocks_done
+    base = index.start  # a region scan's blocks start there
+    region_end = index.end
     a = index_arrays(index)
     rel_s, rel_e = np.maximum(starts - base, 0), np.maximum(ends - base, 0)
     first = -(-rel_s // bs)           # the first block starting at or after the bin's start
@@ -231,7 +216,7 @@ class OverviewStrip(QWidget):
         self.update()
 
     def _scan_changed(self, result) -> None:
-        if result is None or getattr(result, "complete", False):
+        if result is None or result.complete:
             self._refresh.stop()
             self._stop_fine_scan()
             self._rebuild()
@@ -253,21 +238,16 @@ class OverviewStrip(QWidget):
             block *= 2
         return block
 
-    def _maybe_fine_scan(self, result) -> None:
-        index = getattr(result, "index", None)
+    def _maybe_fine_scan(self, result: scanner.ScanResult) -> None:
+        index = result.index
         size = self.document.size
-        if index is None or not size or size > self.FINE_SCAN_LIMIT:
+        if not size or size > self.FINE_SCAN_LIMIT:
             return
         block = self._fine_block_size(size)
-        if int(index.block_size) <= block or getattr(index, "start", 0) or \
-                getattr(index, "end", size) != size:
-            return
-        try:
-            from inspector.core import scanner
-        except ImportError:
+        if index.block_size <= block or index.start or index.end != size:
             return
         source, dialect = self.document.source, result.dialect
-        origin = getattr(index, "origin", None)
+        origin = index.origin
         worker = workers.GeneratorWorker(
             lambda: scanner.scan_steps(source, dialect, block_size=block, origin=origin,
                                        sha256=False))
@@ -303,15 +283,13 @@ class OverviewStrip(QWidget):
 
     def _rebuild(self) -> None:
         scan = self.document.scan
-        index = getattr(scan, "index", None)
-        if index is not None and self._fine_index is not None and scan is self._fine_for:
-            index = self._fine_index
-        n = self.bin_count()
-        size = self.document.size
-        if index is None:
+        if scan is None:
             self._bins = None
         else:
-            self._bins = bins_from_index(index, size, n)
+            index = scan.index
+            if self._fine_index is not None and scan is self._fine_for:
+                index = self._fine_index
+            self._bins = bins_from_index(index, self.document.size, self.bin_count())
         self.update()
 
     @property
@@ -438,8 +416,8 @@ class OverviewStrip(QWidget):
         bins = self._bins
         if bins is None or row >= len(bins) or not bins.scanned[row]:
             scan = self.document.scan
-            return head + ("\nnot scanned yet" if scan is None or not getattr(scan, "complete", False)
-                           else "\nno index for this scan")
+            return head + ("\nnot scanned yet" if scan is None or not scan.complete
+                           else "\noutside the scanned range")
         lines = [head]
         if bins.borrowed[row]:
             b0 = int(bins.starts[row]) // bins.block_size * bins.block_size

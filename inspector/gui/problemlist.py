@@ -26,6 +26,8 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDockWidget, QHBoxL
 
 from inspector.core import decoder
 from inspector.core import kinds as K
+from inspector.core.blockindex import BlockIndex
+from inspector.core.scanner import ScanResult
 from inspector.gui import style
 
 QT_MAX_ROWS = 2**31 - 1  # Qt's row numbers are 32-bit ints
@@ -97,16 +99,13 @@ def kind_text(unit: decoder.Unit, kinds: frozenset[str] | None = None) -> str:
 
 # ---------------------------------------------------------------------- the index side
 
-def block_counts(index, kinds: frozenset[str]) -> np.ndarray:
+def block_counts(index: BlockIndex, kinds: frozenset[str]) -> np.ndarray:
     """Problems per finished block that match ``kinds``, as an int64 array.
 
-    The scanner's ``BlockIndex.counts_for(kinds)`` counts units, not warnings (a unit
-    with several matching warnings is counted once). Indexes that only offer
-    ``block_counts(kinds)`` (the same numbers) are accepted too.
+    ``BlockIndex.counts_for(kinds)`` counts units, not warnings (a unit with several
+    matching warnings is counted once).
     """
-    counts = index.counts_for(kinds) if hasattr(index, "counts_for") else index.block_counts(kinds)
-    done = int(getattr(index, "blocks_done", len(counts)))
-    return np.asarray(counts[:done], dtype=np.int64)
+    return index.counts_for(kinds)[:index.blocks_done]
 
 
 class _Run:
@@ -256,15 +255,14 @@ class ProblemModel(QAbstractTableModel):
     def capped(self) -> bool:
         return self.total > QT_MAX_ROWS
 
-    def set_scan(self, source, result) -> None:
+    def set_scan(self, source, result: ScanResult | None) -> None:
         """Show the problems of a (partial or final) scan result, or none."""
-        index = getattr(result, "index", None) if result is not None else None
-        same_stream = (index is not None and index is self._index and source is self._source
-                       and result.dialect == self._dialect)
+        same_stream = (result is not None and result.index is self._index
+                       and source is self._source and result.dialect == self._dialect)
         self._source = source
-        self._dialect = getattr(result, "dialect", K.UTF8) if result is not None else K.UTF8
-        self.complete = bool(getattr(result, "complete", False)) if result is not None else False
-        if index is None:
+        self._dialect = K.UTF8 if result is None else result.dialect
+        self.complete = result is not None and result.complete
+        if result is None:
             self.beginResetModel()
             self._index = None
             self._cumulative = np.zeros(0, dtype=np.int64)
@@ -277,11 +275,12 @@ class ProblemModel(QAbstractTableModel):
         if same_stream:
             self._grow()
         else:
+            index = result.index
             self.beginResetModel()
             self._index = index
-            self._block_size = int(index.block_size)
-            self._base = int(getattr(index, "start", 0) or 0)
-            self._origin = getattr(index, "origin", None)
+            self._block_size = index.block_size
+            self._base = index.start
+            self._origin = index.origin
             self._recount()
             self.endResetModel()
         self.totalChanged.emit()
@@ -347,8 +346,7 @@ class ProblemModel(QAbstractTableModel):
         entry = self._blocks.get(block)
         if entry is None:
             start = self._base + block * self._block_size
-            end = min(start + self._block_size, int(getattr(self._index, "end", self._source.size)),
-                      self._source.size)
+            end = min(start + self._block_size, self._index.end, self._source.size)
             entry = _BlockCut(start, end)
             self._blocks[block] = entry
             if len(self._blocks) > self.BLOCK_CACHE:
@@ -361,10 +359,8 @@ class ProblemModel(QAbstractTableModel):
         return cut_piece(self._source, pos, end, self._dialect, self._kinds, self._origin)
 
     def _anchor_for(self, block: int):
-        """Row of a block -> its unit through the index, when the index can say."""
-        nth = getattr(self._index, "nth_problem", None)
-        if nth is None:
-            return None
+        """Row of a block -> its unit, through the index."""
+        nth = self._index.nth_problem
         before = int(self._cumulative[block - 1]) if block else 0
         kinds = self._kinds
         source = self._source
@@ -575,8 +571,7 @@ class ProblemListDock(QDockWidget):
     # ------------------------------------------------------------------ scan results
     def _scan_changed(self, result) -> None:
         # A new file or a cleared scan shows at once; partial results are throttled.
-        if result is None or getattr(result, "index", None) is not self.model._index \
-                or getattr(result, "complete", False):
+        if result is None or result.index is not self.model._index or result.complete:
             self._refresh.stop()
             self._pending = None
             self.model.set_scan(self.document.source, result)
@@ -593,9 +588,7 @@ class ProblemListDock(QDockWidget):
     def _update_status(self) -> None:
         m = self.model
         if m._index is None:
-            scan = self.document.scan
-            self.status.setText("No scan yet: the list fills in as the file is scanned."
-                                if scan is None else "This scan has no block index.")
+            self.status.setText("No scan yet: the list fills in as the file is scanned.")
             return
         shown = m.total
         text = f"{m.unfiltered_total:,} problems (filtered: {shown:,})"

@@ -19,48 +19,23 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-import numpy as np  # noqa: E402
 from PySide6.QtCore import QEvent, QObject  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from inspector.core import decoder  # noqa: E402
 from inspector.core import kinds as K  # noqa: E402
+from inspector.core.blockindex import BlockIndex  # noqa: E402
 from inspector.core.bytesource import MemorySource  # noqa: E402
 from inspector.gui.document import Document  # noqa: E402
-from inspector.gui.problemlist import ProblemListDock, unit_matches  # noqa: E402
+from inspector.gui.problemlist import ProblemListDock  # noqa: E402
 
 BLOCK = 65536
-
-
-class RepeatedBlockIndex:
-    """Per-block counts of a file made of one block repeated ``n`` times."""
-
-    def __init__(self, source, n_blocks: int):
-        self.block_size = BLOCK
-        self.blocks_done = n_blocks
-        # Block 1 sits between two copies, as every inner block does.
-        self._units = [u for u in decoder.units_in_range(source, BLOCK, 2 * BLOCK)
-                       if u.offset >= BLOCK]
-        self._counts = {}
-        # A real index holds its counts ready; count the default filter's up front.
-        self.block_counts(frozenset(K.ERROR_KINDS) | frozenset(K.WARNING_KINDS))
-
-    def block_counts(self, kinds):
-        kinds = frozenset(kinds)
-        if kinds not in self._counts:
-            per = sum(1 for u in self._units if unit_matches(u, kinds))
-            self._counts[kinds] = np.full(self.blocks_done, per, dtype=np.int64)
-        return self._counts[kinds]
 
 
 def real_index(source, n_blocks: int):
     """The scanner's own BlockIndex, its arrays filled with block 1's exact counts (every
     inner block of the repeated file holds the same units), so ``nth_problem`` (used by
     the list for jumps) runs the real vectorised lookup."""
-    try:
-        from inspector.core.blockindex import BlockIndex
-    except ImportError:
-        return None
     index = BlockIndex(0, source.size, BLOCK)
     units = [u for u in decoder.units_in_range(source, BLOCK, 2 * BLOCK) if u.offset >= BLOCK]
     for u in units:
@@ -96,14 +71,12 @@ def main(problems: int = 10**8) -> None:
                     and u.is_problem)
     n_blocks = -(-problems // per_block)
     source = MemorySource(block * n_blocks, name="random")
-    index = real_index(source, n_blocks) or RepeatedBlockIndex(source, n_blocks)
-    print(f"index: {type(index).__module__}.{type(index).__name__}")
+    index = real_index(source, n_blocks)
     doc = Document()
     doc.set_source(source)
     scan = Scan(index, source.size)
     every = frozenset(K.ERROR_KINDS) | frozenset(K.WARNING_KINDS)
-    total = int((index.counts_for(every) if hasattr(index, "counts_for")
-                 else index.block_counts(every)).sum())
+    total = int(index.counts_for(every).sum())
     print(f"file {source.size / 1e6:.0f} MB, {n_blocks:,} blocks, {total:,} problems")
 
     # Qt's one-time costs (style, fonts) are paid by the window long before a list

@@ -286,6 +286,30 @@ def test_repair_existing_target_needs_consent(qtbot, doc, tmp_path):
     target.read_bytes().decode("utf-8")
 
 
+def test_an_export_reuses_the_complete_scan_of_its_dialect_only(doc):
+    def run(steps):
+        try:
+            while True:
+                next(steps)
+        except StopIteration as stop:
+            return stop.value
+
+    complete = ED.scanner.scan(doc.source, dialect=K.UTF8)
+    assert run(ED._complete_scan(doc.source, K.UTF8, complete)) is complete
+    steps = ED.scanner.scan_steps(doc.source, chunk_size=64)
+    partial = next(steps).result
+    steps.close()
+    assert not partial.complete
+    # A partial scan, or none: the file is scanned again, to the end.
+    for scan in (partial, None):
+        again = run(ED._complete_scan(doc.source, K.UTF8, scan))
+        assert again is not scan and again.complete
+        assert again.errors_by_kind == _errors_by_kind(SAMPLE)
+    # A scan in another dialect: scanned again in the export's.
+    again = run(ED._complete_scan(doc.source, K.CESU8, complete))
+    assert again is not complete and again.complete and again.dialect == K.CESU8
+
+
 def test_overview_bins_for_the_html_report(doc):
     sc = ED.scanner
     html_mod = ED.htmlreport

@@ -7,13 +7,15 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, Qt
 
+from inspector.core import decoder
 from inspector.core import kinds as K
+from inspector.core import scanner
 from inspector.core.bytesource import MemorySource
 from inspector.gui import style
 from inspector.gui.document import Document
 from inspector.gui.overview import ERROR_KINDS, OverviewStrip, bins_from_index
 
-from tests.gui.test_problemlist import FakeScan, ReferenceIndex
+from tests.gui.test_problemlist import finish, step_to
 
 BLOCK = 4096
 # 300 KiB: clean ASCII, damage (overlong and stray bytes) in the middle third, then
@@ -34,15 +36,15 @@ def strip(qtbot):
     strip.resize(strip.sizeHint().width(), 304)
     strip.show()
     qtbot.waitExposed(strip)
-    doc.set_scan(FakeScan(ReferenceIndex(DATA, BLOCK), len(DATA)))
+    doc.set_scan(scanner.scan(doc.source, block_size=BLOCK))
     return strip
 
 
 def test_bins_hold_the_counts(strip):
     bins = strip.bins
     assert bins is not None and len(bins) == strip.bin_count() == 300
-    index = ReferenceIndex(DATA, BLOCK)
-    errors = [u for u in index.units if u.kind != K.VALID]
+    index = scanner.scan(MemorySource(DATA), block_size=BLOCK).index
+    errors = [u for u in decoder.cut(DATA) if u.kind != K.VALID]
     # Each block counted once: the bins add up to the whole file when bins >= blocks...
     few = bins_from_index(index, len(DATA), 7)
     assert few.errors.sum() == len(errors)
@@ -146,8 +148,10 @@ def test_before_and_during_a_scan(qtbot):
     rect = strip.bar_rect()
     assert strip.bins is None
     assert "not scanned yet" in strip.describe_row(rect.top() + 5)
-    index = ReferenceIndex(DATA, BLOCK, blocks_done=len(DATA) // BLOCK // 2)
-    doc.set_scan(FakeScan(index, len(DATA), complete=False))
+    steps = scanner.scan_steps(doc.source, block_size=BLOCK, chunk_size=BLOCK)
+    result = step_to(steps, len(DATA) // BLOCK // 2).result
+    assert not result.complete
+    doc.set_scan(result)
     qtbot.waitUntil(lambda: strip.bins is not None, timeout=3000)
     bins = strip.bins
     assert bins.scanned[0] and not bins.scanned[-1]
@@ -157,9 +161,31 @@ def test_before_and_during_a_scan(qtbot):
     image = strip.grab().toImage()
     bottom = [image.pixelColor(x, rect.bottom() - 3) for x in range(rect.left() + 2, rect.right() - 2)]
     assert len(set(c.rgb() for c in bottom)) > 1
-    index.blocks_done = index.n_blocks
-    doc.set_scan(FakeScan(index, len(DATA), complete=True))
+    doc.set_scan(finish(steps))
     assert strip.bins.scanned.all()
+
+
+def test_a_region_scan_shows_its_region_only(qtbot):
+    # The damaged middle third, scanned on its own: its blocks start at the region.
+    start, end = len(CLEAN), len(CLEAN) + len(DAMAGE)
+    doc = Document()
+    doc.set_source(MemorySource(DATA, name="overview"))
+    strip = OverviewStrip(doc)
+    qtbot.addWidget(strip)
+    strip.resize(strip.sizeHint().width(), 304)
+    result = scanner.scan(doc.source, start=start, end=end, block_size=BLOCK)
+    doc.set_scan(result)
+    # Each block counted once (fewer bins than blocks)...
+    assert bins_from_index(result.index, len(DATA), 7).errors.sum() == result.error_units
+    # ...and shown where it lies.
+    bins = strip.bins
+    inside = (bins.starts >= start) & (bins.ends <= end)
+    assert bins.scanned[inside].all() and bins.errors[inside].sum(axis=1).min() > 0
+    assert not bins.scanned[bins.ends <= start].any()
+    assert not bins.scanned[bins.starts >= end].any()
+    rect = strip.bar_rect()
+    assert "outside the scanned range" in strip.describe_row(rect.top() + 2)
+    assert "errors:" in strip.describe_row(strip.y_of_offset((start + end) // 2))
 
 
 def test_new_file_clears(strip):
@@ -168,14 +194,13 @@ def test_new_file_clears(strip):
     strip.grab()  # paints without a scan
 
 
-def test_with_the_real_scanner(qtbot):
-    from inspector.core import scanner as sc
+def test_with_the_default_blocks(qtbot):
     doc = Document()
     doc.set_source(MemorySource(DATA, name="overview"))
     strip = OverviewStrip(doc)
     qtbot.addWidget(strip)
     strip.resize(strip.sizeHint().width(), 304)
-    result = sc.scan(doc.source, dialect=K.UTF8)
+    result = scanner.scan(doc.source, dialect=K.UTF8)
     doc.set_scan(result)
     bins = strip.bins
     index = result.index
@@ -191,7 +216,6 @@ def test_with_the_real_scanner(qtbot):
 
 
 def test_small_file_gets_a_fine_picture(qtbot):
-    from inspector.core import scanner as sc
     # 40 KiB, one block of the main index; the damage is in the middle third only.
     small = b"a" * 14000 + b"\xc0\xaf" * 6000 + b"b" * 14000
     doc = Document()
@@ -200,7 +224,7 @@ def test_small_file_gets_a_fine_picture(qtbot):
     qtbot.addWidget(strip)
     strip.resize(strip.sizeHint().width(), 304)
     strip.show()
-    doc.set_scan(sc.scan(doc.source, dialect=K.UTF8))
+    doc.set_scan(scanner.scan(doc.source, dialect=K.UTF8))
     qtbot.waitUntil(lambda: not strip.fine_scan_running, timeout=10000)
     bins = strip.bins
     with_errors = np.flatnonzero(bins.errors.sum(axis=1))
