@@ -191,11 +191,18 @@ class HexLayout:
         end = min(self.row_start(top_row + self.visible_rows(height_px)), self.size)
         return start, end
 
-    def top_for_cursor(self, top_row: int, cursor: int, height_px: int) -> int:
-        """The top row after the least scrolling that shows ``cursor``'s row fully."""
+    def top_for_cursor(self, top_row: int, cursor: int, height_px: int,
+                       context_rows: int = 0) -> int:
+        """The top row after the least scrolling that shows ``cursor``'s row fully; for
+        a cursor further away than the row just above or below the screen (a jump),
+        with ``context_rows`` rows above it (at most a quarter of the screen)."""
         row = self.row_of(cursor)
         full = self.full_rows(height_px)
-        if row < top_row:
+        context = min(context_rows, full // 4)
+        jump = context > 0 and not top_row - 1 <= row <= top_row + full
+        if jump:
+            top_row = row - context
+        elif row < top_row:
             top_row = row
         elif row >= top_row + full:
             top_row = row - full + 1

@@ -334,9 +334,14 @@ class HexView(QAbstractScrollArea):
         lay = self._layout
         self._set_top(lay.row_of(offset))
 
+    # Rows kept above a cursor that jumped off screen (F8, a find, the problem list):
+    # what led up to a problem is often the point.
+    JUMP_CONTEXT_ROWS = 3
+
     def _on_cursor(self, offset) -> None:
         lay = self._layout
-        self._set_top(lay.top_for_cursor(self._top_row, offset, self.viewport().height()))
+        self._set_top(lay.top_for_cursor(self._top_row, offset, self.viewport().height(),
+                                         self.JUMP_CONTEXT_ROWS))
         self.viewport().update()
 
     def _on_selection(self, start, end) -> None:

@@ -574,8 +574,7 @@ class FactsGrid(QWidget):
 def dialect_row(dialect: str, unit: decoder.Unit, data: bytes) -> tuple[str, ...]:
     """A row of the dialect table: how ``dialect`` reads the bytes, ``unit`` being what
     it cuts there and ``data`` that unit's bytes."""
-    value = "-" if unit.value is None else (
-        format_value(unit.value) if unit.value <= 0x10FFFF else f"{unit.value:#X}")
+    value = "-" if unit.value is None else format_value(unit.value)
     kind = unit.kind + (f" ({', '.join(unit.warnings)})" if unit.warnings else "")
     return (dialect, data.hex(" ").upper(), kind, value, str(unit.replacements))
 
@@ -806,7 +805,7 @@ class SequenceInspector(QDockWidget):
         ]
         v = unit.value
         if v is not None:
-            facts.append(("Code point", format_value(v) if v <= 0x10FFFF else f"{v:#X} (beyond Unicode)"))
+            facts.append(("Code point", format_value(v) if v <= 0x10FFFF else f"{format_value(v)} (beyond Unicode)"))
             facts.append(("Decimal", f"{v:,}"))
             if v <= 0x10FFFF:
                 facts.append(("Name", unicode_db.name(v)))

@@ -895,9 +895,11 @@ class MainWindow(QMainWindow):
 
     def go_to(self, offset: int) -> None:
         d = self.document
-        # The target goes to the top of both panes. The anchor first: then the cursor
-        # is already on screen when it moves, and no pane scrolls twice.
-        d.set_anchor(offset)
+        # The target goes near the top of both panes, a few rows below it: what leads up
+        # to a byte is often the point. The anchor first: then the cursor is already on
+        # screen when it moves, and no pane scrolls twice.
+        context = HexView.JUMP_CONTEXT_ROWS * self.hex_view.bytes_per_row
+        d.set_anchor(max(0, offset - context))
         d.set_cursor(offset)
         self.hex_view.setFocus()
 

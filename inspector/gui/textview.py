@@ -495,18 +495,26 @@ class TextView(QAbstractScrollArea):
     def _on_selection_changed(self, start, end) -> None:
         self.viewport().update()
 
+    # Lines kept above a cursor that jumped off screen (see HexView.JUMP_CONTEXT_ROWS).
+    JUMP_CONTEXT_LINES = 2
+
     def ensure_visible(self, offset: int) -> None:
-        """Scroll this pane's own top as little as needed to show ``offset``'s line,
-        without touching the document's anchor."""
+        """Scroll this pane's own top as little as needed to show ``offset``'s line
+        (with a few lines above it when it is further than one line off screen), without
+        touching the document's anchor."""
         if self.document.size == 0:
             return
         layout = self.text_layout
         target = layout.line_at(offset)
-        if target.start < self._top:
-            self._set_top(target.start)
-            return
         full = self._visible_line_count(partial=False)
-        line = layout.line_at(self._top)
+        context = min(self.JUMP_CONTEXT_LINES, full // 4)
+        top_line = layout.line_at(self._top)
+        if target.start < self._top:
+            above = layout.step(top_line, -1)
+            step = above.start == target.start
+            self._set_top(target.start if step else layout.step(target, -context).start)
+            return
+        line = top_line
         for _ in range(full):
             if line.start == target.start:
                 return
@@ -514,7 +522,12 @@ class TextView(QAbstractScrollArea):
             if nxt is None:
                 break
             line = nxt
-        self._set_top(layout.step(target, -(full - 1)).start)
+        # ``line`` is the first line below the screen: a step down by one line scrolls
+        # by one; a jump further down keeps a few lines above the target.
+        if line.start == target.start:
+            self._set_top(layout.step(target, -(full - 1)).start)
+        else:
+            self._set_top(layout.step(target, -context).start)
 
     def _set_top(self, top: int) -> None:
         if top != self._top:

@@ -85,6 +85,15 @@ def test_visible_rows_and_cursor_scrolling():
     assert lay.top_for_cursor(0, 16 * 20, 95) == 12      # scrolls just enough
     assert lay.top_for_cursor(30, 16 * 20, 95) == 20     # upwards: cursor row on top
     assert lay.top_for_cursor(15, 16 * 20, 95) == 15     # already visible: no move
+    # With context rows: a step to the row just off screen still scrolls by one row; a
+    # jump further away keeps rows above it (at most a quarter of the screen).
+    assert lay.top_for_cursor(11, 16 * 20, 95, context_rows=3) == 12
+    assert lay.top_for_cursor(21, 16 * 20, 95, context_rows=3) == 20
+    assert lay.top_for_cursor(0, 16 * 20, 95, context_rows=3) == 18
+    assert lay.top_for_cursor(30, 16 * 20, 95, context_rows=3) == 18
+    assert lay.top_for_cursor(15, 16 * 20, 95, context_rows=3) == 15
+    assert lay.top_for_cursor(50, 16 * 1, 95, context_rows=3) == 0   # clamped at the start
+    assert lay.top_for_cursor(0, 16 * 99, 95, context_rows=3) == 91  # and at the end
 
 
 def test_scrollbar_maps_huge_files_proportionally():

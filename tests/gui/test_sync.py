@@ -108,3 +108,38 @@ def test_dialect_switch_recuts_both(both, qtbot):
     w.hex_view.repaint()
     w.text_view.repaint()
     assert w.document.dialect == "fss-utf"
+
+
+def test_a_jump_keeps_what_leads_up_to_its_target_in_both_panes(opened, qtbot):
+    """F8, Go to and the like land a few rows (lines) below the top of each pane, so the
+    bytes before a problem show too; a step off the bottom still scrolls by one row."""
+    from inspector.gui.hexview import HexView
+    from inspector.gui.textview import TextView
+
+    data = b"".join(f"line {i:05d} plain text here\n".encode() for i in range(4000))
+    bad = len(data) // 2
+    data = data[:bad] + b"\xc0\xaf" + data[bad + 2:]
+    w = opened(data)
+    hv, tv, doc = w.hex_view, w.text_view, w.document
+    hv.setFocus()
+    with qtbot.waitSignal(w.searchFinished, timeout=10_000):
+        qtbot.keyClick(hv, Qt.Key.Key_F8)
+    assert doc.cursor == bad
+    n = hv.bytes_per_row
+    assert hv.visible_range()[0] == (bad // n - HexView.JUMP_CONTEXT_ROWS) * n
+    tv.viewport().repaint()
+    lines = tv._visible_lines()
+    at = next(i for i, line in enumerate(lines) if line.start <= bad < line.end)
+    assert at == TextView.JUMP_CONTEXT_LINES
+
+    w.go_to(100_000)
+    assert hv.visible_range()[0] == (100_000 // n - HexView.JUMP_CONTEXT_ROWS) * n
+    assert contains(tv, 100_000 - 3 * n)
+
+    # Stepping down off the bottom row scrolls by one row, as before.
+    start, end = hv.visible_range()
+    last_row_start = end - n
+    doc.set_cursor(last_row_start)
+    top = hv.visible_range()[0]
+    qtbot.keyClick(hv, Qt.Key.Key_Down)
+    assert hv.visible_range()[0] == top + n
