@@ -27,6 +27,7 @@ from inspector.core.bytesource import ByteSourceError
 from inspector.core import kinds as K
 from inspector.core import unicode_db, unitinfo
 from inspector.gui import style, workers
+from inspector.gui.labels import SteadyLabel
 
 
 # ----------------------------------------------------------------- the bit layout
@@ -432,42 +433,6 @@ class SidewaysScroll(QScrollArea):
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         self.updateGeometry()   # the bar may come or go, and the height with it
-
-
-class SteadyLabel(QLabel):
-    """A label that remembers its size hints per text. The dock's layout asks its
-    word-wrapped labels for their size some 80 times a cursor move, and a wrapped label
-    lays its text out afresh for each question: 7-8 ms of every move between two
-    problems. What else a label's size depends on (its font, its style) forgets them."""
-
-    CACHED = 64
-
-    def __init__(self, *args):
-        super().__init__(*args)
-        self._sizes: dict = {}
-
-    def _remembered(self, question, answer):
-        key = (question, self.text())
-        size = self._sizes.get(key)
-        if size is None:
-            if len(self._sizes) >= self.CACHED:
-                self._sizes.clear()
-            size = self._sizes[key] = answer()
-        return size
-
-    def heightForWidth(self, width: int) -> int:
-        return self._remembered(width, lambda: super(SteadyLabel, self).heightForWidth(width))
-
-    def sizeHint(self) -> QSize:
-        return self._remembered("size", lambda: super(SteadyLabel, self).sizeHint())
-
-    def minimumSizeHint(self) -> QSize:
-        return self._remembered("minimum", lambda: super(SteadyLabel, self).minimumSizeHint())
-
-    def changeEvent(self, event) -> None:
-        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
-            self._sizes.clear()
-        super().changeEvent(event)
 
 
 class FactsGrid(QWidget):

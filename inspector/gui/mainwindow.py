@@ -30,6 +30,7 @@ from inspector.gui.encoderdialog import EncoderDialog
 from inspector.gui.hexlayout import BYTE_FORMATS, FIT, FORMAT_TITLES, ROW_WIDTHS
 from inspector.gui.hexview import HexView
 from inspector.gui.inspectordock import SequenceInspector
+from inspector.gui.labels import ElidedLabel
 from inspector.gui.referencedialog import ReferenceDialog
 from inspector.gui.scrollstyle import flat_scroll_bars
 from inspector.gui.settings import THEMES, Settings
@@ -241,7 +242,11 @@ class MainWindow(QMainWindow):
         self.status_resync = label("statusResync", "what decoding from the origin loses")
         self.status_dialect = label("statusDialect", "Interpret as (View menu)")
         self.status_size = label("statusSize", "file size")
-        self.status_verdict = label("statusVerdict", "the whole-file verdict")
+        # The verdict can be a long sentence: shown as far as it fits, whole in its
+        # tooltip and in the statistics dock.
+        self.status_verdict = ElidedLabel()
+        self.status_verdict.setObjectName("statusVerdict")
+        self.status_verdict.setToolTip("the whole-file verdict")
         self.status_readonly = label("statusReadOnly", "the file is opened read-only: "
                                                        "nothing is ever written to it")
         self.status_readonly.setText("Read-only")
@@ -1106,7 +1111,7 @@ class MainWindow(QMainWindow):
             self.status_verdict.setToolTip(str(e))
             return
         self.status_verdict.setText(v.text)
-        self.status_verdict.setToolTip("the whole-file verdict\n" + v.details_text())
+        self.status_verdict.setToolTip(f"{v.text}\n{v.details_text()}")
 
     # ------------------------------------------------------------------ status bar
     def _on_source(self) -> None:

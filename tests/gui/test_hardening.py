@@ -458,5 +458,18 @@ def test_the_verdict_tooltip_lists_its_details(opened, qtbot):
     w = opened(b"caf\xe9 \xc0\xaf" * 100)
     qtbot.waitUntil(lambda: w.scan_complete, timeout=20_000)
     tip = w.status_verdict.toolTip()
-    assert tip.startswith("the whole-file verdict\n")
+    assert tip.startswith(w.status_verdict.text() + "\n")   # all of it, even when cut
     assert "errors: 200" in tip and "{" not in tip
+
+
+def test_a_long_verdict_is_cut_with_an_ellipsis_in_a_narrow_window(opened, qtbot):
+    w = opened(b"caf\xe9 \xc0\xaf \xed\xa0\x80 \xff \x80" * 100)
+    qtbot.waitUntil(lambda: w.scan_complete, timeout=20_000)
+    label = w.status_verdict
+    w.resize(700, 500)
+    qtbot.wait(50)
+    assert label.text().startswith("UTF-8 with") and len(label.text()) > 40
+    assert label.shown_text().endswith("…") and len(label.shown_text()) < len(label.text())
+    assert label.toolTip().startswith(label.text())
+    w.resize(2400, 900)
+    qtbot.waitUntil(lambda: label.shown_text() == label.text(), timeout=2000)

@@ -364,7 +364,7 @@ def test_steady_labels_answer_for_their_text_and_font(qtbot):
     """The dock's labels remember their size hints, per text; a new font forgets them."""
     from PySide6.QtGui import QFont
     from PySide6.QtWidgets import QLabel
-    from inspector.gui.inspectordock import SteadyLabel
+    from inspector.gui.labels import SteadyLabel
 
     steady, plain = SteadyLabel(), QLabel()
     for label in (steady, plain):
