@@ -9,8 +9,10 @@ widget's palette: the handle, its hover and pressed states, the arrows, the disa
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRect
-from PySide6.QtGui import QPalette
+import math
+
+from PySide6.QtCore import QRect, Qt
+from PySide6.QtGui import QPainter, QPalette, QPixmap
 from PySide6.QtWidgets import QProxyStyle, QStyle, QStyleOption, QStyleOptionSlider
 
 CC = QStyle.ComplexControl
@@ -20,10 +22,47 @@ State = QStyle.StateFlag
 
 
 class FlatScrollBarStyle(QProxyStyle):
+    """Draws each look of a bar once into a picture kept by what it shows (size, handle,
+    state, palette): a whole-window repaint redraws five or six unchanged bars, and
+    drawing one (its fills, the base style's geometry and arrows) cost ~0.3 ms."""
+
+    PICTURES = 64
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        self._pictures: dict = {}
+
     def drawComplexControl(self, control, option, painter, widget=None) -> None:
         if control != CC.CC_ScrollBar or not isinstance(option, QStyleOptionSlider):
             super().drawComplexControl(control, option, painter, widget)
             return
+        rect = option.rect
+        handle = self.subControlRect(control, option, SC.SC_ScrollBarSlider, widget) \
+            if option.maximum > option.minimum else QRect()
+        ratio = painter.device().devicePixelRatioF()
+        key = (rect.width(), rect.height(), handle.x(), handle.y(), handle.width(),
+               handle.height(), option.state.value, option.activeSubControls.value,
+               option.orientation.value, option.palette.cacheKey(), ratio)
+        picture = self._pictures.get(key)
+        if picture is None:
+            picture = QPixmap(max(1, math.ceil(rect.width() * ratio)),
+                              max(1, math.ceil(rect.height() * ratio)))
+            picture.setDevicePixelRatio(ratio)
+            # Opaque (the bar fills its whole rect first): an opaque picture is a plain
+            # copy, one with an alpha channel was blended at ~0.25 ms a bar.
+            picture.fill(Qt.GlobalColor.black)
+            q = QPainter(picture)
+            try:
+                q.translate(-rect.x(), -rect.y())
+                self._draw_bar(control, option, q, widget)
+            finally:
+                q.end()
+            if len(self._pictures) >= self.PICTURES:
+                self._pictures.clear()
+            self._pictures[key] = picture
+        painter.drawPixmap(rect.topLeft(), picture)
+
+    def _draw_bar(self, control, option, painter, widget) -> None:
         pal = option.palette
         enabled = bool(option.state & State.State_Enabled)
         group = QPalette.ColorGroup.Active if enabled else QPalette.ColorGroup.Disabled
