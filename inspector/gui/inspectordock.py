@@ -252,8 +252,10 @@ def explanation_for(unit: decoder.Unit, source, dialect: str = K.UTF8,
     longer sentences (and, for a valid character, what its warnings mean)."""
     info = unitinfo.describe(unit, source, dialect, origin=origin)
     parts = [info.explanation, *info.details]
+    # A warning the details already say in a sentence is not said again as "name: ...".
+    said = {p.rstrip(".").lower() for p in parts if p}
     parts += [f"{w}: {words}" for w, words in info.warnings
-              if unit.kind == K.VALID and words not in parts]
+              if unit.kind == K.VALID and words.rstrip(".").lower() not in said]
     return "\n".join(p for p in parts if p)
 
 
@@ -754,10 +756,13 @@ class SequenceInspector(QDockWidget):
         for w, hidden in zip((self.facts_label, self.bits_scroll, self.explanation,
                               self.dialect_table, self.summary_label), shown):
             w.setHidden(hidden)
-        # The hidden table keeps the primed rows and items (the next problem sets only
-        # what differs); what the dock says it shows is what it showed before.
+        # What the dock showed before comes back. A hidden table keeps the primed rows
+        # and items (the next problem sets only what differs); a shown one (the cursor
+        # was on a problem) gets its own rows again.
         self.explanation.setText(explanation)
         self.dialect_rows = rows
+        if rows:
+            self._fill_dialect_table()
 
     def _facts(self, unit: decoder.Unit, data: bytes) -> list[tuple[str, str]]:
         facts = [

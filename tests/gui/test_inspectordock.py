@@ -399,3 +399,39 @@ def test_the_dock_primes_its_problem_widgets_once_shown_and_shows_what_it_showed
     w.document.set_cursor(3)
     assert not dock.dialect_table.isHidden() and not dock.explanation.isHidden()
     assert [r[0] for r in dock.dialect_rows] == list(K.DIALECTS)
+
+
+def test_priming_over_a_problem_gives_its_table_back(write_file, qtbot):
+    """The window opens its file before the event loop runs (as ``utf8-inspector FILE``
+    does), so the dock primes while it shows the file's first unit, here a BOM: after
+    the prime its dialect table shows that problem's rows, not the primed stray byte's."""
+    from inspector.gui.app import build_window
+
+    w = build_window(write_file(b"\xef\xbb\xbfabc", "bom.txt"))
+    qtbot.addWidget(w)
+    try:
+        dock = w.inspector_dock
+        assert not dock._primed or not dock.dialect_table.isHidden()
+        qtbot.waitUntil(lambda: dock._primed, timeout=2000)
+        qtbot.wait(20)
+        t = dock.dialect_table
+        assert not t.isHidden()
+        assert [t.item(r, 1).text() for r in range(t.rowCount())] == ["EF BB BF"] * len(K.DIALECTS)
+        assert "byte order mark" in dock.explanation.text().lower()
+    finally:
+        w.shutdown()
+
+
+@pytest.mark.parametrize("data,warning", [(b"\xef\xbb\xbfa", "bom"), (b"\x00", "control"),
+                                          ("\u200b".encode(), "zero_width")])
+def test_a_warning_is_explained_once(data, warning):
+    from inspector.core.decoder import cut
+    from inspector.gui.inspectordock import explanation_for
+
+    unit = cut(data)[0]
+    assert warning in unit.warnings
+    text = explanation_for(unit, MemorySource(data)).lower()
+    prefix = warning + ": "
+    sentences = [(line[len(prefix):] if line.startswith(prefix) else line).rstrip(".")
+                 for line in text.splitlines()]
+    assert len(sentences) == len(set(sentences)), text
