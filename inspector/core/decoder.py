@@ -1,8 +1,10 @@
 """The unit decoder: bytes cut into units exactly as ``shared/spec/utf8-units.md`` says.
 
-This is the reference implementation. It is plain Python, one unit at a time, and is
-used wherever a small region is cut (the views, ``unit_at``, the ``units`` command);
-the scanner's vectorised path is checked against it.
+This is the reference implementation, used wherever a small region is cut (the views,
+``unit_at``, the ``units`` command); the scanner's vectorised path is checked against
+it. It goes one unit at a time in Python, except that runs of ASCII and of well-formed
+text are handed to C (``map`` over ``tuple.__new__``, and Python's strict UTF-8
+decoder); a test compares those paths with the byte loop.
 
 Self-synchronization makes every cut local: a non-continuation byte always starts a
 unit, so the unit holding any offset is found by looking back at most 5 bytes (plus 3

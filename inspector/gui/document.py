@@ -29,6 +29,9 @@ def _unit_offset(unit: decoder.Unit) -> int:
 class Document(QObject):
     sourceChanged = Signal()                 # a file was opened, reloaded or closed
     cursorChanged = Signal(object)           # offset
+    # A jump's target (Go to, F8, a found match, a listed problem), just before the
+    # cursor moves there: the views bring it on screen with a few rows above it.
+    jumpedTo = Signal(object)                # offset
     selectionChanged = Signal(object, object)  # start, end (end exclusive; equal = none)
     originChanged = Signal(object)           # None or offset
     dialectChanged = Signal(str)
@@ -127,9 +130,13 @@ class Document(QObject):
     def _clamp(self, offset: int) -> int:
         return max(0, min(int(offset), max(self.size - 1, 0)))
 
-    def set_cursor(self, offset: int, extend: bool = False) -> None:
-        """Move the cursor; with ``extend`` the selection grows from its anchor end."""
+    def set_cursor(self, offset: int, extend: bool = False, reveal: bool = False) -> None:
+        """Move the cursor; with ``extend`` the selection grows from its anchor end.
+        ``reveal``: a jump (see ``jumpedTo``), announced even when the cursor is already
+        there, so panes that were scrolled away bring it back on screen."""
         offset = self._clamp(offset)
+        if reveal:
+            self.jumpedTo.emit(offset)
         if extend:
             if not self.has_selection:
                 self._fixed = self._cursor
@@ -138,7 +145,7 @@ class Document(QObject):
         else:
             self._fixed = offset
             self._set_selection(offset, offset)
-        if offset != self._cursor:
+        if offset != self._cursor or reveal:
             self._cursor = offset
             self.cursorChanged.emit(offset)
 
@@ -149,14 +156,17 @@ class Document(QObject):
     def set_selection(self, start: int, end: int, reveal: bool = False) -> None:
         """Select bytes [start, end) and put the cursor on the first one.
 
-        ``reveal`` (a found match, a listed problem) announces the cursor even when it
-        is already there, so panes that were scrolled away bring it back on screen."""
+        ``reveal`` (a found match, a listed problem): a jump (see ``jumpedTo``),
+        announced even when the cursor is already there, so panes that were scrolled
+        away bring it back on screen."""
         start, end = sorted((max(0, int(start)), max(0, int(end))))
         end = min(end, self.size)
         start = min(start, end)
         self._set_selection(start, end)
         self._fixed = start
         cursor = self._clamp(start)
+        if reveal:
+            self.jumpedTo.emit(cursor)
         if cursor != self._cursor or reveal:
             self._cursor = cursor
             self.cursorChanged.emit(cursor)

@@ -193,9 +193,10 @@ class HexLayout:
 
     def top_for_cursor(self, top_row: int, cursor: int, height_px: int,
                        context_rows: int = 0) -> int:
-        """The top row after the least scrolling that shows ``cursor``'s row fully; for
-        a cursor further away than the row just above or below the screen (a jump),
-        with ``context_rows`` rows above it (at most a quarter of the screen)."""
+        """The top row after the least scrolling that shows ``cursor``'s row fully.
+        With ``context_rows`` (a jump's target), a row further away than the one just
+        above or below the screen comes with that many rows above it (at most a
+        quarter of the screen)."""
         row = self.row_of(cursor)
         full = self.full_rows(height_px)
         context = min(context_rows, full // 4)

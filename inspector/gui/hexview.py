@@ -148,6 +148,7 @@ class HexView(QAbstractScrollArea):
         d = document
         d.sourceChanged.connect(self._on_source)
         d.cursorChanged.connect(self._on_cursor)
+        d.jumpedTo.connect(self._on_jump)
         d.selectionChanged.connect(self._on_selection)
         d.originChanged.connect(self._on_decoding)
         d.dialectChanged.connect(self._on_decoding)
@@ -237,6 +238,7 @@ class HexView(QAbstractScrollArea):
         self._coverage = style.GlyphCoverage(self._font)
         self._glyph_width: dict[str, int] = {}
         self._pixmaps: dict = {}   # marks, glyphs and spellings as small pictures
+        self._pixmaps_ratio = self.devicePixelRatioF()   # the pixel ratio they are drawn at
         self._cell_glyph: dict[str, bool] = {}
         self._small_fits: dict = {}
 
@@ -334,15 +336,19 @@ class HexView(QAbstractScrollArea):
         lay = self._layout
         self._set_top(lay.row_of(offset))
 
-    # Rows kept above a cursor that jumped off screen (F8, a find, the problem list):
-    # what led up to a problem is often the point.
+    # Rows kept above the target of a jump that lands off screen (Go to, F8, a find,
+    # the problem list): what leads up to a problem is often the point.
     JUMP_CONTEXT_ROWS = 3
 
     def _on_cursor(self, offset) -> None:
         lay = self._layout
+        self._set_top(lay.top_for_cursor(self._top_row, offset, self.viewport().height()))
+        self.viewport().update()
+
+    def _on_jump(self, offset) -> None:
+        lay = self._layout
         self._set_top(lay.top_for_cursor(self._top_row, offset, self.viewport().height(),
                                          self.JUMP_CONTEXT_ROWS))
-        self.viewport().update()
 
     def _on_selection(self, start, end) -> None:
         self.viewport().update()
@@ -587,6 +593,10 @@ class HexView(QAbstractScrollArea):
         selected = (max(sel_start, start), min(sel_end, end)) \
             if sel_end > sel_start and sel_start < end and sel_end > start else None
         ratio = self.devicePixelRatioF()
+        if ratio != self._pixmaps_ratio:
+            # Moved to a screen of another scale: the small pictures are redrawn there.
+            self._pixmaps.clear()
+            self._pixmaps_ratio = ratio
         hscroll = self.horizontalScrollBar().value()
         key = (id(pal), pal.theme, id(lay), self._top_row, vp.width(), vp.height(), hscroll,
                ratio, id(doc.source), doc.size, doc.origin, doc.dialect, selected,

@@ -943,7 +943,8 @@ class SequenceInspector(QDockWidget):
         parts += [f"{k}: {v}" for k, v in self.facts]
         if self.layout_info is not None:
             parts += ["", self.layout_info.text()]
-        if self.explanation.text():
+        if self.unit.is_problem and self.explanation.text():
+            # (A valid unit's hidden explanation still holds the last problem's words.)
             parts += ["", self.explanation.text()]
         if self.dialect_rows:
             parts += ["", "\t".join(DIALECT_COLUMNS)]

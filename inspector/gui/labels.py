@@ -12,7 +12,8 @@ class SteadyLabel(QLabel):
     """A label that remembers its size hints per text. The dock's layout asks its
     word-wrapped labels for their size some 80 times a cursor move, and a wrapped label
     lays its text out afresh for each question: 7-8 ms of every move between two
-    problems. What else a label's size depends on (its font, its style) forgets them."""
+    problems. A change of font or style forgets them; the rest a size depends on (word
+    wrap, margins, indent, width limits) must be set before the label is first asked."""
 
     CACHED = 64
 

@@ -899,13 +899,9 @@ class MainWindow(QMainWindow):
         self.goto_dialog.open()
 
     def go_to(self, offset: int) -> None:
-        d = self.document
-        # The target goes near the top of both panes, a few rows below it: what leads up
-        # to a byte is often the point. The anchor first: then the cursor is already on
-        # screen when it moves, and no pane scrolls twice.
-        context = HexView.JUMP_CONTEXT_ROWS * self.hex_view.bytes_per_row
-        d.set_anchor(max(0, offset - context))
-        d.set_cursor(offset)
+        # A jump: off screen, the target lands a few rows below the top of each pane
+        # (what leads up to a byte is often the point).
+        self.document.set_cursor(offset, reveal=True)
         self.hex_view.setFocus()
 
     def decode_from_cursor(self) -> None:
@@ -969,7 +965,7 @@ class MainWindow(QMainWindow):
         else:
             self.status_note.setText(f"problem at 0x{unit.offset:X}: "
                                      f"{K.KIND_TITLES.get(unit.kind, unit.kind) if unit.is_error else ', '.join(K.KIND_TITLES.get(w, w) for w in unit.warnings)}")
-            self.document.set_cursor(unit.offset)
+            self.document.set_cursor(unit.offset, reveal=True)
         self.searchFinished.emit(unit)
 
     def _on_search_failed(self, error) -> None:
@@ -1023,7 +1019,7 @@ class MainWindow(QMainWindow):
         worker.dialect = dialect
         self._scan_worker = worker
         self._watch(worker, self._on_scan_done, self._on_scan_failed, self._on_scan_progress)
-        self.status_verdict.setText("scanning…")
+        self._set_verdict("scanning…")
         self.progress.setValue(0)
         self.progress.show()
         self.cancel_button.show()
@@ -1047,7 +1043,7 @@ class MainWindow(QMainWindow):
         self.progress.hide()
         self.cancel_button.hide()
         if was_scanning:
-            self.status_verdict.setText("scan cancelled")
+            self._set_verdict("scan cancelled")
 
     def _current_scan_worker(self) -> GeneratorWorker | None:
         worker = self._worker_of(self.sender())
@@ -1082,8 +1078,7 @@ class MainWindow(QMainWindow):
         self._scan_worker = None
         self.progress.hide()
         self.cancel_button.hide()
-        self.status_verdict.setText(f"scan failed: {error}")
-        self.status_verdict.setToolTip(f"The whole-file scan stopped: {error}")
+        self._set_verdict(f"scan failed: {error}", f"The whole-file scan stopped: {error}")
         self._report_worker_failure("The whole-file scan failed", worker, error)
         self.scanFinished.emit(None)
 
@@ -1096,22 +1091,26 @@ class MainWindow(QMainWindow):
         crashguard.report_exception(type(error), error, error.__traceback__,
                                     context=f"{what}.\n{worker.traceback}")
 
+    def _set_verdict(self, text: str, tip: str = "the whole-file verdict") -> None:
+        """The status bar's verdict and its tooltip, always together (a tooltip left
+        from the last file told that file's verdict)."""
+        self.status_verdict.setText(text)
+        self.status_verdict.setToolTip(tip)
+
     def _on_scan(self, result) -> None:
         if result is None:
             return
         if not result.complete or result.verdict_pending:
             total = max(result.end - result.start, 1)
-            self.status_verdict.setText(f"scanning… {100 * result.scanned // total}%")
+            self._set_verdict(f"scanning… {100 * result.scanned // total}%")
             return
         try:
             v = verdict.verdict_of(result, self.document.source)
         except (OSError, ByteSourceError) as e:
             # The file went away under the scan: its counts stand, the verdict cannot.
-            self.status_verdict.setText("no verdict: the file cannot be read")
-            self.status_verdict.setToolTip(str(e))
+            self._set_verdict("no verdict: the file cannot be read", str(e))
             return
-        self.status_verdict.setText(v.text)
-        self.status_verdict.setToolTip(f"{v.text}\n{v.details_text()}")
+        self._set_verdict(v.text, f"{v.text}\n{v.details_text()}")
 
     # ------------------------------------------------------------------ status bar
     def _on_source(self) -> None:
@@ -1123,11 +1122,11 @@ class MainWindow(QMainWindow):
         self._watch_path()
         self._update_title()
         self._update_all_status()
+        self._set_verdict("")   # not the last file's
         if self.document.path is not None:
             # After the first paint: the scan must not delay showing the file.
             QTimer.singleShot(0, self._start_scan_if_current)
         else:
-            self.status_verdict.setText("")
             self.progress.hide()
             self.cancel_button.hide()
 

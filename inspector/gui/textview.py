@@ -291,6 +291,7 @@ class TextView(QAbstractScrollArea):
         self._applying_zoom = False
         self._box_cache: dict = {}
         self._cursor_to_show = False
+        self._jump_to_show = False   # the pending cursor is a jump's target
         # Finished pictures of lines, by (layout generation, paragraph, line, look,
         # width, pixel ratio), least recently drawn first; bounded in pixels.
         self._line_images: OrderedDict = OrderedDict()
@@ -314,6 +315,7 @@ class TextView(QAbstractScrollArea):
 
         document.sourceChanged.connect(self._on_source_changed)
         document.cursorChanged.connect(self._on_cursor_changed)
+        document.jumpedTo.connect(self._on_jump)
         document.selectionChanged.connect(self._on_selection_changed)
         document.originChanged.connect(self._on_decoding_changed)
         document.dialectChanged.connect(self._on_decoding_changed)
@@ -487,32 +489,39 @@ class TextView(QAbstractScrollArea):
         self._cursor_to_show = True
         self.viewport().update()
 
+    def _on_jump(self, offset) -> None:
+        # The cursor change that follows is a jump: shown with lines above it.
+        self._jump_to_show = True
+
     def _show_pending_cursor(self) -> None:
         if self._cursor_to_show:
             self._cursor_to_show = False
-            self.ensure_visible(self.document.cursor)
+            jump, self._jump_to_show = self._jump_to_show, False
+            self.ensure_visible(self.document.cursor, jump=jump)
 
     def _on_selection_changed(self, start, end) -> None:
         self.viewport().update()
 
-    # Lines kept above a cursor that jumped off screen (see HexView.JUMP_CONTEXT_ROWS).
+    # Lines kept above the target of a jump that lands off screen (see
+    # HexView.JUMP_CONTEXT_ROWS).
     JUMP_CONTEXT_LINES = 2
 
-    def ensure_visible(self, offset: int) -> None:
-        """Scroll this pane's own top as little as needed to show ``offset``'s line
-        (with a few lines above it when it is further than one line off screen), without
-        touching the document's anchor."""
+    def ensure_visible(self, offset: int, jump: bool = False) -> None:
+        """Scroll this pane's own top as little as needed to show ``offset``'s line,
+        without touching the document's anchor. A ``jump``'s target further than one
+        line off screen comes with a few lines above it (the screen still full at the
+        end of the file)."""
         if self.document.size == 0:
             return
         layout = self.text_layout
         target = layout.line_at(offset)
         full = self._visible_line_count(partial=False)
-        context = min(self.JUMP_CONTEXT_LINES, full // 4)
+        context = min(self.JUMP_CONTEXT_LINES, full // 4) if jump else 0
         top_line = layout.line_at(self._top)
         if target.start < self._top:
-            above = layout.step(top_line, -1)
-            step = above.start == target.start
-            self._set_top(target.start if step else layout.step(target, -context).start)
+            step = layout.step(top_line, -1).start == target.start
+            self._set_top(target.start if step or not context
+                          else layout.step(target, -context).start)
             return
         line = top_line
         for _ in range(full):
@@ -522,12 +531,24 @@ class TextView(QAbstractScrollArea):
             if nxt is None:
                 break
             line = nxt
-        # ``line`` is the first line below the screen: a step down by one line scrolls
-        # by one; a jump further down keeps a few lines above the target.
-        if line.start == target.start:
-            self._set_top(layout.step(target, -(full - 1)).start)
-        else:
+        lowest = layout.step(target, -(full - 1))   # the least scrolling: target at the bottom
+        if not context or line.start == target.start:
+            self._set_top(lowest.start)
+            return
+        # A jump: a few lines above the target, unless that would leave the end of the
+        # file above the bottom of the screen.
+        after = 0
+        last = target
+        while after < full:
+            nxt = layout.next_line(last)
+            if nxt is None:
+                break
+            after += 1
+            last = nxt
+        if after >= full - 1 - context:
             self._set_top(layout.step(target, -context).start)
+        else:
+            self._set_top(layout.step(target, -(full - 1 - after)).start)
 
     def _set_top(self, top: int) -> None:
         if top != self._top:
@@ -1134,7 +1155,7 @@ class TextView(QAbstractScrollArea):
         nothing turns into tofu. Boxes repeat (a file of zeros is all NUL boxes), so each
         look is drawn once into a pixmap and tiled."""
         label, width, warned, selected = key
-        cache_key = key + (pal.theme, lh)
+        cache_key = key + (pal.theme, lh, self.devicePixelRatioF())
         pm = self._box_cache.get(cache_key)
         if pm is None:
             pm = self._render_box(label, width, lh, warned, selected, pal)

@@ -473,3 +473,14 @@ def test_a_long_verdict_is_cut_with_an_ellipsis_in_a_narrow_window(opened, qtbot
     assert label.toolTip().startswith(label.text())
     w.resize(2400, 900)
     qtbot.waitUntil(lambda: label.shown_text() == label.text(), timeout=2000)
+
+
+def test_the_verdict_tooltip_goes_with_its_file(opened, write_file, qtbot):
+    w = opened(b"plain text\n" * 10)
+    qtbot.waitUntil(lambda: w.scan_complete, timeout=20_000)
+    assert w.status_verdict.toolTip().startswith(w.status_verdict.text())
+    w.open_file(write_file(b"\xff" * 100, "other.bin"))
+    assert w.status_verdict.toolTip() == "the whole-file verdict"
+    w.cancel_background()
+    assert w.status_verdict.text() in ("scan cancelled", "")
+    assert w.status_verdict.toolTip() == "the whole-file verdict"

@@ -395,3 +395,19 @@ def test_glyph_coverage_is_one_helper_for_both_panes(opened):
         fresh.can_draw(ch)
     assert not fresh.can_draw("\u0378") and not fresh.can_draw("\U0010FFFD")
     assert fresh.can_draw("ހ") and fresh.in_main_font(ord("A"))
+
+
+def test_small_pictures_are_redrawn_at_a_new_pixel_ratio(opened):
+    """Moved to a screen of another scale, the cached spellings, glyphs and marks are
+    drawn again there (their cache did not know the ratio)."""
+    w = opened(bytes(range(256)))
+    view = w.hex_view
+    view.viewport().grab()
+    assert view._pixmaps
+    stale = object()
+    view._pixmaps[("text", "zz", 0)] = stale
+    view._pixmaps_ratio = view.devicePixelRatioF() * 2   # as if it had been drawn elsewhere
+    view._drop_base()
+    view.viewport().grab()
+    assert view._pixmaps_ratio == view.devicePixelRatioF()
+    assert stale not in view._pixmaps.values()

@@ -435,3 +435,14 @@ def test_a_warning_is_explained_once(data, warning):
     sentences = [(line[len(prefix):] if line.startswith(prefix) else line).rstrip(".")
                  for line in text.splitlines()]
     assert len(sentences) == len(set(sentences)), text
+
+
+def test_copy_of_a_valid_unit_after_a_problem_has_no_explanation(qtbot):
+    """The hidden explanation keeps the last problem's words; what the dock copies for
+    a valid unit must not include them."""
+    doc, dock = make(qtbot, b"\x80abc")
+    doc.set_cursor(0)
+    assert "stray continuation" in dock.text()
+    doc.set_cursor(1)
+    assert dock.heading.text().startswith("U+0061")
+    assert "stray continuation" not in dock.text()

@@ -143,3 +143,48 @@ def test_a_jump_keeps_what_leads_up_to_its_target_in_both_panes(opened, qtbot):
     top = hv.visible_range()[0]
     qtbot.keyClick(hv, Qt.Key.Key_Down)
     assert hv.visible_range()[0] == top + n
+
+
+def test_only_jumps_bring_context_not_drags_steps_or_resizes(opened, qtbot):
+    """What the review of the jump context found: a drag past the bottom edge scrolls by
+    rows, a pane made smaller keeps the least scrolling, a jump near the end keeps the
+    text pane full, and Ctrl+End fills it too."""
+    data = b"".join(f"line {i:05d}\n".encode() for i in range(3000))
+    w = opened(data)
+    hv, tv, doc = w.hex_view, w.text_view, w.document
+    vp = hv.viewport()
+    lh = hv.layout_.lh
+
+    # A drag two rows past the bottom edge, four times: a few rows each time.
+    start = hv.layout_.cell_center(0, hv.top_row, "hex")
+    qtbot.mousePress(vp, LEFT, MOD.NoModifier, QPoint(*start))
+    tops = []
+    for _ in range(4):
+        qtbot.mouseMove(vp, QPoint(start[0], vp.height() + 2 * lh))
+        tops.append(hv.top_row)
+    qtbot.mouseRelease(vp, LEFT, MOD.NoModifier, QPoint(start[0], vp.height() + 2 * lh))
+    steps = [b - a for a, b in zip([0] + tops, tops)]
+    assert all(0 < s <= 4 for s in steps), tops
+
+    # A jump near the end of the file: the text pane still shows a full screen.
+    w.go_to(len(data) - 5)
+    tv.viewport().repaint()
+    full = tv._visible_line_count(partial=False)
+    assert len(tv._visible_lines()) >= full
+    assert contains(tv, len(data) - 5)
+
+    # The cursor on the text pane's bottom line, then the pane made shorter: the least
+    # scrolling keeps it at the new bottom, not near the top.
+    w.go_to(30_000)
+    tv.viewport().repaint()
+    lines = tv._visible_lines()
+    bottom = lines[tv._visible_line_count(partial=False) - 1]
+    doc.set_cursor(bottom.start)
+    tv.viewport().repaint()
+    tv.resize(tv.width(), tv.height() // 2)
+    qtbot.wait(1)
+    tv.viewport().repaint()
+    lines = tv._visible_lines()
+    full = tv._visible_line_count(partial=False)
+    row = next(i for i, line in enumerate(lines) if line.start <= doc.cursor < line.end)
+    assert row == full - 1
