@@ -531,12 +531,13 @@ class TextView(QAbstractScrollArea):
             if nxt is None:
                 break
             line = nxt
-        lowest = layout.step(target, -(full - 1))   # the least scrolling: target at the bottom
         if not context or line.start == target.start:
-            self._set_top(lowest.start)
+            # The least scrolling: the target on the bottom line.
+            self._set_top(layout.step(target, -(full - 1)).start)
             return
         # A jump: a few lines above the target, unless that would leave the end of the
-        # file above the bottom of the screen.
+        # file above the bottom of the screen. (The lines below the target are the ones
+        # the page shows: walking them lays out nothing the paint would not.)
         after = 0
         last = target
         while after < full:
