@@ -198,9 +198,12 @@ def _problems_text(result) -> str:
 
 def verdict_of(result, source) -> Verdict:
     """The verdict on a finished scan: the one its own worker worked out (see
-    ``scanner.background_scan_steps``), else judged now. May raise what reading
-    ``source`` raises."""
-    return result.verdict if result.verdict is not None else verdict(result, source)
+    ``scanner.background_scan_steps``), else judged now and kept on the result, so
+    that the next view asking does not judge again. May raise what reading ``source``
+    raises."""
+    if result.verdict is None:
+        result.verdict = verdict(result, source)
+    return result.verdict
 
 
 def verdict(result, source) -> Verdict:

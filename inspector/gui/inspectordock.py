@@ -679,14 +679,17 @@ class SequenceInspector(QDockWidget):
             self.refresh()
 
     # ---------------------------------------------------------------- one unit
+    def _switched_widgets(self) -> tuple:
+        """The widgets shown or hidden by what the dock shows (see below)."""
+        return (self.facts_label, self.bits_scroll, self.explanation, self.dialect_table,
+                self.summary_label)
+
     def _set_unit_widgets_visible(self, on: bool, problem: bool = False) -> None:
         """The unit's widgets, or the selection's summary; the explanation and the
         dialect table only for a problem. Only what changes is touched: each show or
         hide relays out the whole dock."""
-        for widget, visible in ((self.facts_label, on), (self.bits_scroll, on),
-                                (self.explanation, on and problem),
-                                (self.dialect_table, on and problem),
-                                (self.summary_label, not on)):
+        for widget, visible in zip(self._switched_widgets(),
+                                   (on, on, on and problem, on and problem, not on)):
             if widget.isHidden() == visible:
                 widget.setVisible(visible)
 
@@ -747,15 +750,13 @@ class SequenceInspector(QDockWidget):
         self.dialect_rows = [dialect_row(name, decoder.cut(stray, dialect=name)[0], stray)
                              for name in K.DIALECTS]
         self._fill_dialect_table()
-        shown = [w.isHidden() for w in (self.facts_label, self.bits_scroll, self.explanation,
-                                        self.dialect_table, self.summary_label)]
+        hidden = [w.isHidden() for w in self._switched_widgets()]
         self._set_unit_widgets_visible(True, problem=True)
         body = self.widget().widget()
         body.layout().activate()
         body.grab()
-        for w, hidden in zip((self.facts_label, self.bits_scroll, self.explanation,
-                              self.dialect_table, self.summary_label), shown):
-            w.setHidden(hidden)
+        for widget, was_hidden in zip(self._switched_widgets(), hidden):
+            widget.setHidden(was_hidden)
         # What the dock showed before comes back. A hidden table keeps the primed rows
         # and items (the next problem sets only what differs); a shown one (the cursor
         # was on a problem) gets its own rows again.

@@ -34,7 +34,7 @@ from inspector.gui.labels import ElidedLabel
 from inspector.gui.referencedialog import ReferenceDialog
 from inspector.gui.scrollstyle import flat_scroll_bars
 from inspector.gui.settings import THEMES, Settings
-from inspector.gui.statistics import StatisticsDock
+from inspector.gui.statistics import UNREADABLE_VERDICT, StatisticsDock
 from inspector.gui.textview import TextView
 from inspector.gui.workers import GeneratorWorker, start as start_worker
 
@@ -1108,7 +1108,7 @@ class MainWindow(QMainWindow):
             v = verdict.verdict_of(result, self.document.source)
         except (OSError, ByteSourceError) as e:
             # The file went away under the scan: its counts stand, the verdict cannot.
-            self._set_verdict("no verdict: the file cannot be read", str(e))
+            self._set_verdict(UNREADABLE_VERDICT, str(e))
             return
         self._set_verdict(v.text, f"{v.text}\n{v.details_text()}")
 
