@@ -20,11 +20,11 @@ import sys
 import time
 
 from inspector.cli import EXIT_ERROR, EXIT_OK, EXIT_PROBLEMS
-from inspector.core import kinds as K
-from inspector.core.bytesource import ByteSourceError, FileSource, display_path
-from inspector.core.report import build_report, write_csv, write_json
-from inspector.core.scanner import scan_steps
-from inspector.core.verdict import verdict
+from inspector.core.units import kinds as K
+from inspector.core.source.bytesource import ByteSourceError, FileSource, display_path
+from inspector.core.analysis.report import build_report, write_csv, write_json
+from inspector.core.scan.scanner import scan_steps
+from inspector.core.analysis.verdict import verdict
 
 PROGRESS_AFTER = 0.5  # seconds: quick files never show a bar
 
@@ -164,7 +164,7 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"utf8-inspector scan: cannot write {display_path(args.csv)}: "
                           f"{e.strerror or e}", file=sys.stderr)
                     return EXIT_ERROR
-            from inspector.core.report import CSV_COLUMNS
+            from inspector.core.analysis.report import CSV_COLUMNS
 
             csv_out.write(",".join((("path",) if several else ()) + CSV_COLUMNS) + "\n")
         reports = []

@@ -28,11 +28,11 @@ import os
 import sys
 
 from inspector.cli import EXIT_ERROR, EXIT_OK, EXIT_PROBLEMS, parse_offset
-from inspector.core import kinds as K
-from inspector.core.bytesource import ByteSourceError, FileSource, display_path
-from inspector.core.decoder import resync, units_in_range
-from inspector.core.unicode_db import MAX_CODE_POINT, category, name
-from inspector.core.unitinfo import explain
+from inspector.core.units import kinds as K
+from inspector.core.source.bytesource import ByteSourceError, FileSource, display_path
+from inspector.core.units.decoder import resync, units_in_range
+from inspector.core.units.unicode_db import MAX_CODE_POINT, category, name
+from inspector.core.units.unitinfo import explain
 
 PROG = "utf8-inspector units"
 DEFAULT_COUNT = 64

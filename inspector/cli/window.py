@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from inspector.cli import EXIT_ERROR, parse_offset
-from inspector.core.kinds import DIALECTS, check_dialect
+from inspector.core.units.kinds import DIALECTS, check_dialect
 
 DEMO_SAMPLE = Path(__file__).resolve().parent.parent.parent / "resources" / "samples" / "demo.txt"
 

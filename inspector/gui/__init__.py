@@ -4,7 +4,7 @@
 def __getattr__(name):
     # Imported lazily so ``import inspector.gui`` stays cheap and tests can import pieces.
     if name == "MainWindow":
-        from inspector.gui.mainwindow import MainWindow
+        from inspector.gui.window.mainwindow import MainWindow
 
         return MainWindow
     raise AttributeError(name)

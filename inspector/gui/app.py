@@ -8,7 +8,7 @@ import sys
 from PySide6.QtCore import QLoggingCategory
 from PySide6.QtWidgets import QApplication
 
-from inspector.gui.settings import APPLICATION, ORGANIZATION
+from inspector.gui.window.settings import APPLICATION, ORGANIZATION
 
 
 def application() -> QApplication:
@@ -55,7 +55,7 @@ def settle_memory() -> None:
     to the system instead of staying in malloc's free lists."""
     gc.collect()
     gc.freeze()
-    from inspector.gui.workers import release_memory
+    from inspector.gui.runtime.workers import release_memory
 
     release_memory()
 
@@ -65,14 +65,14 @@ def interactive_runtime(window):
     (:func:`settle_memory`) and garbage collection when the user is still
     (:mod:`gcpolicy`). Returns the collector (stop it at the end)."""
     settle_memory()
-    from inspector.gui import gcpolicy
+    from inspector.gui.runtime import gcpolicy
 
     return gcpolicy.install(window)
 
 
 def build_window(path=None, offset: int | None = None, dialect: str = "utf-8"):
     """The window as ``run`` shows it, without running the event loop (tests)."""
-    from inspector.gui.mainwindow import MainWindow
+    from inspector.gui.window.mainwindow import MainWindow
 
     window = MainWindow()
     window.document.set_dialect(dialect)
@@ -85,7 +85,7 @@ def run(path=None, offset: int | None = None, dialect: str = "utf-8") -> int:
     """Open the window on ``path`` (a bad path shows a message and the window still
     opens, empty), put the cursor at ``offset`` and run until the window closes."""
     app = application()
-    from inspector.gui import crashguard
+    from inspector.gui.runtime import crashguard
 
     crashguard.install()  # slots, paints and workers: logged and shown, never fatal
     window = build_window(path, offset, dialect)

@@ -17,9 +17,9 @@ from collections import OrderedDict
 
 from PySide6.QtCore import QObject, Signal
 
-from inspector.core import decoder
-from inspector.core import kinds as K
-from inspector.core.bytesource import ByteSource, FileSource, MemorySource, SourceChange
+from inspector.core.units import decoder
+from inspector.core.units import kinds as K
+from inspector.core.source.bytesource import ByteSource, FileSource, MemorySource, SourceChange
 
 
 def _unit_offset(unit: decoder.Unit) -> int:

@@ -17,9 +17,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent.parent))
 
-from inspector.core import kinds as K  # noqa: E402
-from inspector.core.decoder import cut  # noqa: E402
-from inspector.core.unicode_db import UNICODE_VERSION, is_unassigned  # noqa: E402
+from inspector.core.units import kinds as K  # noqa: E402
+from inspector.core.units.decoder import cut  # noqa: E402
+from inspector.core.units.unicode_db import UNICODE_VERSION, is_unassigned  # noqa: E402
 
 # An unassigned code point under the Unicode version the inspector uses (checked below).
 UNASSIGNED_CP = 0x0378

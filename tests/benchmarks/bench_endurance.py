@@ -58,7 +58,7 @@ from PySide6.QtCore import QPoint, QPointF, QSettings, Qt  # noqa: E402
 from PySide6.QtGui import QGuiApplication, QWheelEvent  # noqa: E402
 from PySide6.QtTest import QTest  # noqa: E402
 
-from inspector.core import kinds as K  # noqa: E402
+from inspector.core.units import kinds as K  # noqa: E402
 from inspector.gui.app import application, interactive_runtime  # noqa: E402
 from benchutil import rss_mib  # noqa: E402
 
@@ -220,8 +220,8 @@ def main(argv=None) -> int:
     tmp = Path(tempfile.mkdtemp(prefix="bench-endurance-", dir=args.dir))
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp / "cfg"))
     app = application()
-    from inspector.gui.mainwindow import MainWindow
-    from inspector.gui.settings import Settings
+    from inspector.gui.window.mainwindow import MainWindow
+    from inspector.gui.window.settings import Settings
 
     rng = random.Random(args.seed)
     size = int(args.size_gib * GIB)

@@ -312,7 +312,7 @@ def main(argv=None) -> int:
     tmp = Path(tempfile.mkdtemp(prefix="bench-gui-"))
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp / "cfg"))
     app = application()
-    from inspector.gui.mainwindow import MainWindow
+    from inspector.gui.window.mainwindow import MainWindow
 
     w = MainWindow()
     w.resize(1920, 1080)
@@ -329,7 +329,7 @@ def main(argv=None) -> int:
     elif settle is not None:
         settle()
         try:
-            from inspector.gui import gcpolicy
+            from inspector.gui.runtime import gcpolicy
             gcpolicy.install(w)
         except ImportError:
             pass

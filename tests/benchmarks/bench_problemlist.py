@@ -22,12 +22,12 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from PySide6.QtCore import QEvent, QObject  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from inspector.core import decoder  # noqa: E402
-from inspector.core import kinds as K  # noqa: E402
-from inspector.core.blockindex import BlockIndex  # noqa: E402
-from inspector.core.bytesource import MemorySource  # noqa: E402
+from inspector.core.units import decoder  # noqa: E402
+from inspector.core.units import kinds as K  # noqa: E402
+from inspector.core.scan.blockindex import BlockIndex  # noqa: E402
+from inspector.core.source.bytesource import MemorySource  # noqa: E402
 from inspector.gui.document import Document  # noqa: E402
-from inspector.gui.problemlist import ProblemListDock  # noqa: E402
+from inspector.gui.docks.problemlist import ProblemListDock  # noqa: E402
 
 BLOCK = 65536
 

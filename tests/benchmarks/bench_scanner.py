@@ -8,7 +8,7 @@ Files go to a temporary directory that is deleted at the end.
 Measured, in one run on the same data:
 * throughput: the scanner (reading the file through FileSource, with and without the
   SHA-256 it computes on whole-file scans), in one process and on every core (``workers``,
-  :mod:`inspector.core.parallelscan`), against ``data.decode('utf-8', 'replace')`` on
+  :mod:`inspector.core.scan.parallel`), against ``data.decode('utf-8', 'replace')`` on
   the bytes already in memory, for multilingual valid text, random bytes, and text with
   one corrupted byte in a thousand (wall-time ratios, and the same ratio in CPU time,
   which waiting for a core on a busy machine does not distort);
@@ -102,8 +102,8 @@ def throughput(tmp: str, size: int, repeat: int = 3, workers: int = 2) -> list[d
     made under the same load (the machine is shared). CPU ratios too: on a busy
     machine wall time also counts waiting for a core, and for the parallel scan they
     show what the speed costs in total CPU (children included)."""
-    from inspector.core.bytesource import FileSource
-    from inspector.core.scanner import scan
+    from inspector.core.source.bytesource import FileSource
+    from inspector.core.scan.scanner import scan
 
     text = multilingual(size)
     rows = []
@@ -147,9 +147,10 @@ def throughput(tmp: str, size: int, repeat: int = 3, workers: int = 2) -> list[d
 _MEMORY_CHILD = r"""
 import gc, sys, tracemalloc
 sys.path.insert(0, sys.argv[1])
-from inspector.core.bytesource import FileSource
-from inspector.core.scanner import scan
-from inspector.core import _scan_kernels, parallelscan
+from inspector.core.source.bytesource import FileSource
+from inspector.core.scan.scanner import scan
+from inspector.core.scan import kernels as _scan_kernels
+from inspector.core.scan import parallel as parallelscan
 _scan_kernels.tables()
 gc.collect()
 task = parallelscan._task
@@ -188,8 +189,8 @@ def memory(path: str, workers: int = 1) -> tuple[float, int, int, float]:
 
 
 def far_error(tmp: str, size: int) -> tuple[float, float]:
-    from inspector.core.bytesource import FileSource
-    from inspector.core.navigation import next_problem
+    from inspector.core.source.bytesource import FileSource
+    from inspector.core.scan.navigation import next_problem
 
     text = multilingual(size - 1024)
     data = text + b"tail " + b"\xc0\xaf" + b" end" * 200
@@ -218,11 +219,11 @@ def main(argv: list[str]) -> int:
     if "--big" in argv:
         big = int(float(argv[argv.index("--big") + 1]) * (1 << 30))
     repeat = int(argv[argv.index("--repeat") + 1]) if "--repeat" in argv else 3
-    from inspector.core import _scan_kernels
+    from inspector.core.scan import kernels as _scan_kernels
 
     _scan_kernels.tables()
     with tempfile.TemporaryDirectory(prefix="bench-scanner-") as tmp:
-        from inspector.core.parallelscan import default_workers
+        from inspector.core.scan.parallel import default_workers
 
         workers = default_workers()
         print(f"throughput on {size // MiB} MiB, {repeat} rounds; MB/s of the best round; "

@@ -6,7 +6,7 @@ Find: a 4-byte pattern over the file (a FileSource, read in chunks) against
 ``bytes.find`` over the same bytes already in memory, in the same run; the goal is at
 least 0.5x. Repair: the whole file written repaired against
 ``data.decode('utf-8', 'replace')`` over the same bytes in memory (whole, and in 256 KiB
-pieces), and against the scanner's own throughput when inspector.core.scanner is
+pieces), and against the scanner's own throughput when inspector.core.scan.scanner is
 there (the issue's goal: at least 0.5x). ``--dense`` puts a problem every ~3.6 KB instead of
 every ~64 KB. The temporary files are deleted at the end.
 """
@@ -22,9 +22,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from inspector.core.bytesource import FileSource  # noqa: E402
-from inspector.core.repair import policy_counts, repair_file, run  # noqa: E402
-from inspector.core.search import HEX, TEXT, find_all, parse_query  # noqa: E402
+from inspector.core.source.bytesource import FileSource  # noqa: E402
+from inspector.core.analysis.repair import policy_counts, repair_file, run  # noqa: E402
+from inspector.core.analysis.search import HEX, TEXT, find_all, parse_query  # noqa: E402
 
 MiB = 1 << 20
 
@@ -76,7 +76,7 @@ def main(argv):
             t_cp, _ = timed(lambda: repair_file(src, out, "cp1252", overwrite=True))
             t_cnt, counts = timed(lambda: run(policy_counts(src)))
             try:
-                from inspector.core.scanner import scan
+                from inspector.core.scan.scanner import scan
             except ImportError:
                 scan = None
             t_scan = timed(lambda: scan(src))[0] if scan is not None else None

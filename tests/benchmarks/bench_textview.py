@@ -23,9 +23,9 @@ if not os.environ.get("DISPLAY"):
 
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from inspector.core.bytesource import MemorySource  # noqa: E402
+from inspector.core.source.bytesource import MemorySource  # noqa: E402
 from inspector.gui.document import Document  # noqa: E402
-from inspector.gui.textview import TextView  # noqa: E402
+from inspector.gui.panes.textview import TextView  # noqa: E402
 from benchutil import rss_mib  # noqa: E402
 
 

@@ -29,7 +29,7 @@ LINE = ("The caf\u00e9 on \u0394\u03ad\u03bb\u03c4\u03b1 street sells \u65e5\u67
 
 def make_file(units: int, folder: str) -> tuple[str, int]:
     sys.path.insert(0, str(ROOT))
-    from inspector.core.decoder import cut
+    from inspector.core.units.decoder import cut
 
     per_line = len(cut(LINE))
     lines = units // per_line + 1

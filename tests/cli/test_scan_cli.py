@@ -145,8 +145,8 @@ def test_progress_bar_only_on_a_terminal_and_after_a_moment(monkeypatch):
 
 def test_analysis_modules_never_import_qt():
     code = ("import sys; sys.modules['PySide6'] = None\n"
-            "import inspector.core.scanner, inspector.core.navigation, inspector.core.verdict, "
-            "inspector.core.report, inspector.core.blockindex, inspector.cli.scan\n"
+            "import inspector.core.scan.scanner, inspector.core.scan.navigation, inspector.core.analysis.verdict, "
+            "inspector.core.analysis.report, inspector.core.scan.blockindex, inspector.cli.scan\n"
             "print('ok')")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           cwd=ROOT, env=dict(os.environ, PYTHONPATH=ROOT))
@@ -154,7 +154,7 @@ def test_analysis_modules_never_import_qt():
 
 
 def test_jobs_give_the_same_report(tmp_path, capsys, monkeypatch):
-    from inspector.core import parallelscan
+    from inspector.core.scan import parallel as parallelscan
 
     monkeypatch.setattr(parallelscan, "TASK_BYTES", 1 << 16)
     monkeypatch.setattr(parallelscan, "MIN_PARALLEL_BYTES", 0)

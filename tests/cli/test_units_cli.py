@@ -136,7 +136,7 @@ def test_listing_across_chunk_boundaries_equals_the_full_cut(tmp_path, monkeypat
                                                              dialect, as_json):
     """In-process, with tiny chunks, so every unit kind lands on a chunk boundary."""
     from inspector.cli import units as units_cli
-    from inspector.core.decoder import cut
+    from inspector.core.units.decoder import cut
 
     monkeypatch.setattr(units_cli, "CHUNK", 7)
     piece = ("a€" + "😀").encode() + b"\xc0\xaf\xed\xa0\xbd\xed\xb8\x80\xe2\x82 \x80\xfe"

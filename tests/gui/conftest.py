@@ -58,7 +58,7 @@ def demo_path(tmp_path) -> Path:
 
 @pytest.fixture
 def window(qtbot):
-    from inspector.gui.mainwindow import MainWindow
+    from inspector.gui.window.mainwindow import MainWindow
 
     w = MainWindow()
     qtbot.addWidget(w)

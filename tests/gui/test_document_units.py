@@ -6,9 +6,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from inspector.core import decoder
-from inspector.core import kinds as K
-from inspector.core.bytesource import MemorySource
+from inspector.core.units import decoder
+from inspector.core.units import kinds as K
+from inspector.core.source.bytesource import MemorySource
 from inspector.gui.document import Document
 
 PIECES = [b"a", b"\x00", b"\xc3\xa9", b"\xe2\x82\xac", b"\xf0\x9f\x98\x80", b"\x80", b"\xff",

@@ -113,8 +113,8 @@ def test_dialect_switch_recuts_both(both, qtbot):
 def test_a_jump_keeps_what_leads_up_to_its_target_in_both_panes(opened, qtbot):
     """F8, Go to and the like land a few rows (lines) below the top of each pane, so the
     bytes before a problem show too; a step off the bottom still scrolls by one row."""
-    from inspector.gui.hexview import HexView
-    from inspector.gui.textview import TextView
+    from inspector.gui.panes.hexview import HexView
+    from inspector.gui.panes.textview import TextView
 
     data = b"".join(f"line {i:05d} plain text here\n".encode() for i in range(4000))
     bad = len(data) // 2

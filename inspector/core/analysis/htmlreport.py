@@ -1,0 +1,369 @@
+"""A self-contained HTML report: one file, inline CSS, an inline SVG overview, nothing
+that runs (the report's JSON rides along as an inert data block) and no external
+resources, so it can be mailed, archived and opened anywhere.
+
+Its input is plain data: the report dict of :mod:`inspector.core.analysis.report` (tool, version,
+generated, path, size, mtime, sha256, dialect, valid, units, code_points, errors,
+warnings, first_errors, verdict, verdict_code) and, optionally, the overview as a list
+of bins ``{start, end, errors_by_kind, warnings, multibyte, binary}``. Fields that are
+missing are shown as such rather than failing, and every value taken from the data (a
+file name, bytes, a verdict) is escaped.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import html
+import json
+import os
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+from inspector import __version__
+from inspector.core.units import kinds as K
+
+# Plain-words explanations of each kind, for the problem table and the legend.
+EXPLANATIONS = {
+    K.OVERLONG: "a character written with more bytes than it needs; decoders must reject "
+                "it because it can sneak characters such as '/' past filters",
+    K.SURROGATE: "an encoded UTF-16 surrogate (D800-DFFF): UTF-16 internals that are not "
+                 "characters and are not allowed in UTF-8 (CESU-8 or WTF-8 data?)",
+    K.OUT_OF_RANGE: "a value above U+10FFFF, the last code point",
+    K.LEGACY_LONG_FORM: "a 5- or 6-byte sequence of the 1993 design, withdrawn by RFC 3629",
+    K.TRUNCATED: "a sequence cut short: its lead byte promises more continuation bytes "
+                 "than follow",
+    K.UNEXPECTED_CONTINUATION: "a continuation byte (80-BF) with no lead byte before it: "
+                               "often a byte of another encoding such as Windows-1252",
+    K.INVALID_BYTE: "FE or FF, bytes no form of UTF-8 ever uses (UTF-16 byte order mark?)",
+    K.BOM: "a byte order mark at the start: harmless in UTF-8 but trips some tools",
+    K.ZWNBSP: "U+FEFF in the middle of the data: usually a byte order mark left by joining files",
+    K.NONCHARACTER: "a noncharacter code point, reserved for internal use",
+    K.REPLACEMENT_CHAR: "U+FFFD already in the data: an earlier lossy conversion",
+    K.CONTROL: "a control character other than tab, line feed and carriage return",
+    K.PRIVATE_USE: "a private-use character: its meaning is a private agreement",
+    K.BIDI_CONTROL: "a bidirectional control: it can make text display differently "
+                    "from what it is (Trojan Source)",
+    K.ZERO_WIDTH: "an invisible zero-width character",
+    K.UNASSIGNED: "a code point with no character in the Unicode database used",
+    K.RAW_NUL: "a raw 00 byte where Modified UTF-8 writes C0 80",
+}
+
+# Colours of the kinds in the overview picture and the legend (the light palette's).
+KIND_COLOURS = {
+    K.OVERLONG: "#c2410c",
+    K.SURROGATE: "#b45309",
+    K.OUT_OF_RANGE: "#9f1239",
+    K.LEGACY_LONG_FORM: "#92400e",
+    K.TRUNCATED: "#dc2626",
+    K.UNEXPECTED_CONTINUATION: "#e11d48",
+    K.INVALID_BYTE: "#7f1d1d",
+}
+WARNING_COLOUR = "#a16207"
+MULTIBYTE_COLOUR = "#0b61c4"
+BINARY_COLOUR = "#57606a"
+
+_CSS = """
+body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: #1b1f24;
+       background: #fff; margin: 2em auto; max-width: 72em; padding: 0 1em; }
+h1 { font-size: 1.5em; margin-bottom: 0.2em; word-break: break-all; }
+h2 { font-size: 1.15em; margin-top: 1.8em; border-bottom: 1px solid #e3e6ea; }
+table { border-collapse: collapse; margin: 0.5em 0; }
+th, td { text-align: left; padding: 0.2em 0.8em 0.2em 0; vertical-align: top; }
+td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
+code, .mono { font-family: ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace; }
+.verdict { padding: 0.7em 1em; border-radius: 6px; font-weight: 600; margin: 1em 0; }
+.verdict.ok { background: #e3f6ea; border: 1px solid #2da44e; }
+.verdict.warn { background: #fef3c7; border: 1px solid #a16207; }
+.verdict.bad { background: #fde2e2; border: 1px solid #dc2626; }
+.swatch { display: inline-block; width: 0.9em; height: 0.9em; vertical-align: -0.1em;
+          margin-right: 0.4em; border-radius: 2px; }
+.muted { color: #6a7380; }
+.problems td { border-top: 1px solid #eef0f2; }
+footer { margin-top: 3em; color: #6a7380; font-size: 0.9em; }
+@media (prefers-color-scheme: dark) {
+  body { background: #0d1117; color: #e6edf3; }
+  h2 { border-color: #30363d; }
+  .problems td { border-color: #21262d; }
+  .verdict.ok { background: #0f2a1a; } .verdict.warn { background: #2d2206; }
+  .verdict.bad { background: #3a1010; }
+}
+"""
+
+
+def _e(value: Any) -> str:
+    """Escape anything for HTML text or a quoted attribute."""
+    return html.escape("" if value is None else str(value), quote=True)
+
+
+def _num(value: Any) -> str:
+    if isinstance(value, bool) or value is None:
+        return _e("—" if value is None else value)
+    if isinstance(value, int):
+        return f"{value:,}"
+    if isinstance(value, float):
+        return f"{value:,.3g}"
+    return _e(value)
+
+
+def _human_size(n: Any) -> str:
+    if not isinstance(n, int):
+        return _e(n)
+    size = float(n)
+    for unit in ("bytes", "KiB", "MiB", "GiB", "TiB"):
+        if size < 1024 or unit == "TiB":
+            return f"{n:,} bytes" if unit == "bytes" else f"{size:,.1f} {unit} ({n:,} bytes)"
+        size /= 1024
+    return f"{n:,} bytes"  # pragma: no cover
+
+
+def _time_text(value: Any) -> str:
+    """A time given as an ISO string, or seconds / nanoseconds since the epoch."""
+    if value is None or value == "":
+        return "—"
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        seconds = value / 1e9 if value > 1e12 else value
+        try:
+            return _dt.datetime.fromtimestamp(seconds, _dt.timezone.utc).isoformat(timespec="seconds")
+        except (OverflowError, OSError, ValueError):
+            return str(value)
+    return str(value)
+
+
+def _bytes_text(value: Any) -> str:
+    """Bytes of a problem as spaced hex, whatever form the report gives them in."""
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return bytes(value).hex(" ")
+    if isinstance(value, (list, tuple)):
+        try:
+            return bytes(value).hex(" ")
+        except (TypeError, ValueError):
+            return " ".join(str(v) for v in value)
+    return "" if value is None else str(value)
+
+
+def _get(mapping: Any, *keys, default=None):
+    """mapping[k1][k2]... or ``default`` when any level is missing."""
+    for key in keys:
+        if not isinstance(mapping, Mapping) or key not in mapping:
+            return default
+        mapping = mapping[key]
+    return mapping
+
+
+def _verdict_class(report: Mapping) -> str:
+    code = report.get("verdict_code")
+    errors = _get(report, "errors", "total", default=0) or 0
+    warnings = sum((_get(report, "warnings", "by_kind", default={}) or {}).values())
+    if isinstance(code, int) and code >= 2 or errors or report.get("valid") is False:
+        return "bad"
+    if code == 1 or warnings:
+        return "warn"
+    return "ok"
+
+
+def _kind_rows(by_kind: Mapping, order: Iterable[str]) -> list[str]:
+    rows = []
+    known = list(order)
+    for kind in known + sorted(k for k in by_kind if k not in known):
+        n = by_kind.get(kind, 0)
+        if not n:
+            continue
+        colour = KIND_COLOURS.get(kind, WARNING_COLOUR)
+        rows.append(
+            f'<tr><td><span class="swatch" style="background:{colour}"></span>'
+            f'<code>{_e(kind)}</code></td><td class="n">{_num(n)}</td>'
+            f'<td class="muted">{_e(EXPLANATIONS.get(kind, K.KIND_TITLES.get(kind, "")))}</td></tr>')
+    return rows
+
+
+# ----------------------------------------------------------------------------- overview
+
+def overview_svg(bins: list[Mapping], size: int | None = None, width: int = 960) -> str:
+    """The whole file as four stripes of bins: errors (coloured by the most frequent
+    kind, stronger where there are more), warnings, multibyte text and binary-looking
+    data. Drawn as plain SVG rectangles from the bins' counts."""
+    bins = [b for b in bins if isinstance(b, Mapping)]
+    if not bins:
+        return ""
+    start = min(int(b.get("start", 0)) for b in bins)
+    end = max(int(b.get("end", 0)) for b in bins)
+    if size:
+        end = max(end, int(size))
+    span = max(1, end - start)
+    lane_h, gap, label_w = 18, 6, 92
+    lanes = [("errors", "problems"), ("warnings", "warnings"), ("multibyte", "multibyte"),
+             ("binary", "binary")]
+    height = len(lanes) * (lane_h + gap) + 16
+    total_w = label_w + width
+
+    def error_count(b):
+        return sum((b.get("errors_by_kind") or {}).values())
+
+    def as_number(v):
+        if isinstance(v, Mapping):
+            return sum(x for x in v.values() if isinstance(x, (int, float)))
+        return v if isinstance(v, (int, float)) and not isinstance(v, bool) else (1 if v is True else 0)
+
+    peaks = {
+        "errors": max((error_count(b) for b in bins), default=0),
+        "warnings": max((as_number(b.get("warnings")) for b in bins), default=0),
+        "multibyte": max((as_number(b.get("multibyte")) for b in bins), default=0),
+        "binary": max((as_number(b.get("binary")) for b in bins), default=0),
+    }
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{total_w}" height="{height}" '
+             f'viewBox="0 0 {total_w} {height}" role="img" aria-label="overview of the file" '
+             f'shape-rendering="crispEdges">']
+    for lane_index, (key, label) in enumerate(lanes):
+        y = lane_index * (lane_h + gap)
+        parts.append(f'<text x="0" y="{y + lane_h - 5}" font-size="12" fill="#6a7380">{label}</text>')
+        parts.append(f'<rect x="{label_w}" y="{y}" width="{width}" height="{lane_h}" '
+                     f'fill="#f6f7f9" stroke="#e3e6ea"/>')
+        peak = peaks[key]
+        if not peak:
+            continue
+        for b in bins:
+            if key == "errors":
+                by_kind = b.get("errors_by_kind") or {}
+                n = sum(by_kind.values())
+                colour = KIND_COLOURS.get(max(by_kind, key=by_kind.get), "#dc2626") if n else None
+            else:
+                n = as_number(b.get(key))
+                colour = {"warnings": WARNING_COLOUR, "multibyte": MULTIBYTE_COLOUR,
+                          "binary": BINARY_COLOUR}[key]
+            if not n:
+                continue
+            x0 = label_w + (int(b.get("start", 0)) - start) * width / span
+            x1 = label_w + (int(b.get("end", 0)) - start) * width / span
+            # Any problem at all stays visible: a minimum strength and a minimum width.
+            strength = 0.35 + 0.65 * (n / peak) if key == "errors" else 0.15 + 0.85 * (n / peak)
+            tip = f"{_num(b.get('start'))}–{_num(b.get('end'))}: {_num(n)} {label}"
+            parts.append(f'<rect x="{x0:.2f}" y="{y}" width="{max(1.0, x1 - x0):.2f}" '
+                         f'height="{lane_h}" fill="{colour}" fill-opacity="{min(1.0, strength):.2f}">'
+                         f'<title>{_e(tip)}</title></rect>')
+    axis_y = len(lanes) * (lane_h + gap) + 10
+    parts.append(f'<text x="{label_w}" y="{axis_y}" font-size="11" fill="#6a7380">{start:,}</text>')
+    parts.append(f'<text x="{total_w}" y="{axis_y}" font-size="11" fill="#6a7380" '
+                 f'text-anchor="end">{end:,}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+# ------------------------------------------------------------------------------- report
+
+def render_html(report: Mapping, overview: list[Mapping] | None = None,
+                title: str | None = None, max_problems: int = 200) -> str:
+    """The report as one HTML document (a str)."""
+    path = report.get("path")
+    name = os.path.basename(str(path)) if path else "data"
+    title = title or f"UTF-8 report: {name}"
+    verdict = report.get("verdict") or ("valid UTF-8" if report.get("valid") else "not valid UTF-8")
+    tool = report.get("tool") or "utf8-inspector"
+    version = report.get("version") or __version__
+    generated = _time_text(report.get("generated"))
+    errors = report.get("errors") or {}
+    warnings = report.get("warnings") or {}
+    units = report.get("units") or {}
+
+    out = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
+           '<meta name="viewport" content="width=device-width, initial-scale=1">',
+           f"<title>{_e(title)}</title>", f"<style>{_CSS}</style>", "</head>", "<body>",
+           f"<h1>{_e(title)}</h1>",
+           f'<div class="verdict {_verdict_class(report)}" id="verdict">{_e(verdict)}</div>']
+
+    out.append('<h2>Summary</h2><table id="summary">')
+    summary_rows = [
+        ("File", f'<span class="mono">{_e(path if path is not None else "—")}</span>'),
+        ("Size", _human_size(report.get("size"))),
+        ("Modified", _e(_time_text(report.get("mtime")))),
+        ("SHA-256", f'<code>{_e(report.get("sha256") or "—")}</code>'),
+        ("Dialect", _e(K.DIALECT_TITLES.get(report.get("dialect"), report.get("dialect") or "utf-8"))),
+        ("Valid", _e({True: "yes", False: "no"}.get(report.get("valid"), "—"))),
+        ("Code points", _num(report.get("code_points"))),
+        ("Errors", _num(errors.get("total", 0))),
+        ("U+FFFD a decoder would write", _num(errors.get("replacements", 0))),
+        ("Warnings", _num(sum((warnings.get("by_kind") or {}).values()))),
+    ]
+    for label, value in summary_rows:
+        out.append(f"<tr><th>{_e(label)}</th><td>{value}</td></tr>")
+    out.append("</table>")
+
+    if overview:
+        out.append('<h2>Overview</h2><div id="overview">')
+        out.append(overview_svg(overview, report.get("size") if isinstance(report.get("size"), int) else None))
+        legend = [f'<span class="swatch" style="background:{c}"></span>{_e(k)}'
+                  for k, c in KIND_COLOURS.items()]
+        legend += [f'<span class="swatch" style="background:{WARNING_COLOUR}"></span>warnings',
+                   f'<span class="swatch" style="background:{MULTIBYTE_COLOUR}"></span>multibyte text',
+                   f'<span class="swatch" style="background:{BINARY_COLOUR}"></span>binary-looking']
+        out.append('<p class="muted">' + " &nbsp; ".join(legend) + "</p></div>")
+
+    out.append('<h2>Units by length</h2><table id="units"><tr><th>length</th><th class="n">units</th></tr>')
+    for length in ("1", "2", "3", "4"):
+        out.append(f'<tr><td>{length} byte{"s" if length != "1" else ""}</td>'
+                   f'<td class="n">{_num(units.get(length, units.get(int(length), 0)))}</td></tr>')
+    out.append("</table>")
+
+    error_rows = _kind_rows(errors.get("by_kind") or {}, K.ERROR_KINDS)
+    out.append('<h2>Errors by kind</h2>')
+    if error_rows:
+        out.append('<table id="errors"><tr><th>kind</th><th class="n">count</th><th>what it means</th></tr>')
+        out.extend(error_rows)
+        out.append("</table>")
+    else:
+        out.append('<p id="errors">None.</p>')
+
+    warning_rows = _kind_rows(warnings.get("by_kind") or {}, K.WARNING_KINDS)
+    out.append('<h2>Warnings by kind</h2>')
+    if warning_rows:
+        out.append('<table id="warnings"><tr><th>kind</th><th class="n">count</th><th>what it means</th></tr>')
+        out.extend(warning_rows)
+        out.append("</table>")
+    else:
+        out.append('<p id="warnings">None.</p>')
+
+    problems = list(report.get("first_errors") or [])
+    if problems:
+        shown = problems[:max_problems]
+        of_total = f" of {_num(errors['total'])}" if errors.get("total") else ""
+        out.append(f"<h2>First problems ({len(shown):,} shown{of_total})</h2>")
+        out.append('<table class="problems" id="problems"><tr><th class="n">offset</th>'
+                   '<th class="n">hex</th><th class="n">length</th><th>kind</th><th>bytes</th>'
+                   '<th class="n">U+FFFD</th><th>explanation</th></tr>')
+        for p in shown:
+            if not isinstance(p, Mapping):
+                continue
+            offset = p.get("offset")
+            hex_offset = f"0x{offset:X}" if isinstance(offset, int) else ""
+            kind = p.get("kind", "")
+            out.append(
+                f'<tr><td class="n">{_num(offset)}</td><td class="n mono">{hex_offset}</td>'
+                f'<td class="n">{_num(p.get("length"))}</td><td><code>{_e(kind)}</code></td>'
+                f'<td class="mono">{_e(_bytes_text(p.get("bytes")))}</td>'
+                f'<td class="n">{_num(p.get("replacements"))}</td>'
+                f'<td class="muted">{_e(EXPLANATIONS.get(kind, K.KIND_TITLES.get(kind, "")))}</td></tr>')
+        out.append("</table>")
+
+    out.append(f'<footer id="footer">Made by {_e(tool)} {_e(version)} on {_e(generated)}. '
+               f'Dialect rules and kind names: RFC 3629 and the Unicode maximal-subpart practice.'
+               f"</footer>")
+    # The report itself, for machines: a JSON block browsers do not run or show.
+    data = json.dumps(report, default=str, ensure_ascii=True).replace("<", "\\u003c")
+    out.append(f'<script type="application/json" id="report-data">{data}</script>')
+    out.append("</body></html>")
+    return "\n".join(out) + "\n"
+
+
+def write_html(path: str | os.PathLike, report: Mapping, overview: list[Mapping] | None = None,
+               **options) -> int:
+    """Write the report to ``path`` (UTF-8) through a temporary file renamed into place;
+    returns the number of bytes written."""
+    text = render_html(report, overview, **options).encode("utf-8")
+    target = Path(path)
+    temp = target.with_name(f".{target.name}.partial")
+    try:
+        temp.write_bytes(text)
+        os.replace(temp, target)
+    finally:
+        if temp.exists():
+            temp.unlink()
+    return len(text)

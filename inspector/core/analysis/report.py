@@ -1,0 +1,166 @@
+"""Reports for a case file: everything needed to reproduce a scan.
+
+:func:`build_report` makes one plain dict (the ``scan`` command's JSON object, and the
+base of the HTML report): the tool's version, the time, the file's path, size,
+modification time and SHA-256, the dialect, the full counts, the first errors and the
+verdict. :func:`write_csv` streams every error unit of a file, however many, without
+holding them in memory.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as _dt
+import io
+import json
+import os
+from typing import Callable, Iterator
+
+import numpy as np
+
+import inspector
+from inspector.core.scan import kernels as KR
+from inspector.core.units import kinds as K
+from inspector.core.source.bytesource import display_path
+from inspector.core.units.decoder import Unit
+from inspector.core.scan.scanner import iter_windows, row_unit, segments
+from inspector.core.units.unicode_db import UNICODE_VERSION
+
+CSV_COLUMNS = ("offset", "length", "kind", "bytes", "replacements")
+
+
+def _iso(ts: float) -> str:
+    return _dt.datetime.fromtimestamp(ts, _dt.timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def unit_entry(unit: Unit, source) -> dict:
+    """One error as the JSON lists it: ``bytes`` is spaced lowercase hex."""
+    entry = {
+        "offset": unit.offset,
+        "length": unit.length,
+        "kind": unit.kind,
+        "bytes": source.read(unit.offset, unit.length).hex(" "),
+        "replacements": unit.replacements,
+        "codepoint": unit.value,
+    }
+    if unit.at_end:
+        entry["at_end"] = True
+    return entry
+
+
+def build_report(result, source, path, verdict) -> dict:
+    """The report of one finished scan as a JSON-ready dict."""
+    now = _dt.datetime.now(_dt.timezone.utc)
+    mtime = None
+    mtime_ns = None
+    st = getattr(source, "stat_result", None)
+    if st is None and path is not None:
+        try:
+            st = os.stat(path)
+        except OSError:
+            st = None
+    if st is not None:
+        mtime_ns = st.st_mtime_ns
+        mtime = _iso(st.st_mtime)
+    shown = display_path(path) if path is not None else getattr(source, "name", None)
+    report = {
+        "path": shown,
+        "size": result.size,
+        "mtime": mtime,
+        "mtime_ns": mtime_ns,
+        "sha256": result.sha256,
+        "dialect": result.dialect,
+        "valid": result.valid,
+        "units": result.units_dict(),
+        "code_points": result.code_points,
+        "errors": {"total": result.error_units, "replacements": result.replacements,
+                   "by_kind": dict(result.errors_by_kind)},
+        "warnings": {"total": result.warning_units, "by_kind": dict(result.warnings_by_kind)},
+        "first_errors": [unit_entry(u, source) for u in result.first_errors],
+        "first_errors_limit": result.max_errors,
+        "verdict": verdict.text if verdict is not None else None,
+        "verdict_code": verdict.code if verdict is not None else None,
+        "verdict_details": verdict.details if verdict is not None else None,
+        "scan": {
+            "start": result.start,
+            "end": result.end,
+            "origin": result.origin,
+            "complete": result.complete,
+            "short_read": result.short_read,
+            "seconds": round(result.seconds, 3),
+            "error_bytes": result.error_bytes,
+            "binary_bytes": result.binary_bytes,
+            "block_size": result.index.block_size,
+        },
+        "tool": {"name": "utf8-inspector", "version": inspector.__version__,
+                 "unicode_version": UNICODE_VERSION},
+        "generated": now.isoformat(timespec="seconds").replace("+00:00", "Z"),
+    }
+    return report
+
+
+def write_json(report, fileobj, indent: int | None = 2) -> None:
+    """Write a report (or a list of them) as JSON, with a final newline."""
+    json.dump(report, fileobj, indent=indent, ensure_ascii=False)
+    fileobj.write("\n")
+
+
+def _error_windows(source, dialect, start, end, origin, cancel):
+    size = source.size
+    end = size if end is None else min(end, size)
+    for seg_start, seg_end in segments(start, end, origin):
+        for window in iter_windows(source, seg_start, seg_end, seg_start, seg_end, dialect,
+                                   origin=origin, want_warnings=False):
+            if cancel is not None and cancel():
+                from inspector.core.scan.scanner import ScanCancelled
+
+                raise ScanCancelled("cancelled")
+            rows = window.rows
+            err = np.flatnonzero(rows.kind != KR.C_VALID)
+            if len(err):
+                err = err[np.argsort(rows.offset[err], kind="stable")]
+            yield window, rows, err
+
+
+def iter_error_units(source, dialect: str = K.UTF8, start: int = 0, end: int | None = None,
+                     cancel: Callable[[], bool] | None = None,
+                     origin: int | None = None) -> Iterator[Unit]:
+    """Every error unit of [start, end) in order, streamed (the region is cut as its own
+    stream, as the scanner does)."""
+    dialect = K.check_dialect(dialect)
+    for _, rows, err in _error_windows(source, dialect, start, end, origin, cancel):
+        for i in err:
+            yield row_unit(rows, int(i))
+
+
+def write_csv(fileobj, source, dialect: str = K.UTF8, start: int = 0, end: int | None = None,
+              cancel: Callable[[], bool] | None = None, origin: int | None = None,
+              path: str | None = None, header: bool = True) -> int:
+    """Stream every error unit as CSV rows (offset, length, kind, bytes, replacements;
+    with ``path``, a first column naming the file). Returns the number of rows."""
+    dialect = K.check_dialect(dialect)
+    prefix = ""
+    if path is not None:
+        # Quote the path once, as csv would: rows are then joined without the csv
+        # module, whose per-row cost dominates on files with millions of errors.
+        quoted = io.StringIO()
+        csv.writer(quoted, lineterminator="").writerow((path,))
+        prefix = quoted.getvalue() + ","
+    if header:
+        fileobj.write(("path," if path is not None else "") + ",".join(CSV_COLUMNS) + "\n")
+    count = 0
+    names = KR.KIND_CODES
+    for window, rows, err in _error_windows(source, dialect, start, end, origin, cancel):
+        if not len(err):
+            continue
+        data = window.data
+        base = window.base
+        offs = rows.offset[err].tolist()
+        lens = rows.length[err].tolist()
+        kinds = rows.kind[err].tolist()
+        repls = rows.repl[err].tolist()
+        fileobj.write("".join([
+            f"{prefix}{o},{n},{names[k]},{data[o - base:o - base + n].hex(' ')},{r}\n"
+            for o, n, k, r in zip(offs, lens, kinds, repls)]))
+        count += len(offs)
+    return count

@@ -1,0 +1,198 @@
+"""A compact per-block summary of a scanned file.
+
+The file (or the scanned region) is split into fixed-size blocks; each block keeps
+counts by class and kind and the offset of its first problem, in numpy arrays. A 1 GiB
+file of random bytes holds hundreds of millions of error units: the index never stores
+them, it recomputes the exact units of one block from the byte source when asked (cutting
+is local, so that costs one block).
+
+The GUI's problem list is a virtual model over :meth:`BlockIndex.nth_problem` (cumulative
+counts per block + one block recomputed), the overview strip paints :meth:`bins`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from inspector.core.units import kinds as K
+
+DEFAULT_BLOCK = 64 * 1024
+MAX_BLOCKS = 1 << 16  # past 4 GiB at 64 KiB, blocks grow so the index stays a few MiB
+
+# Units are counted by length 1..6 (5 and 6: FSS-UTF's 1993 forms; 6 also a CESU-8 pair).
+UNIT_LENGTHS = (1, 2, 3, 4, 5, 6)
+
+
+def block_size_for(length: int, requested: int | None = None) -> int:
+    size = requested or DEFAULT_BLOCK
+    while length > size * MAX_BLOCKS:
+        size *= 2
+    return size
+
+
+def kind_selection(kinds) -> tuple[frozenset, frozenset]:
+    """Split a set of kind names into (error kinds, warning kinds); None means every
+    error kind. Unknown names raise ValueError."""
+    if kinds is None:
+        return frozenset(K.ERROR_KINDS), frozenset()
+    if isinstance(kinds, str):
+        kinds = (kinds,)
+    kinds = frozenset(kinds)
+    unknown = kinds - set(K.ERROR_KINDS) - set(K.WARNING_KINDS)
+    if unknown:
+        raise ValueError(f"unknown kind(s): {', '.join(sorted(unknown))}")
+    return kinds & frozenset(K.ERROR_KINDS), kinds & frozenset(K.WARNING_KINDS)
+
+
+class BlockIndex:
+    """Per-block counts of one scan: ``units[b, L-1]`` valid units of length L,
+    ``errors[b, k]`` error units of ``kinds.ERROR_KINDS[k]``, ``warnings[b, w]`` units
+    with ``kinds.WARNING_KINDS[w]``, ``replacements[b]``, ``error_bytes[b]`` (bytes inside
+    error units), ``binary[b]`` (error bytes plus NUL and the ASCII controls that text
+    does not use), ``first_problem[b]`` (file offset of the first error or warning unit
+    starting in the block, -1 if none). A unit belongs to the block where it starts.
+    """
+
+    def __init__(self, start: int, end: int, block_size: int | None = None,
+                 dialect: str = K.UTF8, origin: int | None = None):
+        self.start = start
+        self.end = end
+        self.block_size = block_size_for(end - start, block_size)
+        self.dialect = dialect
+        self.origin = origin
+        n = max(1, -(-(end - start) // self.block_size)) if end > start else 0
+        self.n_blocks = n
+        self.units = np.zeros((n, len(UNIT_LENGTHS)), dtype=np.int32)
+        self.errors = np.zeros((n, len(K.ERROR_KINDS)), dtype=np.int32)
+        self.warnings = np.zeros((n, len(K.WARNING_KINDS)), dtype=np.int32)
+        self.replacements = np.zeros(n, dtype=np.int32)
+        self.error_bytes = np.zeros(n, dtype=np.int32)
+        self.binary = np.zeros(n, dtype=np.int32)
+        self.first_problem = np.full(n, -1, dtype=np.int64)
+        self.done = start  # every unit starting before this offset is counted
+        self._cum_cache: dict = {}
+
+    # ------------------------------------------------------------------ bookkeeping
+
+    @property
+    def blocks_done(self) -> int:
+        """Blocks whose counts are final."""
+        if self.done >= self.end:
+            return self.n_blocks
+        return (self.done - self.start) // self.block_size
+
+    @property
+    def nbytes(self) -> int:
+        return sum(a.nbytes for a in (self.units, self.errors, self.warnings, self.replacements,
+                                      self.error_bytes, self.binary, self.first_problem))
+
+    def block_of(self, offset: int) -> int:
+        return (offset - self.start) // self.block_size
+
+    def block_range(self, i: int) -> tuple[int, int]:
+        lo = self.start + i * self.block_size
+        return lo, min(lo + self.block_size, self.end)
+
+    def _advance(self, done: int) -> None:
+        self.done = done
+        self._cum_cache.clear()
+
+    # ------------------------------------------------------------------- counting
+
+    def counts_for(self, kinds=None) -> np.ndarray:
+        """Per-block number of units whose kind, or one of whose warnings, is in
+        ``kinds`` (None: every error kind)."""
+        errs, warns = kind_selection(kinds)
+        out = np.zeros(self.n_blocks, dtype=np.int64)
+        for k in errs:
+            out += self.errors[:, K.ERROR_KINDS.index(k)]
+        for w in warns:
+            out += self.warnings[:, K.WARNING_KINDS.index(w)]
+        # Every raw NUL also carries `control`: count such a unit once.
+        if K.RAW_NUL in warns and K.CONTROL in warns:
+            out -= self.warnings[:, K.WARNING_KINDS.index(K.RAW_NUL)]
+        return out
+
+    def _cumulative(self, kinds) -> np.ndarray:
+        key = kind_selection(kinds)
+        cum = self._cum_cache.get(key)
+        if cum is None:
+            cum = self._cum_cache[key] = np.concatenate(([0], np.cumsum(self.counts_for(kinds))))
+        return cum
+
+    def total(self, kinds=None) -> int:
+        return int(self._cumulative(kinds)[-1])
+
+    def count_problems_before(self, offset: int, kinds=None, source=None) -> int:
+        """Units matching ``kinds`` that start before ``offset``. Exact inside a block
+        when ``source`` is given (the block is recomputed), otherwise counted to the
+        start of the block that holds ``offset``."""
+        if offset <= self.start:
+            return 0
+        if offset >= self.end:
+            return self.total(kinds)
+        i = self.block_of(offset)
+        before = int(self._cumulative(kinds)[i])
+        if source is None:
+            return before
+        return before + sum(1 for u in self.problems_in_block(source, i, kinds) if u.offset < offset)
+
+    def nth_problem(self, source, n: int, kinds=None):
+        """The ``n``-th (from 0) unit matching ``kinds``, as a decoder Unit, or None."""
+        cum = self._cumulative(kinds)
+        if n < 0 or n >= cum[-1]:
+            return None
+        i = int(np.searchsorted(cum, n, side="right")) - 1
+        from inspector.core.scan.navigation import problem_units
+
+        lo, hi = self.block_range(i)
+        return problem_units(source, lo, hi, self.dialect, self.origin, kinds, nth=n - int(cum[i]),
+                             stream=(self.start, self.end))
+
+    def problems_in_block(self, source, i: int, kinds=None) -> list:
+        """Every unit matching ``kinds`` that starts in block ``i``, exact, in order."""
+        from inspector.core.scan.navigation import problem_units
+
+        lo, hi = self.block_range(i)
+        return problem_units(source, lo, hi, self.dialect, self.origin, kinds,
+                             stream=(self.start, self.end))
+
+    # ------------------------------------------------------------------ overview
+
+    def bins(self, n_bins: int) -> dict[str, np.ndarray]:
+        """Counts per category summed into ``n_bins`` equal slices of the scanned range
+        (for an overview strip of ``n_bins`` pixels): one array per error kind, plus
+        ``errors`` (all), ``warnings`` (units with any warning, approximately: a unit with
+        two warnings counts twice), ``multibyte`` (valid units of 2+ bytes), ``ascii``,
+        ``binary`` (binary-looking bytes) and ``bytes`` (scanned bytes in the bin, to
+        turn counts into densities)."""
+        n_bins = max(1, int(n_bins))
+        nb = self.n_blocks
+        out = {}
+        if nb == 0:
+            z = np.zeros(n_bins, dtype=np.int64)
+            return {k: z.copy() for k in (*K.ERROR_KINDS, "errors", "warnings", "multibyte",
+                                           "ascii", "binary", "bytes")}
+        edges = (np.arange(n_bins + 1, dtype=np.int64) * nb) // n_bins
+
+        def binned(values):
+            cum = np.concatenate(([0], np.cumsum(values, dtype=np.int64)))
+            return cum[edges[1:]] - cum[edges[:-1]]
+
+        for k, name in enumerate(K.ERROR_KINDS):
+            out[name] = binned(self.errors[:, k])
+        out["errors"] = binned(self.errors.sum(axis=1))
+        out["warnings"] = binned(self.warnings.sum(axis=1))
+        out["multibyte"] = binned(self.units[:, 1:].sum(axis=1))
+        out["ascii"] = binned(self.units[:, 0])
+        out["binary"] = binned(self.binary)
+        sizes = np.full(nb, self.block_size, dtype=np.int64)
+        sizes[-1] = self.end - (self.start + (nb - 1) * self.block_size)
+        done_blocks = self.blocks_done
+        sizes[done_blocks:] = 0
+        out["bytes"] = binned(sizes)
+        return out
+
+    def to_dict(self) -> dict:
+        return {"start": self.start, "end": self.end, "block_size": self.block_size,
+                "blocks": self.n_blocks, "blocks_done": self.blocks_done}

@@ -1,0 +1,958 @@
+"""The sequence inspector: everything the decoder knows about the unit at the cursor.
+
+For the unit under the cursor it shows the offset, the bytes in hex, octal and binary
+with the marker bits and the payload bits drawn apart (the ``1110xxxx 10xxxxxx
+10xxxxxx`` layout, the payload bits joined below into the code point), the character's
+facts, and for a problem unit its kind, a plain explanation, its replacement count and
+what every dialect makes of the same bytes. With a selection it shows a summary of the
+range instead.
+
+The dock keeps no cursor or selection of its own: it reads them from the Document each
+time one of its signals fires. Large selections are summarised on a worker thread, a
+chunk at a time, so the UI thread never decodes megabytes.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from PySide6.QtCore import QEvent, QSize, Qt, QTimer
+from PySide6.QtGui import QAction, QColor, QFontDatabase, QGuiApplication, QPainter, QPalette
+from PySide6.QtWidgets import (QAbstractItemView, QDockWidget, QFrame, QGridLayout, QHBoxLayout,
+                               QHeaderView, QLabel, QLayout, QPushButton, QScrollArea, QSizePolicy, QTableWidget,
+                               QTableWidgetItem, QVBoxLayout, QWidget)
+
+from inspector.core.units import decoder
+from inspector.core.source.bytesource import ByteSourceError
+from inspector.core.units import kinds as K
+from inspector.core.units import unicode_db
+from inspector.core.units import unitinfo
+from inspector.gui.look import style
+from inspector.gui.runtime import workers
+from inspector.gui.look.labels import SteadyLabel
+
+
+# ----------------------------------------------------------------- the bit layout
+
+# Payload bits are coloured by the byte they come from, so that in the joined code point
+# below a person sees which bits each byte gave. These palette roles are distinct hues
+# in both themes.
+BYTE_ROLES = ("multi3", "multi2", "multi4", "multi_long", "origin", "overlong")
+
+
+def byte_segments(data: bytes) -> list[tuple[str, str]]:
+    """Split each byte of one unit into (marker bits, payload bits).
+
+    The first byte is read as a lead (its leading 1s and the 0 after them are markers),
+    every later byte as a continuation (``10`` then six payload bits). FE and FF have no
+    payload: all eight bits say "never used".
+    """
+    out = []
+    for i, b in enumerate(data):
+        bits = f"{b:08b}"
+        if b < 0x80:
+            split = 1
+        elif b < 0xC0:
+            split = 2
+        elif b >= 0xFE:
+            split = 8
+        else:
+            split = decoder.STRUCT_LEN[b] + 1
+        if i > 0 and 0x80 <= b < 0xC0:
+            split = 2
+        out.append((bits[:split], bits[split:]))
+    return out
+
+
+def value_groups(data: bytes) -> list[tuple[int, int]]:
+    """Byte ranges that each spell one value: the whole unit, or for a CESU-8 / Modified
+    UTF-8 surrogate pair (six bytes, ED .. ED ..) the two 3-byte halves."""
+    if len(data) == 6 and data[0] == 0xED and data[3] == 0xED:
+        return [(0, 3), (3, 6)]
+    return [(0, len(data))]
+
+
+def template_for(marker: str, payload: str) -> str:
+    return marker + "x" * len(payload)
+
+
+def format_value(value: int) -> str:
+    return f"U+{value:04X}"
+
+
+class BitLayout:
+    """The facts a bit-layout picture shows, as plain data (painted by BitLayoutView,
+    printed by ``text()``, checked by the tests)."""
+
+    def __init__(self, data: bytes, value: int | None, complete: bool = True):
+        self.data = bytes(data)
+        self.value = value
+        self.segments = byte_segments(self.data)
+        # Joined payloads only mean something for a unit whose bytes were all present.
+        self.complete = complete and value is not None
+        self.groups = value_groups(self.data) if self.complete else []
+
+    def joined(self, group: tuple[int, int]) -> str:
+        lo, hi = group
+        return "".join(self.segments[i][1] for i in range(lo, hi))
+
+    def group_value(self, group: tuple[int, int]) -> int:
+        bits = self.joined(group)
+        return int(bits, 2) if bits else 0
+
+    @property
+    def joined_bits(self) -> str:
+        return "".join(self.joined(g) for g in self.groups)
+
+    def text(self) -> str:
+        cells = [f"{b:02X}".ljust(9) for b in self.data]
+        lines = [
+            "hex      " + " ".join(cells).rstrip(),
+            "octal    " + " ".join(f"{b:03o}".ljust(9) for b in self.data).rstrip(),
+            "binary   " + " ".join(f"{m}|{p}".ljust(9) if p else m.ljust(9)
+                                   for m, p in self.segments).rstrip(),
+            "layout   " + " ".join(template_for(m, p).ljust(9)
+                                   for m, p in self.segments).rstrip(),
+        ]
+        for g in self.groups:
+            v = self.group_value(g)
+            lines.append(f"payload  {self.joined(g)} = {format_value(v)}")
+        if len(self.groups) == 2 and self.value is not None:
+            lines.append(f"pair     {format_value(self.group_value(self.groups[0]))} + "
+                         f"{format_value(self.group_value(self.groups[1]))} = "
+                         f"{format_value(self.value)}")
+        return "\n".join(lines)
+
+
+class BitLayoutView(QWidget):
+    """Paints a unit's bytes: hex, octal, binary with the marker bits muted and the payload
+    bits coloured by byte, the template under it, and the payload bits joined into the
+    value below. Colours come from palette roles; the template row and the ``x`` marks
+    say the same thing without colour."""
+
+    LABELS = ("hex", "octal", "binary", "layout")
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.layout_data: BitLayout | None = None
+        self.note = ""
+        self.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+
+    def set_layout(self, layout: BitLayout | None, note: str = "") -> None:
+        self.layout_data = layout
+        self.note = note
+        self.updateGeometry()
+        self.update()
+
+    def _metrics(self):
+        fm = self.fontMetrics()
+        ch = fm.horizontalAdvance("0")
+        return fm, ch, fm.height() + 4
+
+    def _rows(self) -> int:
+        lay = self.layout_data
+        if lay is None:
+            return 1
+        extra = len(lay.groups) + (1 if len(lay.groups) == 2 else 0)
+        return len(self.LABELS) + max(extra, 1) + (1 if self.note else 0)
+
+    def sizeHint(self) -> QSize:
+        fm, ch, line = self._metrics()
+        n = len(self.layout_data.data) if self.layout_data else 1
+        width = ch * (10 + 10 * max(n, 2) + 12)
+        return QSize(width, line * self._rows() + 8)
+
+    def minimumSizeHint(self) -> QSize:
+        return self.sizeHint()
+
+    def paintEvent(self, event) -> None:
+        pal = style.Palette.current()
+        p = QPainter(self)
+        p.fillRect(self.rect(), pal.color("background"))
+        fm, ch, line = self._metrics()
+        lay = self.layout_data
+        muted, text = pal.color("muted_text"), pal.color("text")
+        x0 = ch * 10
+        col = ch * 10
+        y = 4 + fm.ascent()
+        if lay is None:
+            p.setPen(muted)
+            p.drawText(4, y, self.note or "no unit")
+            p.end()
+            return
+
+        def label(row_y, name):
+            p.setPen(muted)
+            p.drawText(4, row_y, name)
+
+        # hex and octal: one cell per byte, in the byte's colour
+        for row, fmt in (("hex", "{:02X}"), ("octal", "{:03o}")):
+            label(y, row)
+            for i, b in enumerate(lay.data):
+                p.setPen(pal.color(BYTE_ROLES[i % len(BYTE_ROLES)]))
+                p.drawText(x0 + i * col, y, fmt.format(b))
+            y += line
+        # binary: markers muted, payload bold in the byte's colour
+        label(y, "binary")
+        bold = self.font()
+        bold.setBold(True)
+        plain = self.font()
+        for i, (marker, payload) in enumerate(lay.segments):
+            x = x0 + i * col
+            p.setFont(plain)
+            p.setPen(muted)
+            p.drawText(x, y, marker)
+            x += ch * len(marker)
+            p.setFont(bold)
+            p.setPen(pal.color(BYTE_ROLES[i % len(BYTE_ROLES)]))
+            p.drawText(x, y, payload)
+        p.setFont(plain)
+        y += line
+        label(y, "layout")
+        p.setPen(muted)
+        for i, (marker, payload) in enumerate(lay.segments):
+            p.drawText(x0 + i * col, y, template_for(marker, payload))
+        y += line
+        # the payload bits joined, each run still in its byte's colour
+        for g in lay.groups:
+            label(y, "payload")
+            x = x0
+            for i in range(*g):
+                bits = lay.segments[i][1]
+                p.setFont(bold)
+                p.setPen(pal.color(BYTE_ROLES[i % len(BYTE_ROLES)]))
+                p.drawText(x, y, bits)
+                x += ch * len(bits)
+            p.setFont(plain)
+            p.setPen(text)
+            p.drawText(x + ch, y, f"= {format_value(lay.group_value(g))}")
+            y += line
+        if len(lay.groups) == 2 and lay.value is not None:
+            label(y, "pair")
+            p.setPen(text)
+            p.drawText(x0, y, f"{format_value(lay.group_value(lay.groups[0]))} + "
+                              f"{format_value(lay.group_value(lay.groups[1]))} = "
+                              f"{format_value(lay.value)}")
+            y += line
+        if not lay.groups:
+            label(y, "payload")
+            p.setPen(muted)
+            p.drawText(x0, y, "no code point: the bytes do not form a complete sequence")
+            y += line
+        if self.note:
+            p.setPen(muted)
+            p.drawText(4, y, self.note)
+        p.end()
+
+
+# ------------------------------------------------------------------- explanations
+
+def explanation_for(unit: decoder.Unit, source, dialect: str = K.UTF8,
+                    origin: int | None = None) -> str:
+    """The plain explanation of a problem unit: the core's unit info, its line and its
+    longer sentences (and, for a valid character, what its warnings mean)."""
+    info = unitinfo.describe(unit, source, dialect, origin=origin)
+    parts = [info.explanation, *info.details]
+    # A warning the details already say in a sentence is not said again as "name: ...".
+    said = {p.rstrip(".").lower() for p in parts if p}
+    parts += [f"{w}: {words}" for w, words in info.warnings
+              if unit.kind == K.VALID and words.rstrip(".").lower() not in said]
+    return "\n".join(p for p in parts if p)
+
+
+# ----------------------------------------------------------------- range summaries
+
+class RangeSummary:
+    """Counts over a byte range: units by length, code points, problems by kind,
+    replacements."""
+
+    def __init__(self, start: int, end: int):
+        self.start, self.end = start, end
+        self.by_length: Counter = Counter()
+        self.errors: Counter = Counter()
+        self.warnings: Counter = Counter()
+        self.code_points = 0
+        self.replacements = 0
+        self.units = 0
+        self.source = "decoder"
+
+    def add(self, units) -> None:
+        for u in units:
+            self.units += 1
+            if u.kind == K.VALID:
+                self.by_length[u.length] += 1
+                self.code_points += 1
+                for w in u.warnings:
+                    self.warnings[w] += 1
+            else:
+                self.errors[u.kind] += 1
+                self.replacements += u.replacements
+
+    def lines(self) -> list[str]:
+        n = self.end - self.start
+        out = [f"Selection 0x{self.start:X}-0x{self.end:X} ({n:,} bytes)"]
+        if self.source == "index":
+            out.append("(counted from the scan's block index; the ends by the decoder)")
+        out += [f"units: {self.units:,}", f"code points: {self.code_points:,}"]
+        for length in sorted(self.by_length):
+            out.append(f"  {length}-byte: {self.by_length[length]:,}")
+        total = sum(self.errors.values())
+        out.append(f"errors: {total:,} (replacements: {self.replacements:,})")
+        for k in K.ERROR_KINDS:
+            if self.errors.get(k):
+                out.append(f"  {k}: {self.errors[k]:,}")
+        out.append(f"warnings: {sum(self.warnings.values()):,}")
+        for k in K.WARNING_KINDS:
+            if self.warnings.get(k):
+                out.append(f"  {k}: {self.warnings[k]:,}")
+        return out
+
+
+def summarize_steps(source, start: int, end: int, origin, dialect: str,
+                    chunk: int = 64 * 1024, summary: "RangeSummary | None" = None,
+                    overlap: bool = True):
+    """Generator: cut [start, end) a chunk at a time and count, keeping no units (a 4 MiB
+    range is millions of them). Yields (done, total) after each chunk and returns the
+    RangeSummary; closing it cancels. With ``overlap`` False a unit that starts before
+    ``start`` is left out (it was counted elsewhere)."""
+    if summary is None:
+        summary = RangeSummary(start, end)
+    pos = start
+    while pos < end:
+        hi = min(end, pos + chunk)
+        units = decoder.units_in_range(source, pos, hi, origin, dialect)
+        # A unit that began in the previous chunk was counted there.
+        summary.add(u for u in units if u.offset >= pos or (pos == start and overlap))
+        pos = hi
+        yield pos - start, end - start
+    return summary
+
+
+def index_covers(scan, start: int, end: int, origin, dialect: str):
+    """The scan's block index when it can count [start, end): same stream (dialect and
+    origin), the range inside what was scanned, and the blocks there finished."""
+    if scan is None:
+        return None
+    index = scan.index
+    if index.dialect != dialect or index.origin != origin:
+        return None
+    if start < index.start or end > index.end:
+        return None
+    last = index.n_blocks if end >= index.end else (end - index.start) // index.block_size
+    if last > index.blocks_done:
+        return None
+    return index
+
+
+def index_summary_steps(index, source, start: int, end: int, origin, dialect: str):
+    """Generator: counts of [start, end) from the block index for the whole blocks inside
+    it, and from the decoder for the ragged ends (less than two blocks). A unit belongs
+    to the block where it starts, as in the index."""
+    import numpy as np
+
+    from inspector.core.scan.blockindex import UNIT_LENGTHS
+
+    bs = index.block_size
+    first = -(-(start - index.start) // bs)
+    last = index.n_blocks if end >= index.end else (end - index.start) // bs
+    summary = RangeSummary(start, end)
+    summary.source = "index"
+    if first < last:
+        units = index.units[first:last].sum(axis=0, dtype=np.int64)
+        errors = index.errors[first:last].sum(axis=0, dtype=np.int64)
+        warnings = index.warnings[first:last].sum(axis=0, dtype=np.int64)
+        for length, n in zip(UNIT_LENGTHS, units.tolist()):
+            if n:
+                summary.by_length[length] += n
+        for kind, n in zip(K.ERROR_KINDS, errors.tolist()):
+            if n:
+                summary.errors[kind] += n
+        for kind, n in zip(K.WARNING_KINDS, warnings.tolist()):
+            if n:
+                summary.warnings[kind] += n
+        summary.code_points += int(units.sum())
+        summary.units += int(units.sum() + errors.sum())
+        summary.replacements += int(index.replacements[first:last].sum(dtype=np.int64))
+        head_end = index.start + first * bs
+        tail_start = min(end, index.start + last * bs)
+    else:
+        head_end = tail_start = end
+    yield from summarize_steps(source, start, min(head_end, end), origin, dialect, summary=summary)
+    if tail_start < end:
+        yield from summarize_steps(source, tail_start, end, origin, dialect, summary=summary,
+                                   overlap=False)
+    return summary
+
+
+def summarize(source, start: int, end: int, origin, dialect: str,
+              chunk: int = 64 * 1024) -> RangeSummary:
+    """``summarize_steps`` run to the end on this thread."""
+    steps = summarize_steps(source, start, end, origin, dialect, chunk)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as stop:
+            return stop.value
+
+
+# ------------------------------------------------------------------------ the dock
+
+DIALECT_COLUMNS = ("dialect", "bytes", "kind", "value", "replacements")
+
+
+class SidewaysScroll(QScrollArea):
+    """Holds a widget of fixed size (the bit layout) and scrolls it sideways when the
+    dock is narrower, so that the dock's text still wraps at the dock's width (without
+    it the widest row set the width of the whole dock, and the explanation ran off its
+    right edge)."""
+
+    def __init__(self, inner: QWidget, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        self.setWidgetResizable(False)
+        self.setWidget(inner)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        self.refit()
+
+    def refit(self) -> None:
+        """The inner widget took a new size: take it, and the height it needs."""
+        inner = self.widget()
+        inner.resize(inner.sizeHint())
+        self.updateGeometry()
+
+    def _bar_height(self) -> int:
+        return (self.horizontalScrollBar().sizeHint().height()
+                if self.widget().width() > self.viewport().width() else 0)
+
+    def sizeHint(self) -> QSize:
+        hint = self.widget().sizeHint()
+        return QSize(hint.width(), hint.height() + self._bar_height())
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(60, self.sizeHint().height())
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self.updateGeometry()   # the bar may come or go, and the height with it
+
+
+class FactsGrid(QWidget):
+    """The unit's facts, a name and a value per row, as plain selectable labels.
+
+    Rich text (an HTML table in one label) cost 4-5 ms of layout and painting on every
+    cursor move; here only the values that changed are set again (a jump through a page
+    of NULs changes the offset alone), and the kind is coloured through the label's
+    palette."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("unitFacts")
+        self._grid = QGridLayout(self)
+        self._grid.setContentsMargins(0, 0, 0, 0)
+        self._grid.setHorizontalSpacing(10)
+        self._grid.setVerticalSpacing(1)
+        self._grid.setColumnStretch(1, 1)
+        self._rows: list[tuple[QLabel, QLabel]] = []
+        self._shown: list[tuple[str, str]] = []
+        self._colors: tuple = ()
+        # The rows a unit can need, made and polished now: making a label the first
+        # time a unit needs one more row (a warning) cost the jump that met it ~8 ms.
+        for _ in range(self.PREPARED_ROWS):
+            self._add_row()
+
+    PREPARED_ROWS = 16
+    # Rows visible from the start (empty until needed): a valid character with a
+    # warning needs 12, and a row shown later relays out the whole dock once.
+    SHOWN_ROWS = 12
+
+    def _add_row(self) -> None:
+        name, value = SteadyLabel(), SteadyLabel()
+        value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        value.setWordWrap(True)
+        r = len(self._rows)
+        self._grid.addWidget(name, r, 0, Qt.AlignmentFlag.AlignTop)
+        self._grid.addWidget(value, r, 1, Qt.AlignmentFlag.AlignTop)
+        for label in (name, value):
+            label.ensurePolished()
+            if r >= self.SHOWN_ROWS:
+                label.hide()
+        self._rows.append((name, value))
+        self._colors = ()  # new labels need their colours
+
+    def set_facts(self, facts: list[tuple[str, str]], kind_color: QColor | None,
+                  muted: QColor | None = None) -> None:
+        colors = (kind_color.rgba() if kind_color is not None else None,
+                  muted.rgba() if muted is not None else None)
+        if facts == self._shown and colors == self._colors:
+            return
+        while len(self._rows) < len(facts):
+            self._add_row()
+        recolor = colors != self._colors
+        for r, (name_label, value_label) in enumerate(self._rows):
+            if r >= len(facts):
+                # A row once shown stays, emptied: showing a hidden row again relaid
+                # out the whole dock (3-8 ms a time, inside a jump between a letter
+                # and a NUL); an empty row is a blank line at the bottom.
+                if r < len(self._shown):
+                    name_label.clear()
+                    value_label.clear()
+                continue
+            key, value = facts[r]
+            old = self._shown[r] if r < len(self._shown) else None
+            if name_label.isHidden():
+                name_label.show()
+                value_label.show()
+            if old is None or old[0] != key:
+                name_label.setText(key)
+            if old is None or old[1] != value:
+                value_label.setText(value)
+            if recolor or old is None or (old[0] == "Kind") != (key == "Kind"):
+                self._paint_row(name_label, value_label, key == "Kind", kind_color, muted)
+        self._shown = list(facts)
+        self._colors = colors
+
+    @staticmethod
+    def _paint_row(name_label: QLabel, value_label: QLabel, is_kind: bool,
+                   kind_color: QColor | None, muted: QColor | None) -> None:
+        for label, color in ((name_label, muted), (value_label, kind_color if is_kind else None)):
+            if color is None:
+                label.setPalette(QPalette())   # nothing set: inherit the window's colours
+            else:
+                pal = QPalette()
+                pal.setColor(QPalette.ColorRole.WindowText, color)
+                label.setPalette(pal)          # only the text colour is set
+        font = value_label.font()
+        if font.bold() != is_kind:
+            font.setBold(is_kind)
+            value_label.setFont(font)
+
+    def text(self) -> str:
+        """The facts as lines of "name: value" (what the copy button copies)."""
+        return "\n".join(f"{k}: {v}" for k, v in self._shown)
+
+    def kind_color(self) -> QColor | None:
+        for (name, value), (_, label) in zip(self._shown, self._rows):
+            if name == "Kind":
+                return label.palette().color(QPalette.ColorRole.WindowText)
+        return None
+
+
+def dialect_row(dialect: str, unit: decoder.Unit, data: bytes) -> tuple[str, ...]:
+    """A row of the dialect table: how ``dialect`` reads the bytes, ``unit`` being what
+    it cuts there and ``data`` that unit's bytes."""
+    value = "-" if unit.value is None else format_value(unit.value)
+    kind = unit.kind + (f" ({', '.join(unit.warnings)})" if unit.warnings else "")
+    return (dialect, data.hex(" ").upper(), kind, value, str(unit.replacements))
+
+
+class SequenceInspector(QDockWidget):
+    """The dock. ``refresh()`` rebuilds it from the document; every document signal that
+    can change what it shows calls it."""
+
+    VIEW_SUMMARY_LIMIT = 8 * 1024        # through document.units (its cache)
+    SYNC_SUMMARY_LIMIT = 16 * 1024       # cut on the UI thread (about 40 ms at most)
+    WORKER_SUMMARY_LIMIT = 4 * 1024 * 1024  # beyond this: the scan's figures or nothing
+
+    def __init__(self, document, parent: QWidget | None = None):
+        super().__init__("Sequence inspector", parent)
+        self.setObjectName("sequenceInspector")
+        self.document = document
+        self.unit: decoder.Unit | None = None
+        self.summary: RangeSummary | None = None
+        self.layout_info: BitLayout | None = None
+        self.facts: list[tuple[str, str]] = []
+        self.dialect_rows: list[tuple[str, ...]] = []
+        self._generation = 0
+        self._worker = None  # the summary being counted off the UI thread
+        self._summary_key = None
+        self._shown_key = None  # what the unit widgets show now (see refresh)
+        self._primed = False     # see prime()
+
+        body = QWidget()
+        box = QVBoxLayout(body)
+        box.setContentsMargins(6, 6, 6, 6)
+        box.setSizeConstraint(QLayout.SizeConstraint.SetMinimumSize)
+        self.heading = SteadyLabel()
+        self.heading.setObjectName("inspectorHeading")
+        f = self.heading.font()
+        f.setBold(True)
+        self.heading.setFont(f)
+        self.heading.setWordWrap(True)
+        box.addWidget(self.heading)
+        self.facts_label = FactsGrid()
+        box.addWidget(self.facts_label)
+        self.bits = BitLayoutView()
+        self.bits_scroll = SidewaysScroll(self.bits)
+        box.addWidget(self.bits_scroll)
+        self.explanation = SteadyLabel()
+        self.explanation.setWordWrap(True)
+        self.explanation.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        box.addWidget(self.explanation)
+        self.dialect_table = QTableWidget(0, len(DIALECT_COLUMNS))
+        self.dialect_table.setObjectName("dialectTable")
+        # "Repl." as in the problem list: with the full word the five columns were
+        # wider than the dock, and the scroll bar that came hid the last row.
+        self.dialect_table.setHorizontalHeaderLabels(
+            [c.title() if c != "replacements" else "Repl." for c in DIALECT_COLUMNS])
+        self.dialect_table.horizontalHeaderItem(DIALECT_COLUMNS.index("replacements")).setToolTip(
+            "replacements: U+FFFD written for the unit when it is decoded")
+        self.dialect_table.verticalHeader().setVisible(False)
+        self.dialect_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.dialect_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.dialect_table.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        box.addWidget(self.dialect_table)
+        self.summary_label = SteadyLabel()
+        self.summary_label.setObjectName("selectionSummary")
+        self.summary_label.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.summary_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        box.addWidget(self.summary_label)
+        box.addStretch(1)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        self.copy_button = QPushButton("Copy")
+        self.copy_button.setToolTip("Copy what the inspector shows, as text")
+        self.copy_button.clicked.connect(self.copy_text)
+        buttons.addWidget(self.copy_button)
+        box.addLayout(buttons)
+
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(body)
+        self.setWidget(scroll)
+        self.copy_action = QAction("Copy inspector text", self)
+        self.copy_action.triggered.connect(self.copy_text)
+        body.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        body.addAction(self.copy_action)
+
+        d = document
+        d.cursorChanged.connect(self.refresh)
+        d.selectionChanged.connect(self.refresh)
+        d.originChanged.connect(self.refresh)
+        d.dialectChanged.connect(self.refresh)
+        d.sourceChanged.connect(self._source_changed)
+        d.scanChanged.connect(self._scan_changed)
+        self.refresh()
+
+    # ---------------------------------------------------------------- reacting
+    def _source_changed(self) -> None:
+        self._summary_key = None
+        self._shown_key = None
+        self.refresh()
+
+    def _scan_changed(self, _result=None) -> None:
+        # Only a summary waiting for the scan can change.
+        if self.document.has_selection and self.summary is None:
+            self._summary_key = None
+            self.refresh()
+
+    def refresh(self, *_args) -> None:
+        d = self.document
+        try:
+            if d.has_selection:
+                self._shown_key = None
+                self._show_selection(*d.selection)
+            else:
+                self._cancel_summary()
+                self._summary_key = None
+                unit = d.unit_at(d.cursor) if d.size else None
+                # One cursor move fires selectionChanged and cursorChanged: show the unit
+                # once (the dialect table is the slow part).
+                key = (id(d.source), d.origin, d.dialect, style.Palette.current().theme, unit and (
+                    unit.offset, unit.length, unit.kind, unit.value, tuple(unit.warnings)))
+                if key == self._shown_key:
+                    return
+                self._show_unit(unit)
+                self._shown_key = key
+        except ByteSourceError as e:
+            # The file shrank or vanished under us: say so; the window offers a reload.
+            self._shown_key = None
+            self._show_unit(None)
+            self.heading.setText(f"Cannot read the file: {e}")
+
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange:
+            # The facts are HTML with the old theme's colours in it: write them again.
+            self._shown_key = None
+            self._summary_key = None
+            self.refresh()
+
+    # ---------------------------------------------------------------- one unit
+    def _switched_widgets(self) -> tuple:
+        """The widgets shown or hidden by what the dock shows (see below)."""
+        return (self.facts_label, self.bits_scroll, self.explanation, self.dialect_table,
+                self.summary_label)
+
+    def _set_unit_widgets_visible(self, on: bool, problem: bool = False) -> None:
+        """The unit's widgets, or the selection's summary; the explanation and the
+        dialect table only for a problem. Only what changes is touched: each show or
+        hide relays out the whole dock."""
+        for widget, visible in zip(self._switched_widgets(),
+                                   (on, on, on and problem, on and problem, not on)):
+            if widget.isHidden() == visible:
+                widget.setVisible(visible)
+
+    def _show_unit(self, unit: decoder.Unit | None) -> None:
+        self.unit = unit
+        self.summary = None
+        problem = unit is not None and unit.is_problem
+        self._set_unit_widgets_visible(True, problem)
+        # A hidden explanation and dialect table keep what they showed last: filling
+        # them again for the next problem costs less than emptying them now.
+        self.dialect_rows = []
+        if unit is None:
+            self.heading.setText("No data" if not self.document.size else "Past the end")
+            self.facts = []
+            self.layout_info = None
+            self.facts_label.set_facts([], None)
+            self.bits.set_layout(None, "nothing under the cursor")
+            self.bits_scroll.refit()
+            return
+        data = self.document.read(unit.offset, unit.length)
+        self.facts = self._facts(unit, data)
+        complete = unit.kind not in (K.TRUNCATED, K.UNEXPECTED_CONTINUATION, K.INVALID_BYTE)
+        self.layout_info = BitLayout(data, unit.value, complete)
+        mark = style.mark_for(unit)
+        title = K.KIND_TITLES.get(unit.kind, unit.kind)
+        if unit.kind == K.VALID:
+            glyph, _ = style.glyph_for(unit)
+            self.heading.setText(f"{format_value(unit.value)}  {glyph}  "
+                                 f"{unicode_db.name(unit.value) if unit.value <= 0x10FFFF else ''}")
+        else:
+            self.heading.setText(f"[{mark}] {title}: {unit.kind}")
+        pal = style.Palette.current()
+        self.facts_label.set_facts(self.facts, pal.unit_color(unit), pal.color("muted_text"))
+        self.bits.set_layout(self.layout_info)
+        self.bits_scroll.refit()
+        if problem:
+            self.explanation.setText(explanation_for(unit, self.document.source, self.document.dialect,
+                                                     self.document.origin))
+            self.dialect_rows = self._dialect_rows(unit)
+            self._fill_dialect_table()
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if not self._primed:
+            self._primed = True
+            QTimer.singleShot(0, self.prime)
+
+    def prime(self) -> None:
+        """Lay out and draw a problem once, off screen, as soon as the dock is first on
+        screen: the first time the explanation and the dialect table appeared (their
+        first layout at the dock's real size, fonts and styles) cost the first problem
+        the cursor met 20-45 ms. The dock then shows what it showed before."""
+        stray = b"\x80"
+        unit = decoder.cut(stray)[0]
+        explanation = self.explanation.text()
+        self.explanation.setText(explanation_for(unit, stray))
+        rows = self.dialect_rows
+        self.dialect_rows = [dialect_row(name, decoder.cut(stray, dialect=name)[0], stray)
+                             for name in K.DIALECTS]
+        self._fill_dialect_table()
+        hidden = [w.isHidden() for w in self._switched_widgets()]
+        self._set_unit_widgets_visible(True, problem=True)
+        body = self.widget().widget()
+        body.layout().activate()
+        body.grab()
+        for widget, was_hidden in zip(self._switched_widgets(), hidden):
+            widget.setHidden(was_hidden)
+        # What the dock showed before comes back. A hidden table keeps the primed rows
+        # and items (the next problem sets only what differs); a shown one (the cursor
+        # was on a problem) gets its own rows again.
+        self.explanation.setText(explanation)
+        self.dialect_rows = rows
+        if rows:
+            self._fill_dialect_table()
+
+    def _facts(self, unit: decoder.Unit, data: bytes) -> list[tuple[str, str]]:
+        facts = [
+            ("Offset", f"0x{unit.offset:X} ({unit.offset:,})"),
+            ("Length", f"{unit.length} byte{'s' if unit.length != 1 else ''}"),
+            ("Kind", unit.kind),
+            ("Hex", data.hex(" ").upper()),
+            ("Octal", " ".join(f"{b:03o}" for b in data)),
+            ("Binary", " ".join(f"{b:08b}" for b in data)),
+        ]
+        v = unit.value
+        if v is not None:
+            facts.append(("Code point", format_value(v) if v <= 0x10FFFF else f"{format_value(v)} (beyond Unicode)"))
+            facts.append(("Decimal", f"{v:,}"))
+            if v <= 0x10FFFF:
+                facts.append(("Name", unicode_db.name(v)))
+                facts.append(("Category", unicode_db.category(v)))
+                facts.append(("UTF-16", " ".join(f"{c:04X}" for c in unicode_db.utf16_units(v))))
+        if unit.kind != K.VALID:
+            facts.append(("Replacements", f"{unit.replacements} x U+FFFD"))
+        if unit.at_end:
+            facts.append(("At end", "cut short by the end of the data"))
+        if unit.warnings:
+            warn = ", ".join(unit.warnings)
+            if K.UNASSIGNED in unit.warnings:
+                warn += f" (Unicode {unicode_db.UNICODE_VERSION})"
+            facts.append(("Warnings", warn))
+        d = self.document
+        if d.dialect != K.UTF8:
+            facts.append(("Dialect", K.DIALECT_TITLES.get(d.dialect, d.dialect)))
+        return facts
+
+    def _dialect_rows(self, unit: decoder.Unit) -> list[tuple[str, ...]]:
+        d = self.document
+        rows = []
+        for name in K.DIALECTS:
+            other = decoder.unit_at(d.source, unit.offset, d.origin, name)
+            if other is not None:
+                rows.append(dialect_row(name, other, d.read(other.offset, other.length)))
+        return rows
+
+    def _fill_dialect_table(self) -> None:
+        t = self.dialect_table
+        pal = style.Palette.current()
+        # Jumping or stepping through like bytes (a run of NULs, of one letter) shows
+        # the same rows again: rebuilding 25 items and the table's height each time cost
+        # 10-17 ms of every cursor move.
+        shown = ([tuple(row) for row in self.dialect_rows], self.document.dialect, id(pal))
+        if shown == getattr(self, "_dialect_table_shown", None):
+            return
+        self._dialect_table_shown = shown
+        resized = t.rowCount() != len(self.dialect_rows)
+        if resized:
+            t.setRowCount(len(self.dialect_rows))
+        # Items are made once and only what differs is set again (25 new items and a
+        # new height cost ~8 ms each time the cursor met another problem), with the
+        # model silent meanwhile: one change signal for the table, not one per item
+        # (each made the view and its self-sizing header work again, ~0.2 ms a time).
+        model = t.model()
+        was_blocked = model.blockSignals(True)
+        try:
+            self._set_dialect_items(pal)
+        finally:
+            model.blockSignals(was_blocked)
+        if self.dialect_rows:
+            model.dataChanged.emit(model.index(0, 0),
+                                   model.index(len(self.dialect_rows) - 1, t.columnCount() - 1))
+        if resized:
+            height = t.horizontalHeader().height() + sum(t.rowHeight(r) for r in range(t.rowCount())) + 4
+            t.setFixedHeight(height)
+
+    def _set_dialect_items(self, pal) -> None:
+        t = self.dialect_table
+        for r, row in enumerate(self.dialect_rows):
+            bold = row[0] == self.document.dialect
+            for c, text in enumerate(row):
+                item = t.item(r, c)
+                if item is None:
+                    item = QTableWidgetItem()
+                    t.setItem(r, c, item)
+                if item.text() != text:
+                    item.setText(text)
+                if c == 2:
+                    kind = row[2].split(" ")[0]
+                    color = pal.color(kind if kind in K.ERROR_KINDS else "multi2")
+                    if item.foreground().color() != color:
+                        item.setForeground(color)
+                f = item.font()
+                if f.bold() != bold:
+                    f.setBold(bold)
+                    item.setFont(f)
+
+    # ---------------------------------------------------------------- a selection
+    def _cancel_summary(self) -> None:
+        if self._worker is not None:
+            self._worker.cancel()
+            self._worker = None
+
+    def _show_selection(self, start: int, end: int) -> None:
+        d = self.document
+        self.unit = None
+        self.facts = []
+        self.layout_info = None
+        self.dialect_rows = []
+        self._set_unit_widgets_visible(False)
+        self.heading.setText(f"Selection: {end - start:,} bytes")
+        key = (start, end, d.origin, d.dialect, id(d.source))
+        if key == self._summary_key:
+            return  # already shown or being computed
+        self._summary_key = key
+        self._cancel_summary()
+        self._generation += 1
+        n = end - start
+        if n <= self.VIEW_SUMMARY_LIMIT:
+            # A selection the size of a screen: the document's cached cut, shared with
+            # the views.
+            summary = RangeSummary(start, end)
+            summary.add(d.units(start, end))
+            self._set_summary(summary)
+        elif n <= self.SYNC_SUMMARY_LIMIT:
+            # Counted chunk by chunk without filling the document's cache with big lists.
+            self._set_summary(summarize(d.source, start, end, d.origin, d.dialect))
+        elif n <= self.WORKER_SUMMARY_LIMIT:
+            self.summary = None
+            self.summary_label.setText(f"Counting the units of {n:,} bytes…")
+            source, origin, dialect = d.source, d.origin, d.dialect
+            self._start_worker(lambda: summarize_steps(source, start, end, origin, dialect))
+        else:
+            self.summary = None
+            index = index_covers(d.scan, start, end, d.origin, d.dialect)
+            if index is None:
+                self.summary_label.setText(
+                    f"{n:,} bytes selected: select less than "
+                    f"{self.WORKER_SUMMARY_LIMIT >> 20} MiB for a count of its units, "
+                    "or wait for the scan to finish.")
+                return
+            self.summary_label.setText(f"Counting {n:,} bytes from the scan's index…")
+            source, origin, dialect = d.source, d.origin, d.dialect
+            self._start_worker(lambda: index_summary_steps(index, source, start, end, origin, dialect))
+
+    def _start_worker(self, factory) -> None:
+        generation = self._generation
+        worker = workers.GeneratorWorker(factory)
+        worker.signals.progress.connect(lambda value, g=generation: self._summary_progress(g, value))
+        worker.signals.finished.connect(lambda result, g=generation: self._summary_done(g, result))
+        worker.signals.failed.connect(lambda error, g=generation: self._summary_done(g, error))
+        self._worker = worker
+        workers.start(worker)
+
+    def _summary_progress(self, generation, value) -> None:
+        if generation == self._generation and self.summary is None:
+            done, total = value
+            self.summary_label.setText(f"Counting the units of {total:,} bytes… "
+                                       f"{100 * done // max(total, 1)}%")
+
+    def _summary_done(self, generation, result) -> None:
+        if generation != self._generation:
+            return  # the selection moved on
+        self._worker = None
+        if isinstance(result, Exception):
+            self.summary = None
+            self.summary_label.setText(f"Could not read the selection: {result}")
+            return
+        self._set_summary(result)
+
+    def _set_summary(self, summary: RangeSummary) -> None:
+        self.summary = summary
+        self.summary_label.setText("\n".join(summary.lines()))
+
+    # ---------------------------------------------------------------- copy
+    def text(self) -> str:
+        """What the dock shows, as plain text."""
+        if self.document.has_selection:
+            return self.heading.text() + "\n" + self.summary_label.text()
+        if self.unit is None:
+            return self.heading.text()
+        parts = [self.heading.text()]
+        parts += [f"{k}: {v}" for k, v in self.facts]
+        if self.layout_info is not None:
+            parts += ["", self.layout_info.text()]
+        if self.unit.is_problem and self.explanation.text():
+            # (A valid unit's hidden explanation still holds the last problem's words.)
+            parts += ["", self.explanation.text()]
+        if self.dialect_rows:
+            parts += ["", "\t".join(DIALECT_COLUMNS)]
+            parts += ["\t".join(r) for r in self.dialect_rows]
+        return "\n".join(parts)
+
+    def copy_text(self) -> None:
+        QGuiApplication.clipboard().setText(self.text())

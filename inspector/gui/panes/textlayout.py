@@ -1,0 +1,738 @@
+"""Where the decoded text goes, without Qt: paragraphs, wrapped visual lines, cells.
+
+The text pane shows flowing text, so a byte's place on screen depends on everything
+before it on its line. A 16 GiB file with no line feed cannot be laid out from its
+start, so the layout works in bounded pieces:
+
+* A **paragraph** is a run of bytes that always starts a new visual line. Paragraphs
+  start (the *breaks*) at offset 0, right after every line feed byte, at the origin,
+  and at a *virtual break* ``V(k)`` for each ``k >= 1`` such that window ``k - 1``
+  (bytes ``[(k-1)W, kW)``) holds no line feed; ``V(k)`` is the start of the unit that
+  holds byte ``kW``. ``W`` is :data:`WINDOW`.
+* The breaks are a fixed set that depends only on the bytes, the origin and the
+  dialect, never on how a region was reached: the paragraph holding any byte ``X`` is
+  found by reading at most ``2W`` bytes back from ``X`` (window ``X // W`` and the one
+  before it), and a paragraph is never longer than about ``2W`` bytes, so paging
+  forwards, backwards or jumping all give the same lines.
+* A paragraph is cut into units (``document.units``) and each unit becomes one
+  **cell** with a width; the cells are wrapped into **visual lines** at the pane's
+  width (at a space when there is one, otherwise between units).
+
+Widths come from an injected :class:`Metrics` so the layout is testable without a
+display: :class:`ColumnMetrics` counts monospace columns (2 for East Asian wide and
+full-width characters); the view passes pixel widths from ``QFontMetricsF``.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections import OrderedDict
+from typing import Protocol
+
+from inspector.core.units import decoder
+from inspector.core.units import kinds as K
+
+# Bytes per virtual-break window. A paragraph is at most about 2 * WINDOW bytes, which
+# bounds both what one lookup reads and what one paragraph costs to decode and wrap.
+WINDOW = 2048
+
+LF, CR, TAB, SPACE = 0x0A, 0x0D, 0x09, 0x20
+TAB_COLUMNS = 8
+
+# How a cell is drawn.
+TEXT = "text"                # the character itself, in the main font
+PICTURE = "picture"          # a control picture or whitespace mark (␀ → ␣ ␍), muted
+BOX = "box"                  # a small label in a box: invisibles, C1 controls, U+XXXX
+REPLACEMENT = "replacement"  # a problem: as many U+FFFD as its replacements, flagged
+BLANK = "blank"              # takes width (tab, space) or none (hidden CR) but draws nothing
+LINE_END = "line_end"        # the line feed ending a paragraph: ↵ when whitespace is shown
+
+RETURN_MARK = "\u21B5"       # ↵
+TAB_MARK = "\u2192"          # →
+CR_PICTURE = "\u240D"        # ␍
+REPLACEMENT_CHAR = "\uFFFD"
+
+# C0 controls and DEL are boxed with their short names: the Control Pictures glyphs of
+# common monospace fonts are too small to read at text size.
+CONTROL_ABBREVIATIONS = dict(enumerate((
+    "NUL", "SOH", "STX", "ETX", "EOT", "ENQ", "ACK", "BEL", "BS", "HT", "LF", "VT", "FF",
+    "CR", "SO", "SI", "DLE", "DC1", "DC2", "DC3", "DC4", "NAK", "SYN", "ETB", "CAN", "EM",
+    "SUB", "ESC", "FS", "GS", "RS", "US")))
+CONTROL_ABBREVIATIONS[0x7F] = "DEL"
+
+
+class DocumentLike(Protocol):
+    """What the layout needs from the controller (``gui.document.Document`` has it)."""
+
+    size: int
+    origin: int | None
+    dialect: str
+
+    def read(self, offset: int, length: int) -> bytes: ...
+    def units(self, start: int, end: int) -> list[decoder.Unit]: ...
+    def unit_start(self, offset: int) -> int: ...
+
+
+class SourceModel:
+    """A Qt-free stand-in for the document: a byte source with an origin and a dialect
+    (used by tests and by anything that lays out text without a window)."""
+
+    def __init__(self, source, origin: int | None = None, dialect: str = K.UTF8):
+        self.source = source
+        self.origin = origin
+        self.dialect = dialect
+
+    @property
+    def size(self) -> int:
+        return self.source.size
+
+    def read(self, offset: int, length: int) -> bytes:
+        return self.source.read(offset, length)
+
+    def units(self, start: int, end: int) -> list[decoder.Unit]:
+        return decoder.units_in_range(self.source, start, end, self.origin, self.dialect)
+
+    def unit_start(self, offset: int) -> int:
+        offset = max(0, min(offset, max(self.size - 1, 0)))
+        return decoder.unit_start(self.source, offset, self.origin, self.dialect)
+
+
+class Metrics(Protocol):
+    """Widths in whatever unit the caller lays out in (columns, pixels)."""
+
+    def text_width(self, text: str) -> float: ...
+    def box_width(self, label: str) -> float: ...
+    def mark_width(self, mark: str) -> float: ...
+    def to_grid(self, width: float) -> float: ...
+    def can_draw(self, cp: int) -> bool: ...
+
+
+def column_width(ch: str) -> int:
+    """Monospace columns of one character: 2 for wide/full-width, 0 for combining."""
+    if unicodedata.combining(ch):
+        return 0
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+
+
+class ColumnMetrics:
+    """One column per ordinary character, two per wide one; a box is its label plus one
+    column; a problem's mark takes no room. What the tests lay out in."""
+
+    def text_width(self, text: str) -> float:
+        return sum(column_width(c) for c in text)
+
+    def box_width(self, label: str) -> float:
+        return len(label) + 1
+
+    def mark_width(self, mark: str) -> float:
+        return 0
+
+    def to_grid(self, width: float) -> float:
+        return width
+
+    def can_draw(self, cp: int) -> bool:
+        return True
+
+
+class Cell:
+    """One unit on screen: where it starts on its line, how wide it is, what to draw."""
+
+    __slots__ = ("unit", "x", "width", "text", "mode")
+
+    def __init__(self, unit: decoder.Unit, x: float, width: float, text: str, mode: str):
+        self.unit = unit
+        self.x = x
+        self.width = width
+        self.text = text
+        self.mode = mode
+
+    @property
+    def offset(self) -> int:
+        return self.unit.offset
+
+    @property
+    def end(self) -> int:
+        return self.unit.end
+
+    @property
+    def right(self) -> float:
+        return self.x + self.width
+
+    def __repr__(self):
+        return f"Cell({self.unit.offset}, x={self.x}, w={self.width}, {self.text!r}, {self.mode})"
+
+
+class Line:
+    """One visual line: units ``[first, last)`` of its paragraph and the bytes
+    [start, end) they cover. Lines are small views made on demand; the paragraph keeps
+    only their spans (and their cells once painted), so no reference cycle keeps an
+    evicted paragraph's thousands of units waiting for the garbage collector."""
+
+    __slots__ = ("paragraph", "index", "first", "last", "start", "end", "width")
+
+    def __init__(self, paragraph: "Paragraph", index: int):
+        self.paragraph = paragraph
+        self.index = index
+        self.first, self.last, self.start, self.end, self.width = paragraph.spans[index]
+
+    @property
+    def cells(self) -> list[Cell]:
+        return self.paragraph.cells_of(self.index)
+
+    @property
+    def is_first(self) -> bool:
+        return self.index == 0
+
+    @property
+    def is_last(self) -> bool:
+        return self.index == len(self.paragraph.spans) - 1
+
+    def text(self) -> str:
+        """What the line shows, one string (boxes as [label]); for tests and copying."""
+        out = []
+        for c in self.cells:
+            if c.mode == BOX:
+                out.append(f"[{c.text}]")
+            elif c.mode == BLANK and c.unit.value == TAB:
+                out.append("\t")
+            else:
+                out.append(c.text)
+        return "".join(out)
+
+    def cell_at_offset(self, offset: int) -> Cell | None:
+        for c in self.cells:
+            if c.unit.offset <= offset < c.unit.end:
+                return c
+        return None
+
+    def __repr__(self):
+        return f"Line({self.start}..{self.end}, #{self.index} of paragraph {self.paragraph.start})"
+
+
+class Paragraph:
+    """Bytes [start, end) between two breaks, wrapped into lines."""
+
+    __slots__ = ("start", "end", "units", "xs", "widths", "texts", "modes", "spans", "_cells",
+                 "extra", "repeated")
+
+    def __init__(self, start: int, end: int, units: list[decoder.Unit]):
+        self.start = start
+        self.end = end
+        self.units = units
+        # Per unit: x on its line, width, what to draw and how.
+        self.xs: list[float] = []
+        self.widths: list[float] = []
+        self.texts: list[str] = []
+        self.modes: list[str] = []
+        # Per visual line: (first unit, last unit exclusive, start byte, end byte, width).
+        self.spans: list[tuple] = []
+        self._cells: dict[int, list[Cell]] = {}
+        self.extra: dict = {}  # a view's own per-paragraph caches (dropped with it)
+        # The byte, when the paragraph is one ASCII byte repeated (see _wrap_repeated):
+        # its lines of equal length then look alike.
+        self.repeated: int | None = None
+
+    @property
+    def line_count(self) -> int:
+        return len(self.spans)
+
+    def line(self, index: int) -> Line:
+        return Line(self, index if index >= 0 else len(self.spans) + index)
+
+    @property
+    def lines(self) -> list[Line]:
+        return [Line(self, i) for i in range(len(self.spans))]
+
+    def cells_of(self, index: int) -> list[Cell]:
+        """The cells of line ``index``, made once when first painted or hit-tested."""
+        cells = self._cells.get(index)
+        if cells is None:
+            first, last = self.spans[index][:2]
+            units, xs, ws, texts, modes = self.units, self.xs, self.widths, self.texts, self.modes
+            cells = self._cells[index] = [Cell(units[i], xs[i], ws[i], texts[i], modes[i])
+                                          for i in range(first, last)]
+        return cells
+
+
+class TextLayout:
+    """Paragraphs, visual lines and positions for one document at one width.
+
+    ``wrap_width`` is in the metrics' unit; 0 or None means no wrapping (a paragraph is
+    one line, still bounded by the window). The layout caches recent paragraphs and
+    notices a change of origin, dialect or source by itself; call :meth:`invalidate`
+    when the width function or options change (``set_*`` do it).
+    """
+
+    # Laid-out paragraphs kept, counted in units (one short paragraph per line on a
+    # screen of prose, a few long ones on a screen of binary): bounds memory, not count.
+    CACHE_UNITS = 40_000
+
+    def __init__(self, document: DocumentLike, metrics: Metrics | None = None,
+                 wrap_width: float | None = 80, show_whitespace: bool = False,
+                 window: int = WINDOW, word_wrap: bool = True, tab_columns: int = TAB_COLUMNS,
+                 glyph=None):
+        if window < 16:
+            raise ValueError("window must be at least 16 bytes")
+        self.document = document
+        self.metrics = metrics or ColumnMetrics()
+        self.wrap_width = wrap_width
+        self.show_whitespace = show_whitespace
+        self.window = window
+        self.word_wrap = word_wrap
+        self.tab_columns = tab_columns
+        # style.glyph_for decides substitutes for every view; it is passed in (or
+        # imported on first use) so this module itself never imports Qt.
+        self._glyph = glyph
+        self._paragraphs: OrderedDict[int, Paragraph] = OrderedDict()
+        self._cached_units = 0
+        self._lf_windows: OrderedDict[int, bool] = OrderedDict()
+        self._display: dict = {}
+        self._state = None
+        # Bumped whenever laid-out paragraphs are dropped: a (generation, paragraph
+        # start, line index) names one line's content for as long as it stays the same,
+        # so views can cache what they drew for it.
+        self.generation = 0
+        self._check_state()
+
+    # ----------------------------------------------------------------- options
+    def set_wrap_width(self, width: float | None) -> None:
+        if width != self.wrap_width:
+            self.wrap_width = width
+            self.forget_paragraphs()
+
+    def set_show_whitespace(self, on: bool) -> None:
+        if bool(on) != self.show_whitespace:
+            self.show_whitespace = bool(on)
+            self.invalidate()
+
+    def set_metrics(self, metrics: Metrics) -> None:
+        self.metrics = metrics
+        self.invalidate()
+
+    def forget_paragraphs(self) -> None:
+        """Drop laid-out paragraphs (keeping the known glyph widths)."""
+        self._paragraphs.clear()
+        self._cached_units = 0
+        self.generation += 1
+
+    def invalidate(self) -> None:
+        """Forget every laid-out paragraph (widths, options or the data changed)."""
+        self.forget_paragraphs()
+        self._lf_windows.clear()
+        self._display.clear()
+        self._state = None
+        self._check_state()
+
+    def _check_state(self) -> None:
+        d = self.document
+        source = getattr(d, "source", None)
+        state = (id(source), d.size, d.origin, d.dialect)
+        if state != self._state:
+            if self._state is not None:
+                self.forget_paragraphs()
+                self._lf_windows.clear()
+            self._state = state
+
+    @property
+    def size(self) -> int:
+        return self.document.size
+
+    def glyph(self, unit: decoder.Unit, show_whitespace: bool) -> tuple[str, str]:
+        if self._glyph is None:
+            from inspector.gui.look.style import glyph_for
+
+            self._glyph = glyph_for
+        return self._glyph(unit, show_whitespace)
+
+    # ----------------------------------------------------------------- breaks
+    def _window_has_lf(self, k: int) -> bool:
+        hit = self._lf_windows.get(k)
+        if hit is None:
+            hit = b"\n" in self.document.read(k * self.window, self.window)
+            self._lf_windows[k] = hit
+            if len(self._lf_windows) > 4096:
+                self._lf_windows.popitem(last=False)
+        return hit
+
+    def _virtual_break(self, k: int) -> int:
+        return self.document.unit_start(k * self.window)
+
+    def paragraph_start(self, offset: int) -> int:
+        """The last break at or before ``offset`` (reads at most 2 windows)."""
+        self._check_state()
+        size = self.size
+        if size == 0 or offset <= 0:
+            return 0
+        offset = min(offset, size - 1)
+        W = self.window
+        k = offset // W
+        base = k * W
+        lo = max(0, base - W)
+        data = self.document.read(lo, offset - lo)
+        p = data.rfind(b"\n", base - lo)
+        if p >= 0:
+            start = lo + p + 1
+        elif k >= 1:
+            p = data.rfind(b"\n", 0, base - lo)
+            if p < 0:
+                self._lf_windows[k - 1] = False
+                start = self._virtual_break(k)
+            else:
+                start = lo + p + 1
+        else:
+            start = 0
+        # The next window's virtual break snaps back to the start of the unit holding
+        # its first byte, so it may lie a few bytes before that window, at or before X.
+        nxt = base + W
+        if nxt - offset <= decoder.MAX_LOOKBACK + 3 and nxt < size and not self._window_has_lf(k):
+            v = self._virtual_break(k + 1)
+            if v <= offset:
+                start = max(start, v)
+        origin = self.document.origin
+        if origin is not None and start < origin <= offset:
+            start = origin
+        return start
+
+    def paragraph_end(self, start: int) -> int:
+        """The first break after the break ``start`` (the size at the end)."""
+        self._check_state()
+        size = self.size
+        if start >= size:
+            return size
+        W = self.window
+        k = start // W
+        end = size
+        origin = self.document.origin
+        if origin is not None and start < origin < end:
+            end = origin
+        # Virtual breaks: a paragraph reaches at most two windows past its own.
+        for j in (k + 1, k + 2):
+            if j * W >= end:
+                break
+            if not self._window_has_lf(j - 1):
+                v = self._virtual_break(j)
+                if v > start:
+                    end = min(end, v)
+                    break
+        # Without a virtual break, windows k and k + 1 both hold a line feed, so one
+        # lies before the end of window k + 1: never read further than that.
+        data = self.document.read(start, max(0, min(end, (k + 2) * W) - start))
+        p = data.find(b"\n")
+        if p >= 0:
+            end = min(end, start + p + 1)
+        return end
+
+    # ----------------------------------------------------------------- paragraphs
+    def paragraph(self, start: int) -> Paragraph:
+        """The paragraph beginning at the break ``start``, laid out (cached).
+
+        Short paragraphs that follow it within one window are laid out with it from a
+        single cut: a screen of prose is dozens of paragraphs, each cut has a fixed
+        cost, and the document's small cache of cuts stays free for the hex view."""
+        self._check_state()
+        hit = self._paragraphs.get(start)
+        if hit is not None:
+            self._paragraphs.move_to_end(start)
+            return hit
+        size = self.size
+        ends = [self.paragraph_end(start)]
+        while (ends[-1] < size and ends[-1] - start < self.window and len(ends) < 256
+               and ends[-1] not in self._paragraphs):
+            ends.append(self.paragraph_end(ends[-1]))
+        units = self.document.units(start, ends[-1]) if ends[-1] > start else []
+        first = None
+        i = 0
+        n = len(units)
+        s = start
+        for e in ends:
+            j = i
+            while j < n and units[j].offset < e:
+                j += 1
+            par = Paragraph(s, e, units[i:j])
+            self._wrap(par)
+            self._store(par)
+            if first is None:
+                first = par
+            i, s = j, e
+        self._paragraphs.move_to_end(start)
+        return first
+
+    def _store(self, par: Paragraph) -> None:
+        self._paragraphs[par.start] = par
+        self._cached_units += len(par.units) + 1
+        while self._cached_units > self.CACHE_UNITS and len(self._paragraphs) > 1:
+            _, old = self._paragraphs.popitem(last=False)
+            self._cached_units -= len(old.units) + 1
+
+    def paragraph_at(self, offset: int) -> Paragraph:
+        return self.paragraph(self.paragraph_start(offset))
+
+    # ----------------------------------------------------------------- cells
+    def _compute_display(self, unit: decoder.Unit, key) -> tuple[str, str, float]:
+        m = self.metrics
+        ws = self.show_whitespace
+        if unit.kind != K.VALID:
+            n = max(unit.replacements, 1)
+            text = REPLACEMENT_CHAR * n
+            return text, REPLACEMENT, m.to_grid(m.text_width(text) + m.mark_width("X"))
+        cp = unit.value
+        if cp is None or cp > 0x10FFFF:
+            label = "?" if cp is None else f"U+{cp:X}"
+            return label, BOX, m.box_width(label)
+        if cp == LF:
+            return (RETURN_MARK, LINE_END, m.text_width(RETURN_MARK)) if ws else ("", LINE_END, 0)
+        if key == ("CRLF",):
+            # CR LF is one line break: its CR shows only with visible whitespace.
+            return (CR_PICTURE, PICTURE, m.text_width(CR_PICTURE)) if ws else ("", BLANK, 0)
+        if cp == TAB:
+            return (TAB_MARK if ws else "", PICTURE if ws else BLANK, -1)
+        if cp == SPACE:
+            return ("\u2423", PICTURE, m.text_width("\u2423")) if ws else (" ", TEXT, m.text_width(" "))
+        text, kind = self.glyph(unit, ws)
+        if cp in CONTROL_ABBREVIATIONS and cp != CR:  # a lone CR keeps its picture ␍
+            label = CONTROL_ABBREVIATIONS[cp]
+            return label, BOX, m.box_width(label)
+        if kind == "control_picture":
+            if len(text) == 1 and m.can_draw(ord(text)):
+                return text, PICTURE, m.text_width(text)
+            return text, BOX, m.box_width(text)
+        if kind == "invisible":
+            if not ws and not unit.warnings and unicodedata.category(chr(cp)) == "Zs":
+                # A no-break or typographic space reads as a space unless asked to show it.
+                return chr(cp), TEXT, m.text_width(chr(cp))
+            return text, BOX, m.box_width(text)
+        if kind in ("codepoint", "undefined"):
+            label = text if text.startswith("U+") else f"U+{cp:04X}"
+            return label, BOX, m.box_width(label)
+        if not m.can_draw(cp):
+            label = f"U+{cp:04X}"
+            return label, BOX, m.box_width(label)
+        return text, TEXT, m.text_width(text)
+
+    def _tab_width(self, x: float) -> float:
+        stop = self.metrics.text_width(" ") * self.tab_columns
+        if stop <= 0:
+            return 0
+        n = int(x // stop) + 1
+        w = n * stop - x
+        return w if w > 1e-9 else stop
+
+    def _wrap(self, par: Paragraph) -> None:
+        units = par.units
+        n = len(units)
+        if not n:
+            par.spans = [(0, 0, par.start, par.start, 0)]
+            return
+        if n > 64 and self._wrap_repeated(par):
+            return
+        # What each unit shows, from a cache keyed by code point (or problem size).
+        cache = self._display
+        compute = self._compute_display
+        texts = [""] * n
+        modes = [""] * n
+        widths = [0.0] * n
+        spaces = [False] * n
+        VALID = K.VALID
+        for i, u in enumerate(units):
+            if u.kind == VALID:
+                key = u.value
+                if key == CR:
+                    nxt = units[i + 1] if i + 1 < n else None
+                    if nxt is not None and nxt.kind == VALID and nxt.value == LF:
+                        key = ("CRLF",)
+                elif key == SPACE or key == TAB:
+                    spaces[i] = True
+            else:
+                key = ("E", u.replacements)
+            d = cache.get(key)
+            if d is None:
+                d = cache[key] = compute(u, key)
+            texts[i], modes[i], widths[i] = d
+        # The line feed ending a paragraph (and the CR of a CR LF) never wraps away.
+        terminator = n
+        if modes[n - 1] == LINE_END:
+            terminator = n - 2 if n >= 2 and texts[n - 2] in ("", CR_PICTURE) and \
+                units[n - 2].kind == VALID and units[n - 2].value == CR else n - 1
+        limit = self.wrap_width if self.wrap_width and self.wrap_width > 0 else None
+        word_wrap = self.word_wrap
+        xs = [0.0] * n
+        spans: list[tuple] = []
+        x = 0.0
+        line_start = 0
+        after_space = -1   # index just past the last space or tab on this line
+        tab_width = self._tab_width
+        i = 0
+        while i < n:
+            w = widths[i]
+            if w < 0:
+                w = tab_width(x)
+            if limit is not None and x + w > limit + 1e-9 and line_start < i < terminator:
+                brk = after_space if (word_wrap and after_space > line_start) else i
+                spans.append((line_start, brk, units[line_start].offset, units[brk - 1].end,
+                              xs[brk - 1] + self._width_at(widths, xs, brk - 1)))
+                x = 0.0
+                line_start = brk
+                after_space = -1
+                i = brk
+                continue
+            xs[i] = x
+            x += w
+            if spaces[i]:
+                after_space = i + 1
+            i += 1
+        # Tabs were measured where they landed: keep those widths for painting.
+        for k in range(n):
+            if widths[k] < 0:
+                nxt_x = xs[k + 1] if k + 1 < n and xs[k + 1] > xs[k] else xs[k] + tab_width(xs[k])
+                widths[k] = nxt_x - xs[k]
+        spans.append((line_start, n, units[line_start].offset, units[-1].end, x))
+        par.xs, par.widths, par.texts, par.modes = xs, widths, texts, modes
+        par.spans = spans
+
+    def _wrap_repeated(self, par: Paragraph) -> bool:
+        """Lay out a paragraph that is one ASCII byte repeated (a page of NULs, a run of
+        one letter) arithmetically: every line holds as many cells as the first. Gives
+        exactly what the general loop gives (the same sums, the same break test); False
+        when the paragraph is not such a run."""
+        units = par.units
+        n = len(units)
+        first = units[0]
+        if (first.kind != K.VALID or first.length != 1 or first.value in (CR, LF, SPACE, TAB)
+                or units[-1].offset + units[-1].length - first.offset != n):
+            return False
+        data = self.document.read(first.offset, n)
+        if len(data) != n or data.count(data[:1]) != n:
+            return False
+        # One ASCII byte: every unit's warnings are the dialect's table entry for it (a
+        # warning that depends on place, a BOM at the start, is never ASCII).
+        if units[-1].warnings is not first.warnings:
+            return False
+        key = first.value
+        d = self._display.get(key)
+        if d is None:
+            d = self._display[key] = self._compute_display(first, key)
+        text, mode, w = d
+        if w < 0 or mode == LINE_END:
+            return False
+        limit = self.wrap_width if self.wrap_width and self.wrap_width > 0 else None
+        # Cells per line, by the general loop's own test.
+        line = [0.0]
+        x = w
+        while len(line) < n and not (limit is not None and x + w > limit + 1e-9):
+            line.append(x)
+            x += w
+        k = len(line)
+        full_width = x   # the sum after k cells, as the general loop computes it
+        xs = (line * (n // k + 1))[:n]
+        spans = []
+        for ls in range(0, n, k):
+            le = min(ls + k, n)
+            width = full_width if le - ls == k else line[le - ls - 1] + w
+            spans.append((ls, le, units[ls].offset, units[le - 1].offset + 1, width))
+        par.xs, par.widths, par.texts, par.modes = xs, [w] * n, [text] * n, [mode] * n
+        par.spans = spans
+        par.repeated = key
+        return True
+
+    def _width_at(self, widths, xs, k) -> float:
+        w = widths[k]
+        return self._tab_width(xs[k]) if w < 0 else w
+
+    # ----------------------------------------------------------------- lines
+    def line_at(self, offset: int) -> Line:
+        """The visual line holding byte ``offset`` (clamped into the file)."""
+        size = self.size
+        offset = max(0, min(offset, max(size - 1, 0)))
+        par = self.paragraph_at(offset)
+        spans = par.spans
+        # Binary search on the lines' starts.
+        lo, hi = 0, len(spans) - 1
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if spans[mid][2] <= offset:
+                lo = mid
+            else:
+                hi = mid - 1
+        return par.line(lo)
+
+    def line_start(self, offset: int) -> int:
+        """First byte of the visual line holding ``offset``: the top for an anchor."""
+        return self.line_at(offset).start
+
+    top_for_anchor = line_start
+
+    def next_line(self, line: Line) -> Line | None:
+        par = line.paragraph
+        if line.index + 1 < len(par.spans):
+            return par.line(line.index + 1)
+        if par.end >= self.size:
+            return None
+        return self.paragraph(par.end).line(0)
+
+    def previous_line(self, line: Line) -> Line | None:
+        par = line.paragraph
+        if line.index > 0:
+            return par.line(line.index - 1)
+        if par.start <= 0:
+            return None
+        return self.paragraph_at(par.start - 1).line(-1)
+
+    def step(self, line: Line, count: int) -> Line:
+        """The line ``count`` lines below (negative: above), stopping at either end."""
+        if count >= 0:
+            for _ in range(count):
+                nxt = self.next_line(line)
+                if nxt is None:
+                    break
+                line = nxt
+        else:
+            for _ in range(-count):
+                prev = self.previous_line(line)
+                if prev is None:
+                    break
+                line = prev
+        return line
+
+    def lines_from(self, start_offset: int, count: int) -> list[Line]:
+        """Up to ``count`` lines, the first being the one holding ``start_offset``."""
+        out: list[Line] = []
+        if count <= 0:
+            return out
+        line: Line | None = self.line_at(start_offset)
+        while line is not None and len(out) < count:
+            out.append(line)
+            line = self.next_line(line)
+        return out
+
+    def last_top(self, visible_lines: int) -> int:
+        """The top line start that shows the file's last line at the bottom."""
+        last = self.line_at(self.size - 1)
+        return self.step(last, -(max(1, visible_lines) - 1)).start
+
+    # ----------------------------------------------------------------- positions
+    def position(self, offset: int) -> tuple[Line, float]:
+        """(visual line, x) of the unit holding ``offset``."""
+        line = self.line_at(offset)
+        cell = line.cell_at_offset(offset)
+        return line, (cell.x if cell is not None else line.width)
+
+    def offset_at(self, line: Line, x: float) -> int:
+        """The unit under ``x`` on ``line`` (the nearest at either end)."""
+        cells = line.cells
+        if not cells:
+            return line.start
+        if x < cells[0].x:
+            return cells[0].offset
+        for c in cells:
+            if x < c.right:
+                return c.offset
+        return cells[-1].offset
+
+    def cells_in(self, line: Line, start: int, end: int) -> list[Cell]:
+        """Cells of ``line`` whose unit overlaps bytes [start, end)."""
+        return [c for c in line.cells if c.unit.offset < end and c.unit.end > start]
+
+
+def decoded_text(units) -> str:
+    """The text a reader would copy: characters, problems as their U+FFFD."""
+    return decoder.decode_units(units, b"")
