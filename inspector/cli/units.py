@@ -27,7 +27,7 @@ import json
 import os
 import sys
 
-from inspector.cli import EXIT_ERROR, EXIT_OK, EXIT_PROBLEMS, parse_offset
+from inspector.cli.common import EXIT_ERROR, EXIT_OK, EXIT_PROBLEMS, parse_offset
 from inspector.core.units import kinds as K
 from inspector.core.source.bytesource import ByteSourceError, FileSource, display_path
 from inspector.core.units.decoder import resync, units_in_range

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from inspector.cli import EXIT_ERROR, parse_offset
+from inspector.cli.common import EXIT_ERROR, parse_offset
 from inspector.core.units.kinds import DIALECTS, check_dialect
 
 DEMO_SAMPLE = Path(__file__).resolve().parent.parent.parent / "resources" / "samples" / "demo.txt"

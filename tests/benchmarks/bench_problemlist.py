@@ -25,6 +25,7 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 from inspector.core.units import decoder  # noqa: E402
 from inspector.core.units import kinds as K  # noqa: E402
 from inspector.core.scan.blockindex import BlockIndex  # noqa: E402
+from inspector.core.scan.navigation import nth_problem  # noqa: E402
 from inspector.core.source.bytesource import MemorySource  # noqa: E402
 from inspector.gui.document import Document  # noqa: E402
 from inspector.gui.docks.problemlist import ProblemListDock  # noqa: E402
@@ -114,9 +115,8 @@ def main(problems: int = 10**8) -> None:
           f"{med[1] * 1000:.1f}, scan result in {med[2] * 1000:.1f}, show and paint "
           f"{med[3] * 1000:.1f}")
     print(f"rows {dock.model.rowCount():,}; label: {dock.status.text()}")
-    if hasattr(index, "nth_problem"):
-        # In the window the scan has already run the scanner's kernels (tables built).
-        index.nth_problem(source, 12345, dock.model.kinds)
+    # In the window the scan has already run the scanner's kernels (tables built).
+    nth_problem(source, 12345, index, dock.model.kinds)
 
     # Scrolling: a page down (same block, cached) and jumps to random rows (new blocks).
     table = dock.table

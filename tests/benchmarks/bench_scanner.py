@@ -149,9 +149,9 @@ import gc, sys, tracemalloc
 sys.path.insert(0, sys.argv[1])
 from inspector.core.source.bytesource import FileSource
 from inspector.core.scan.scanner import scan
-from inspector.core.scan import kernels as _scan_kernels
+from inspector.core.scan import tables as scan_tables
 from inspector.core.scan import parallel as parallelscan
-_scan_kernels.tables()
+scan_tables.tables()
 gc.collect()
 task = parallelscan._task
 
@@ -219,9 +219,9 @@ def main(argv: list[str]) -> int:
     if "--big" in argv:
         big = int(float(argv[argv.index("--big") + 1]) * (1 << 30))
     repeat = int(argv[argv.index("--repeat") + 1]) if "--repeat" in argv else 3
-    from inspector.core.scan import kernels as _scan_kernels
+    from inspector.core.scan import tables as scan_tables
 
-    _scan_kernels.tables()
+    scan_tables.tables()
     with tempfile.TemporaryDirectory(prefix="bench-scanner-") as tmp:
         from inspector.core.scan.parallel import default_workers
 

@@ -23,7 +23,9 @@ from inspector.core.scan import kernels as KR
 from inspector.core.units import kinds as K
 from inspector.core.source.bytesource import display_path
 from inspector.core.units.decoder import Unit
-from inspector.core.scan.scanner import iter_windows, row_unit, segments
+from inspector.core.scan.results import ScanCancelled, segments
+from inspector.core.scan.tally import row_unit
+from inspector.core.scan.windows import iter_windows
 from inspector.core.units.unicode_db import UNICODE_VERSION
 
 CSV_COLUMNS = ("offset", "length", "kind", "bytes", "replacements")
@@ -112,7 +114,6 @@ def _error_windows(source, dialect, start, end, origin, cancel):
         for window in iter_windows(source, seg_start, seg_end, seg_start, seg_end, dialect,
                                    origin=origin, want_warnings=False):
             if cancel is not None and cancel():
-                from inspector.core.scan.scanner import ScanCancelled
 
                 raise ScanCancelled("cancelled")
             rows = window.rows

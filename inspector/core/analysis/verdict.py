@@ -198,7 +198,7 @@ def _problems_text(result) -> str:
 
 def verdict_of(result, source) -> Verdict:
     """The verdict on a finished scan: the one its own worker worked out (see
-    ``scanner.background_scan_steps``), else judged now and kept on the result, so
+    ``judgedscan.judged_scan_steps``), else judged now and kept on the result, so
     that the next view asking does not judge again. May raise what reading ``source``
     raises."""
     if result.verdict is None:
@@ -207,7 +207,7 @@ def verdict_of(result, source) -> Verdict:
 
 
 def verdict(result, source) -> Verdict:
-    """The verdict on a finished :class:`~inspector.core.scan.scanner.ScanResult`."""
+    """The verdict on a finished :class:`~inspector.core.scan.results.ScanResult`."""
     scanned = result.end - result.start
     counts = {"errors": result.error_units, "warnings": result.warning_units,
               "code_points": result.code_points, "binary_bytes": result.binary_bytes,

@@ -6,7 +6,8 @@ file of random bytes holds hundreds of millions of error units: the index never 
 them, it recomputes the exact units of one block from the byte source when asked (cutting
 is local, so that costs one block).
 
-The GUI's problem list is a virtual model over :meth:`BlockIndex.nth_problem` (cumulative
+The GUI's problem list is a virtual model over
+:func:`inspector.core.scan.navigation.nth_problem` (cumulative
 counts per block + one block recomputed), the overview strip paints :meth:`bins`.
 """
 
@@ -113,7 +114,7 @@ class BlockIndex:
             out -= self.warnings[:, K.WARNING_KINDS.index(K.RAW_NUL)]
         return out
 
-    def _cumulative(self, kinds) -> np.ndarray:
+    def cumulative(self, kinds) -> np.ndarray:
         key = kind_selection(kinds)
         cum = self._cum_cache.get(key)
         if cum is None:
@@ -121,41 +122,17 @@ class BlockIndex:
         return cum
 
     def total(self, kinds=None) -> int:
-        return int(self._cumulative(kinds)[-1])
+        return int(self.cumulative(kinds)[-1])
 
-    def count_problems_before(self, offset: int, kinds=None, source=None) -> int:
-        """Units matching ``kinds`` that start before ``offset``. Exact inside a block
-        when ``source`` is given (the block is recomputed), otherwise counted to the
-        start of the block that holds ``offset``."""
+    def count_problems_before(self, offset: int, kinds=None) -> int:
+        """Units matching ``kinds`` that start before the block that holds ``offset``
+        (all of them past the end); the exact count inside a block is
+        :func:`inspector.core.scan.navigation.count_problems_before`."""
         if offset <= self.start:
             return 0
         if offset >= self.end:
             return self.total(kinds)
-        i = self.block_of(offset)
-        before = int(self._cumulative(kinds)[i])
-        if source is None:
-            return before
-        return before + sum(1 for u in self.problems_in_block(source, i, kinds) if u.offset < offset)
-
-    def nth_problem(self, source, n: int, kinds=None):
-        """The ``n``-th (from 0) unit matching ``kinds``, as a decoder Unit, or None."""
-        cum = self._cumulative(kinds)
-        if n < 0 or n >= cum[-1]:
-            return None
-        i = int(np.searchsorted(cum, n, side="right")) - 1
-        from inspector.core.scan.navigation import problem_units
-
-        lo, hi = self.block_range(i)
-        return problem_units(source, lo, hi, self.dialect, self.origin, kinds, nth=n - int(cum[i]),
-                             stream=(self.start, self.end))
-
-    def problems_in_block(self, source, i: int, kinds=None) -> list:
-        """Every unit matching ``kinds`` that starts in block ``i``, exact, in order."""
-        from inspector.core.scan.navigation import problem_units
-
-        lo, hi = self.block_range(i)
-        return problem_units(source, lo, hi, self.dialect, self.origin, kinds,
-                             stream=(self.start, self.end))
+        return int(self.cumulative(kinds)[self.block_of(offset)])
 
     # ------------------------------------------------------------------ overview
 

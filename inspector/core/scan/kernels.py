@@ -26,132 +26,27 @@ import threading
 import numpy as np
 
 from inspector.core.units import kinds as K
-from inspector.core.units import unicode_db
 from inspector.core.units.decoder import MIN_VALUE, SECOND_BYTE_RANGE, STRUCT_LEN
+from inspector.core.scan.tables import B_BOM, B_UNASSIGNED, B_ZWNBSP, tables
 
 # Kind codes in rows: 0 is valid, then the error kinds in the spec's order.
 KIND_CODES = (K.VALID,) + K.ERROR_KINDS
 CODE_OF = {name: i for i, name in enumerate(KIND_CODES)}
 C_VALID, C_OVERLONG, C_SURROGATE, C_OUT_OF_RANGE, C_LEGACY, C_TRUNCATED, C_STRAY, C_INVALID = range(8)
 
-# Warning bits: bit i is K.WARNING_KINDS[i].
-WARNING_BIT = {name: 1 << i for i, name in enumerate(K.WARNING_KINDS)}
-B_BOM = WARNING_BIT[K.BOM]
-B_ZWNBSP = WARNING_BIT[K.ZWNBSP]
-B_CONTROL = WARNING_BIT[K.CONTROL]
-B_UNASSIGNED = WARNING_BIT[K.UNASSIGNED]
-B_RAW_NUL = WARNING_BIT[K.RAW_NUL]
-
 PAIR_DIALECTS = (K.WTF8, K.CESU8, K.MUTF8)
 
 _STRUCT = np.frombuffer(STRUCT_LEN, dtype=np.uint8)
 # Structural length with continuation bytes as 1 (a stray is a 1-byte unit).
-_LEFF = np.where(_STRUCT == 0, 1, _STRUCT).astype(np.uint8)
+LEAD_LENGTH = np.where(_STRUCT == 0, 1, _STRUCT).astype(np.uint8)
 _PAYLOAD = np.array([0, 0x7F, 0x1F, 0x0F, 0x07, 0x03, 0x01], dtype=np.int64)
 _MINV = np.array([0 if v is None else v for v in MIN_VALUE], dtype=np.int64)
 _SECOND_LO = np.array([r[0] if r else 1 for r in SECOND_BYTE_RANGE], dtype=np.uint8)
 _SECOND_HI = np.array([r[1] if r else 0 for r in SECOND_BYTE_RANGE], dtype=np.uint8)
 # Bytes a binary file is full of and a text file hardly has (TAB, LF, VT, FF, CR and ESC
 # are left out: text uses them).
-_BINARY_ASCII = np.zeros(256, dtype=bool)
-_BINARY_ASCII[[*range(0x00, 0x09), *range(0x0E, 0x1B), *range(0x1C, 0x20), 0x7F]] = True
-
-
-# --------------------------------------------------------------------- warning tables
-
-class Tables:
-    """Lookup tables built once per process (about half a second: the unassigned code
-    points come from the Unicode database)."""
-
-    def __init__(self, unassigned: np.ndarray | None = None):
-        cps = np.arange(0x110000, dtype=np.int64)
-        bits = np.zeros(0x110000, dtype=np.uint16)
-        bits[0xFFFD] |= WARNING_BIT[K.REPLACEMENT_CHAR]
-        control = ((cps < 0x20) & (cps != 0x09) & (cps != 0x0A) & (cps != 0x0D)) | ((cps >= 0x7F) & (cps <= 0x9F))
-        bits[control] |= B_CONTROL
-        nonchar = ((cps >= 0xFDD0) & (cps <= 0xFDEF)) | ((cps & 0xFFFE) == 0xFFFE)
-        bits[nonchar] |= WARNING_BIT[K.NONCHARACTER]
-        private = (((cps >= 0xE000) & (cps <= 0xF8FF)) | ((cps >= 0xF0000) & (cps <= 0xFFFFD))
-                   | ((cps >= 0x100000) & (cps <= 0x10FFFD)))
-        bits[private] |= WARNING_BIT[K.PRIVATE_USE]
-        bits[[0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]] |= WARNING_BIT[K.BIDI_CONTROL]
-        bits[[0x200B, 0x200C, 0x200D, 0x2060]] |= WARNING_BIT[K.ZERO_WIDTH]
-        bits[0xFEFF] |= B_ZWNBSP
-        if unassigned is None:
-            unassigned = _unassigned(0, 0x110000)
-        unassigned = unassigned & ~nonchar
-        unassigned[0xD800:0xE000] = False
-        bits[unassigned] |= B_UNASSIGNED
-        self.bits = bits
-        # One byte per code point, nonzero where it has a warning: the scanner's first,
-        # cheap pass over decoded text (a 1.1 MB table, not 2.2).
-        self.any8 = (bits != 0).view(np.uint8)
-        # The same, also nonzero on U+DC80..U+DCFF: what the decoder's surrogateescape
-        # handler turns each byte of an error into (a valid decode never yields them).
-        self.any8_escapes = self.any8.copy()
-        self.any8_escapes[0xDC80:0xDD00] = 1
-        self.flagged_or_escape = self.any8_escapes.view(bool)
-        self.bits_mutf8 = bits.copy()
-        self.bits_mutf8[0] |= B_RAW_NUL
-        # Which (lead, second byte) pairs can start a code point with a warning.
-        risk2 = np.zeros((256, 256), dtype=bool)
-        any_bits = bits != 0
-        risk2[:0x80, :] = any_bits[:0x80, None]
-        for lead in range(0xC2, 0xE0):
-            risk2[lead, 0x80:0xC0] = any_bits[((lead & 0x1F) << 6):((lead & 0x1F) << 6) + 64]
-        blocks64 = any_bits[:0x10000].reshape(1024, 64).any(axis=1)
-        for lead in range(0xE0, 0xF0):
-            risk2[lead, 0x80:0xC0] = blocks64[(lead & 0x0F) << 6:((lead & 0x0F) << 6) + 64]
-        blocks4k = any_bits.reshape(0x110, 4096).any(axis=1)
-        for lead in range(0xF0, 0xF5):
-            first = (lead & 0x07) << 6
-            row = blocks4k[first:min(first + 64, 0x110)]
-            risk2[lead, 0x80:0x80 + len(row)] = row
-        self.risk2 = risk2.reshape(-1)
-        risk1 = risk2.any(axis=1)
-        # bytes.translate tables: delete the bytes that cannot start a warning...
-        self.safe_bytes = bytes(b for b in range(256) if not risk1[b])
-        # ...or map each byte to 1 if it can, 0 if not.
-        self.risk_map = bytes(1 if risk1[b] else 0 for b in range(256))
-
-
-_tables: Tables | None = None
-_tables_lock = threading.Lock()
-UNASSIGNED_SLICE = 1 << 14  # code points looked up per step of tables_steps (~5 ms)
-
-
-def _unassigned(lo: int, hi: int) -> np.ndarray:
-    """Whether each code point of [lo, hi) is unassigned (general category Cn): one
-    database lookup per code point, most of the tables' cost."""
-    category = unicode_db._ucd.category
-    return np.fromiter((category(chr(c)) == "Cn" for c in range(lo, hi)), dtype=bool,
-                       count=hi - lo)
-
-
-def tables_steps():
-    """Build the tables as a generator of short steps (a background worker that shares
-    the interpreter with a UI yields between them; built at once, they held it for a
-    quarter of a second). Nothing to do when they exist."""
-    global _tables
-    if _tables is not None:
-        return
-    unassigned = np.empty(0x110000, dtype=bool)
-    for lo in range(0, 0x110000, UNASSIGNED_SLICE):
-        hi = min(lo + UNASSIGNED_SLICE, 0x110000)
-        unassigned[lo:hi] = _unassigned(lo, hi)
-        yield None
-    with _tables_lock:
-        if _tables is None:
-            _tables = Tables(unassigned)
-
-
-def tables() -> Tables:
-    global _tables
-    if _tables is None:
-        with _tables_lock:
-            if _tables is None:
-                _tables = Tables()
-    return _tables
+BINARY_ASCII = np.zeros(256, dtype=bool)
+BINARY_ASCII[[*range(0x00, 0x09), *range(0x0E, 0x1B), *range(0x1C, 0x20), 0x7F]] = True
 
 
 # ----------------------------------------------------------------- locating the errors
@@ -310,7 +205,7 @@ def classify(m: np.ndarray, offsets_of, forced: np.ndarray | None, stream_end: b
     run[-1] = n
     run -= st
     b0 = m[st]
-    L = _LEFF[b0]
+    L = LEAD_LENGTH[b0]
     length = np.minimum(L, run)
     excess = run - length
     # Continuation bytes left over after a unit are stray units of their own.
@@ -478,7 +373,7 @@ def text_warnings(text: str, data, m: np.ndarray, stop: int, base: int, dialect:
         warn[0] = (warn[0] & ~np.uint16(B_ZWNBSP)) | B_BOM
     b0 = m[pos]
     k = len(hit)
-    return Rows(offset, _LEFF[b0].astype(np.int64), np.zeros(k, np.uint8), np.zeros(k, np.int64),
+    return Rows(offset, LEAD_LENGTH[b0].astype(np.int64), np.zeros(k, np.uint8), np.zeros(k, np.int64),
                 warn, value, np.zeros(k, bool), b0)
 
 
@@ -507,7 +402,7 @@ def clean_warnings(data, m: np.ndarray, stop: int, base: int, dialect: str,
         keep[mi] = t.risk2[key]
         cand = cand[keep]
         b0 = b0[keep]
-    L = _LEFF[b0].astype(np.int64)
+    L = LEAD_LENGTH[b0].astype(np.int64)
     v = b0.astype(np.int64) & _PAYLOAD[L]
     for k in range(1, 4):
         sel = np.flatnonzero(L > k)

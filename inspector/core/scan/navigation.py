@@ -18,10 +18,13 @@ from typing import Callable
 import numpy as np
 
 from inspector.core.scan import kernels as KR
+from inspector.core.scan import tables as TB
 from inspector.core.units import kinds as K
 from inspector.core.scan.blockindex import BlockIndex, kind_selection
 from inspector.core.units.decoder import Unit, unit_at
-from inspector.core.scan.scanner import ScanCancelled, iter_windows, row_unit, segments
+from inspector.core.scan.results import ScanCancelled, segments
+from inspector.core.scan.tally import row_unit
+from inspector.core.scan.windows import iter_windows
 
 FORWARD_WINDOW = 1 << 20
 BACKWARD_FIRST = 64 * 1024
@@ -43,7 +46,7 @@ def _matcher(kinds):
         err_codes[KR.CODE_OF[name]] = True
     mask = 0
     for name in warns:
-        mask |= KR.WARNING_BIT[name]
+        mask |= TB.WARNING_BIT[name]
     return err_codes, np.uint16(mask), bool(warns)
 
 
@@ -215,11 +218,31 @@ def previous_problem(source, offset: int, dialect: str = K.UTF8, origin: int | N
     return None
 
 
+def problems_in_block(source, index: BlockIndex, i: int, kinds=None) -> list[Unit]:
+    """Every unit matching ``kinds`` that starts in block ``i`` of ``index``, exact, in
+    order (the block is cut again)."""
+    lo, hi = index.block_range(i)
+    return problem_units(source, lo, hi, index.dialect, index.origin, kinds,
+                         stream=(index.start, index.end))
+
+
 def count_problems_before(source, offset: int, index: BlockIndex, kinds=None) -> int:
     """Exact number of matching units that start before ``offset`` (needs the index to
-    be finished up to ``offset``)."""
-    return index.count_problems_before(offset, kinds, source)
+    be finished up to ``offset``): the index counts to the block, the block is cut."""
+    before = index.count_problems_before(offset, kinds)
+    if offset <= index.start or offset >= index.end:
+        return before
+    block = index.block_of(offset)
+    return before + sum(1 for u in problems_in_block(source, index, block, kinds) if u.offset < offset)
 
 
 def nth_problem(source, n: int, index: BlockIndex, kinds=None) -> Unit | None:
-    return index.nth_problem(source, n, kinds)
+    """The ``n``-th (from 0) unit matching ``kinds``, or None: the index finds its block,
+    the block is cut."""
+    cum = index.cumulative(kinds)
+    if n < 0 or n >= cum[-1]:
+        return None
+    i = int(np.searchsorted(cum, n, side="right")) - 1
+    lo, hi = index.block_range(i)
+    return problem_units(source, lo, hi, index.dialect, index.origin, kinds, nth=n - int(cum[i]),
+                         stream=(index.start, index.end))

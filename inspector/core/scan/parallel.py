@@ -27,6 +27,8 @@ import threading
 
 from inspector.core.units import kinds as K
 from inspector.core.scan.blockindex import BlockIndex
+from inspector.core.scan.results import ScanResult
+from inspector.core.scan.utf8path import TEXT_WINDOW, boundary_at_or_after, fast_segment
 
 TASK_BYTES = 16 << 20  # one task: long enough that its fixed costs vanish
 MIN_PARALLEL_BYTES = 48 << 20  # below this one process is as fast (a pool costs 10-25 ms)
@@ -85,20 +87,16 @@ def _child_setup() -> None:
 
 def _edge_boundary(read, p: int, seg_start: int, seg_end: int) -> int:
     """The first unit boundary of the stream at or after ``p``."""
-    from inspector.core.scan.scanner import _boundary_at_or_after
-
     lo = max(seg_start, p - _LOOKBACK)
     buf = read(lo, min(seg_end, p + 16) - lo)
     if len(buf) <= p - lo:
         return p  # the file ended before p: the task finds it short
-    return lo + _boundary_at_or_after(buf, p - lo, 0)
+    return lo + boundary_at_or_after(buf, p - lo, 0)
 
 
 def _task(args):
     """Scan one task in a child: returns its counts, its slice of the index and where it
     stopped (short of its end if the file shrank)."""
-    from inspector.core.scan.scanner import ScanResult, TEXT_WINDOW, _fast_segment
-
     istart, bs, size, seg_start, seg_end, lo, hi, max_errors = args
     reader = _ForkedReader(_FD)
     try:
@@ -109,7 +107,7 @@ def _task(args):
         index = BlockIndex(istart + first_blk * bs, hi + _LOOKBACK, bs, K.UTF8)
         result = ScanResult(size, K.UTF8, a, b, index, max_errors, None)
         reached = a
-        for reached in _fast_segment(result, index, reader, a, b, TEXT_WINDOW, None,
+        for reached in fast_segment(result, index, reader, a, b, TEXT_WINDOW, None,
                                      stream_end=seg_end):
             pass
     except OSError as e:

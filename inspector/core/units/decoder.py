@@ -432,7 +432,7 @@ def _cut_from(source: Source, start: int, stop: int, dialect: str, seg_end: int)
     return cut(data, start, dialect, final=final, stop=stop - start)
 
 
-def _safe_boundary(source: Source, offset: int, origin: int | None, dialect: str) -> int:
+def safe_boundary(source: Source, offset: int, origin: int | None, dialect: str) -> int:
     """A unit boundary at or before ``offset`` from which cutting gives the same units as
     cutting the whole stream: the start of the unit holding ``offset``, moved back over a
     high surrogate that may pair with it (so WTF-8 knows whether it is lone)."""
@@ -462,7 +462,7 @@ def units_in_range(source: Source, start: int, end: int, origin: int | None = No
     while pos < end:
         seg_start, seg_end = _segment(pos, origin, size)
         stop = min(end, seg_end)
-        boundary = _safe_boundary(source, pos, origin, dialect)
+        boundary = safe_boundary(source, pos, origin, dialect)
         units = _cut_from(source, boundary, stop, dialect, seg_end)
         # The cut began at most a unit or two before ``start``: skip those.
         k = 0

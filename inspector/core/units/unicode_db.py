@@ -54,6 +54,10 @@ def is_surrogate(cp: int) -> bool:
     return 0xD800 <= cp <= 0xDFFF
 
 
+# The database's own lookup, by character and uncached: for walks over every code point.
+category_of_char = _ucd.category
+
+
 @lru_cache(maxsize=65536)
 def category(cp: int) -> str:
     """General category (two letters); ``Cn`` for anything outside Unicode's range."""

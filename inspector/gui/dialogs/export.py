@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (QButtonGroup, QCheckBox, QDialog, QDialogButtonBo
 from inspector.core.analysis import htmlreport
 from inspector.core.analysis import repair as repair_mod
 from inspector.core.analysis import report as report_mod
-from inspector.core.scan import scanner
+from inspector.core.scan import results, scanner
 from inspector.core.analysis import verdict as verdict_mod
 from inspector.core.source.bytesource import display_path
 from inspector.gui.runtime import workers
@@ -118,7 +118,7 @@ class _AtomicWriter:
 # ------------------------------------------------------------------ the jobs (plain generators)
 # Each yields (done, total, what) and returns a one-line summary; stopping it cancels.
 
-def _complete_scan(source, dialect: str, scan: scanner.ScanResult | None):
+def _complete_scan(source, dialect: str, scan: results.ScanResult | None):
     """The finished scan of the whole file: the document's, or a new one."""
     if scan is not None and scan.complete and scan.dialect == dialect:
         return scan
@@ -131,7 +131,7 @@ def _complete_scan(source, dialect: str, scan: scanner.ScanResult | None):
         return stop.value
 
 
-def _fine_for_picture(source, result: scanner.ScanResult):
+def _fine_for_picture(source, result: results.ScanResult):
     """A scan whose blocks are no larger than one bin of the overview picture: the
     result itself for a big file, a quick second scan with small blocks for a small one
     (whose few big blocks would paint flat bands)."""
@@ -158,7 +158,7 @@ def _report_dict(source, result, path):
     return report_mod.build_report(result, source, path, v)
 
 
-def overview_bins(result: scanner.ScanResult, size: int, n: int = OVERVIEW_BINS) -> list[dict]:
+def overview_bins(result: results.ScanResult, size: int, n: int = OVERVIEW_BINS) -> list[dict]:
     """The overview picture's bins as plain dicts for the HTML report."""
     from inspector.gui.panes.overview import ERROR_KINDS, bins_from_index
 

@@ -27,7 +27,8 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDockWidget, QHBoxL
 from inspector.core.units import decoder
 from inspector.core.units import kinds as K
 from inspector.core.scan.blockindex import BlockIndex
-from inspector.core.scan.scanner import ScanResult
+from inspector.core.scan.navigation import nth_problem
+from inspector.core.scan.results import ScanResult
 from inspector.gui.look import style
 
 QT_MAX_ROWS = 2**31 - 1  # Qt's row numbers are 32-bit ints
@@ -131,7 +132,7 @@ class _BlockCut:
     Rows near a known run are found by cutting onwards from it in small pieces with the
     decoder, so the first rows of a block (the first paint, paging down) cost a piece,
     not the whole block. A row far from every run (a jump, a dragged scrollbar) is
-    found through the index (``nth_problem``: the scanner's vectorised kernels) a little
+    found through the index (``navigation.nth_problem``: the scanner's vectorised kernels) a little
     before the wanted row, and a new run starts there.
     """
 
@@ -360,11 +361,9 @@ class ProblemModel(QAbstractTableModel):
 
     def _anchor_for(self, block: int):
         """Row of a block -> its unit, through the index."""
-        nth = self._index.nth_problem
         before = int(self._cumulative[block - 1]) if block else 0
-        kinds = self._kinds
-        source = self._source
-        return lambda row: nth(source, before + row, kinds)
+        index, kinds, source = self._index, self._kinds, self._source
+        return lambda row: nth_problem(source, before + row, index, kinds)
 
     def _block_units(self, block: int) -> list[decoder.Unit]:
         """Every matching unit of a block (cut from its start)."""

@@ -1,7 +1,7 @@
 """The statistics dock: the scan's verdict and its counts (units by length, errors by
 kind, warnings by kind) as numbers and as a painted horizontal bar chart.
 
-It shows the document's scan (an :class:`inspector.core.scan.scanner.ScanResult`) and updates
+It shows the document's scan (an :class:`inspector.core.scan.results.ScanResult`) and updates
 when ``scanChanged`` brings a newer, possibly partial, result. The verdict is the core's
 (:func:`inspector.core.analysis.verdict.verdict_of`), asked for only once the scan is complete.
 """
@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (QDockWidget, QHBoxLayout, QLabel, QPushButton, QS
 
 from inspector.core.units import kinds as K
 from inspector.core.source.bytesource import ByteSourceError
-from inspector.core.scan.scanner import ScanResult
+from inspector.core.scan.results import ScanResult
 from inspector.core.analysis.verdict import verdict_of
 from inspector.gui.look import style
 
@@ -83,7 +83,7 @@ def scan_figures(result: ScanResult | None, source) -> ScanFigures | None:
         complete=result.complete,
     )
     # A partial result cannot be judged, and one whose worker is still working out the
-    # verdict must be left to it (see scanner.background_scan_steps).
+    # verdict must be left to it (see judgedscan.judged_scan_steps).
     if not result.complete or result.verdict_pending:
         return f
     try:

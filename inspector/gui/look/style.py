@@ -138,7 +138,7 @@ def glyph_for(unit: Unit, show_whitespace: bool = False) -> tuple[str, str]:
 # --------------------------------------------------------------------------- palettes
 
 @lru_cache(maxsize=8)
-def _load(theme: str) -> dict[str, str]:
+def load_palette(theme: str) -> dict[str, str]:
     path = PALETTE_DIR / f"{theme}.json"
     with open(path, encoding="utf-8") as f:
         return json.load(f)
@@ -165,7 +165,7 @@ class Palette:
 
     def __init__(self, theme: str = "light"):
         self.theme = theme
-        self._colors = {role: QColor(value) for role, value in _load(theme).items()
+        self._colors = {role: QColor(value) for role, value in load_palette(theme).items()
                         if isinstance(value, str) and value.startswith("#")}
 
     def color(self, role: str) -> QColor:

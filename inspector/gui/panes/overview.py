@@ -26,7 +26,7 @@ from PySide6.QtGui import QBrush, QColor, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from inspector.core.units import kinds as K
-from inspector.core.scan import scanner
+from inspector.core.scan import results, scanner
 from inspector.core.scan.blockindex import BlockIndex
 from inspector.gui.look import style
 from inspector.gui.runtime import workers
@@ -239,7 +239,7 @@ class OverviewStrip(QWidget):
             block *= 2
         return block
 
-    def _maybe_fine_scan(self, result: scanner.ScanResult) -> None:
+    def _maybe_fine_scan(self, result: results.ScanResult) -> None:
         index = result.index
         size = self.document.size
         if not size or size > self.FINE_SCAN_LIMIT:

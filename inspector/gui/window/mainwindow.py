@@ -20,8 +20,8 @@ from PySide6.QtWidgets import (QAbstractScrollArea, QApplication, QDockWidget, Q
 from inspector.core.analysis import copyformats
 from inspector.core.units import decoder
 from inspector.core.scan import navigation
-from inspector.core.scan import scanner
 from inspector.core.analysis import verdict
+from inspector.core.analysis.judgedscan import judged_scan_steps
 from inspector.core.units import kinds as K
 from inspector.core.source.bytesource import ByteSourceError, MemorySource, display_path
 from inspector.core.units.unicode_db import name as cp_name
@@ -53,7 +53,7 @@ APP_TITLE = "UTF-8 Inspector"
 
 
 def _dark_qpalette() -> QPalette:
-    colors = style._load("dark")
+    colors = style.load_palette("dark")
     pal = QPalette()
     bg, text = QColor(colors["background"]), QColor(colors["text"])
     alt = QColor(colors.get("alternate_background", colors["background"]))
@@ -1022,7 +1022,7 @@ class MainWindow(QMainWindow):
         source, dialect = d.source, d.dialect
         activity = self.user_activity
         worker = GeneratorWorker(
-            lambda: courteous(scanner.background_scan_steps(source, dialect), activity,
+            lambda: courteous(judged_scan_steps(source, dialect), activity,
                               worker.is_cancelled),
             interval=0.1)
         worker.source = source

@@ -9,9 +9,11 @@ from hypothesis import given, settings, strategies as st
 from inspector.core.units import kinds as K
 from inspector.core.source.bytesource import FileSource, MemorySource
 from inspector.core.units.decoder import unit_at, units_in_range
-from inspector.core.scan.navigation import ProblemKinds, next_problem, previous_problem
-from inspector.core.scan.scanner import ScanCancelled, scan
-from tests.core.test_scanner import PIECES
+from inspector.core.scan.navigation import (ProblemKinds, count_problems_before, next_problem,
+                                             nth_problem, previous_problem, problems_in_block)
+from inspector.core.scan.results import ScanCancelled
+from inspector.core.scan.scanner import scan
+from tests.core.scan.test_scanner import PIECES
 
 KIND_SETS = [None, ProblemKinds.ALL, ProblemKinds.WARNINGS, {K.TRUNCATED},
              {K.SURROGATE, K.CONTROL}, {K.CONTROL, K.RAW_NUL}, {K.UNASSIGNED}]
@@ -149,13 +151,13 @@ def test_nth_problem_and_count_before():
             assert r.index.total(kinds) == len(wanted)
             for n in (0, 1, len(wanted) // 2, len(wanted) - 1):
                 if 0 <= n < len(wanted):
-                    assert r.index.nth_problem(src, n, kinds) == wanted[n]
-            assert r.index.nth_problem(src, len(wanted), kinds) is None
+                    assert nth_problem(src, n, r.index, kinds) == wanted[n]
+            assert nth_problem(src, len(wanted), r.index, kinds) is None
             for off in (0, 5000, 17777, len(data)):
-                assert r.index.count_problems_before(off, kinds, src) == sum(1 for u in wanted if u.offset < off)
+                assert count_problems_before(src, off, r.index, kinds) == sum(1 for u in wanted if u.offset < off)
             block = 7
             lo, hi = r.index.block_range(block)
-            assert r.index.problems_in_block(src, block, kinds) == [u for u in wanted if lo <= u.offset < hi]
+            assert problems_in_block(src, r.index, block, kinds) == [u for u in wanted if lo <= u.offset < hi]
 
 
 def test_index_of_a_region_counts_its_own_stream():
@@ -166,7 +168,7 @@ def test_index_of_a_region_counts_its_own_stream():
     wanted = [u for u in units if u.is_error]
     assert r.index.total() == len(wanted) == 4  # 2 lost continuations, FF, a truncated end
     for n, u in enumerate(wanted):
-        got = r.index.nth_problem(src, n)
+        got = nth_problem(src, n, r.index)
         assert (got.offset, got.kind, got.length) == (u.offset + 1, u.kind, u.length)
     # Navigation over the whole file does not use a region's index.
     assert next_problem(src, 0, index=r.index).kind == K.INVALID_BYTE

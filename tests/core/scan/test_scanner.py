@@ -9,7 +9,9 @@ from hypothesis import given, settings, strategies as st
 from inspector.core.units import kinds as K
 from inspector.core.source.bytesource import FileSource, MemorySource
 from inspector.core.units.decoder import cut
-from inspector.core.scan.scanner import TEXT_WINDOW, ScanCancelled, scan, scan_steps
+from inspector.core.scan.results import ScanCancelled
+from inspector.core.scan.scanner import scan, scan_steps
+from inspector.core.scan.utf8path import TEXT_WINDOW
 
 DIALECTS = K.DIALECTS
 
@@ -232,7 +234,7 @@ def test_index_memory_bounded_on_random_bytes(tmp_path):
 
 # The utf-8 dialect's fast paths (inspector/core/scanner.py): clean windows, the
 # decoder's surrogateescape path for sparse errors, and the byte-level kernel
-# (_scan_kernels.Utf8Block) for dense ones, each with windows and blocks of
+# (kernels.Utf8Block) for dense ones, each with windows and blocks of
 # several sizes so that every path meets block edges and mid-sequence cuts.
 
 def _sparse_errors(rng, size, every):
@@ -346,9 +348,9 @@ def test_utf8_ascii_windows_skip_the_decoder():
 def test_utf8_hit_dense_text_is_counted_in_batches(monkeypatch, budget):
     # Text where most characters are hits (private use, unassigned, controls, errors and
     # characters outside the BMP) is counted a few pieces at a time.
-    from inspector.core.scan import scanner
+    from inspector.core.scan import utf8path
 
-    monkeypatch.setattr(scanner, "_HIT_BUDGET", budget)
+    monkeypatch.setattr(utf8path, "_HIT_BUDGET", budget)
     rng = random.Random(budget)
     parts = ["\ue000\ue001", "\U000e0001", "\x01\x00", "😀", "a\u0378", "\ufeff", "é"]
     text = "".join(rng.choice(parts) for _ in range(3000)).encode()
@@ -359,54 +361,7 @@ def test_utf8_hit_dense_text_is_counted_in_batches(monkeypatch, budget):
     check(bytes(data), K.UTF8, chunk_size=5000, block=4096, max_errors=40)
 
 
-def test_background_scan_builds_the_tables_in_steps_and_equals_the_scan(monkeypatch):
-    import numpy as np
-
-    from inspector.core.scan import kernels as KR
-    from inspector.core.scan.scanner import BACKGROUND_WINDOW, background_scan_steps
-
-    built = KR.tables()
-    monkeypatch.setattr(KR, "_tables", None)  # as in a process that never scanned
-    data = ("naïve ☕ \U0001F600 \u0378 \x00 ".encode() + b"\xc0\xaf\xff") * 40_000
-    assert len(data) > 3 * BACKGROUND_WINDOW
-    steps = background_scan_steps(MemorySource(data))
-    values = []
-    try:
-        while True:
-            values.append(next(steps))
-    except StopIteration as stop:
-        result = stop.value
-    n_tables = -(-0x110000 // KR.UNASSIGNED_SLICE)
-    assert values[:n_tables] == [None] * n_tables  # the tables, a slice a step
-    assert all(v is not None for v in values[n_tables:-1])
-    assert values[-1] is None  # then the verdict, a step of its own
-    assert len(values) - n_tables >= 5  # small windows: several steps for ~1 MiB
-    assert result.verdict is not None and not result.verdict_pending
-    assert result.verdict.code == "problems"
-    assert np.array_equal(KR.tables().bits, built.bits)
-    assert result.to_dict() == scan(MemorySource(data)).to_dict()
-    assert result.warnings_by_kind[K.UNASSIGNED] == 40_000
-
-
 @pytest.mark.parametrize("data", [bytes(200_000), bytes(70_000) + b"a\x00\x07\n" + bytes(70_000),
                                   b"\x00" * 65_535 + b"\x01", b"x" + bytes(131_072)])
 def test_pages_of_nuls_are_counted_like_the_decoder(data):
     check(data, K.UTF8, chunk_size=1 << 16, dense_window=1 << 15, block=1 << 16)
-
-
-def test_background_scan_keeps_its_counts_when_the_verdict_fails(monkeypatch):
-    from inspector.core.analysis import verdict as verdict_module
-    from inspector.core.scan.scanner import background_scan_steps
-
-    def broken(result, source):
-        raise RuntimeError("charset detection broke")
-
-    monkeypatch.setattr(verdict_module, "verdict", broken)
-    steps = background_scan_steps(MemorySource(b"abc \xff"))
-    try:
-        while True:
-            next(steps)
-    except StopIteration as stop:
-        result = stop.value
-    assert result.complete and result.error_units == 1
-    assert result.verdict is None and not result.verdict_pending

@@ -14,7 +14,7 @@ from PySide6.QtCore import Qt
 
 from inspector.core.units import decoder
 from inspector.core.units import kinds as K
-from inspector.core.scan import scanner
+from inspector.core.scan import results, scanner
 from inspector.core.source.bytesource import MemorySource
 from inspector.gui.docks import problemlist
 from inspector.gui.document import Document
@@ -22,7 +22,7 @@ from inspector.gui.docks.problemlist import (SHOW_BOTH, SHOW_ERRORS, SHOW_WARNIN
                                        kinds_for, unit_matches)
 
 
-def step_to(steps, blocks: int) -> scanner.ScanProgress:
+def step_to(steps, blocks: int) -> results.ScanProgress:
     """Run a stepped scan until at least ``blocks`` of its index's blocks are final."""
     while True:
         progress = next(steps)
@@ -30,7 +30,7 @@ def step_to(steps, blocks: int) -> scanner.ScanProgress:
             return progress
 
 
-def finish(steps) -> scanner.ScanResult:
+def finish(steps) -> results.ScanResult:
     """Run a stepped scan to its end: its final, complete result."""
     try:
         while True:

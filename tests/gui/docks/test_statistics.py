@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QApplication
 from inspector.core.units import kinds as K
 from inspector.core.scan import scanner
 from inspector.core.analysis import verdict as verdict_mod
+from inspector.core.analysis.judgedscan import judged_scan_steps
 from inspector.core.source.bytesource import ByteSourceError, MemorySource
 from inspector.gui.document import Document
 from inspector.gui.docks.statistics import PENDING_VERDICT, UNREADABLE_VERDICT, StatisticsDock, scan_figures
@@ -79,7 +80,7 @@ def test_verdict_waits_for_the_scans_worker(setup, monkeypatch):
     """A complete result whose worker is still working out the verdict is not judged by
     the dock; once the worker has it, the dock shows that verdict and judges nothing."""
     doc, dock = setup
-    steps = scanner.background_scan_steps(doc.source, chunk_size=64)
+    steps = judged_scan_steps(doc.source, chunk_size=64)
     last = None
     try:
         while True:

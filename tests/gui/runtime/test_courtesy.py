@@ -119,11 +119,11 @@ def test_opening_and_painting_are_activity_too(opened, write_file, qtbot):
 
 def test_the_window_scans_in_short_steps(opened, qtbot, monkeypatch):
     """The window's scan is the background form: tables built in steps, small windows."""
-    from inspector.core.scan import scanner
+    from inspector.core.analysis import judgedscan
 
     calls = []
-    real = scanner.background_scan_steps
-    monkeypatch.setattr(scanner, "background_scan_steps",
+    real = judgedscan.background_scan_steps
+    monkeypatch.setattr(judgedscan, "background_scan_steps",
                         lambda *a, **k: calls.append(a) or real(*a, **k))
     w = opened(b"abc" * 100)
     qtbot.waitUntil(lambda: w.document.scan is not None and w.document.scan.complete, timeout=10_000)

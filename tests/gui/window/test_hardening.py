@@ -313,10 +313,10 @@ def test_crash_dialog_is_shown_with_details(monkeypatch, qtbot):
 
 
 def test_failing_scan_reports_and_hides_the_progress_bar(opened, guarded, monkeypatch, qtbot):
-    from inspector.core.scan import scanner
+    from inspector.core.scan import results, scanner
 
     def failing_scan(source, dialect="utf-8", **kwargs):
-        yield scanner.ScanProgress(1, source.size, None)
+        yield results.ScanProgress(1, source.size, None)
         raise RuntimeError("the scanner broke")
 
     monkeypatch.setattr(scanner, "scan_steps", failing_scan)

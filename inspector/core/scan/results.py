@@ -1,0 +1,115 @@
+"""What a scan produces: its result (counts, first errors, the block index), its
+progress, and the streams a region is cut into.
+"""
+
+from __future__ import annotations
+
+
+
+from inspector.core.units import kinds as K
+from inspector.core.scan.blockindex import BlockIndex
+from inspector.core.units.decoder import Unit
+from inspector.core.units.unicode_db import UNICODE_VERSION
+
+class ScanCancelled(Exception):
+    """The scan was cancelled before it finished."""
+
+
+class ScanProgress:
+    __slots__ = ("done", "total", "result")
+
+    def __init__(self, done: int, total: int, result: "ScanResult"):
+        self.done = done  # bytes scanned so far (of the region)
+        self.total = total
+        self.result = result
+
+    @property
+    def fraction(self) -> float:
+        return 1.0 if self.total <= 0 else self.done / self.total
+
+    def __repr__(self):
+        return f"ScanProgress({self.done}/{self.total})"
+
+
+class ScanResult:
+    """Counts of one scan. Filled as the scan goes (``complete`` turns True at the end)."""
+
+    def __init__(self, size: int, dialect: str, start: int, end: int, index: BlockIndex,
+                 max_errors: int, origin: int | None):
+        self.size = size
+        self.dialect = dialect
+        self.start = start
+        self.end = end
+        self.origin = origin
+        self.units = {length: 0 for length in (1, 2, 3, 4, 5, 6)}
+        self.errors_by_kind = {k: 0 for k in K.ERROR_KINDS}
+        self.warnings_by_kind = {w: 0 for w in K.WARNING_KINDS}
+        self.replacements = 0
+        self.error_bytes = 0
+        self.binary_bytes = 0
+        self.sha256: str | None = None
+        self.first_errors: list[Unit] = []
+        self.max_errors = max_errors
+        self.index = index
+        self.complete = False
+        self.scanned = 0  # bytes scanned
+        self.short_read = False  # the file ended before its recorded size
+        self.seconds = 0.0
+        self.unicode_version = UNICODE_VERSION
+        # The verdict, when the scan's own worker worked it out (background_scan_steps):
+        # it reads samples through charset-normalizer and ftfy, up to ~0.2 s.
+        self.verdict = None
+        self.verdict_pending = False  # that worker will set it: nobody else should
+
+    @property
+    def whole_file(self) -> bool:
+        return self.start == 0 and self.end == self.size
+
+    @property
+    def code_points(self) -> int:
+        return sum(self.units.values())
+
+    @property
+    def error_units(self) -> int:
+        return sum(self.errors_by_kind.values())
+
+    @property
+    def warning_units(self) -> int:
+        return sum(self.warnings_by_kind.values())
+
+    @property
+    def valid(self) -> bool:
+        return self.complete and self.error_units == 0
+
+    def units_dict(self) -> dict[str, int]:
+        lengths = (1, 2, 3, 4) + {K.CESU8: (6,), K.MUTF8: (6,), K.FSS_UTF: (5, 6)}.get(self.dialect, ())
+        return {str(n): self.units[n] for n in lengths}
+
+    def to_dict(self) -> dict:
+        return {
+            "size": self.size,
+            "start": self.start,
+            "end": self.end,
+            "origin": self.origin,
+            "dialect": self.dialect,
+            "complete": self.complete,
+            "valid": self.valid,
+            "sha256": self.sha256,
+            "units": self.units_dict(),
+            "code_points": self.code_points,
+            "errors": {"total": self.error_units, "replacements": self.replacements,
+                       "by_kind": dict(self.errors_by_kind)},
+            "warnings": {"total": self.warning_units, "by_kind": dict(self.warnings_by_kind)},
+            "unicode_version": self.unicode_version,
+        }
+
+    def __repr__(self):
+        return (f"ScanResult({self.dialect}, {self.scanned}/{self.end - self.start} bytes, "
+                f"{self.error_units} errors, complete={self.complete})")
+
+
+def segments(start: int, end: int, origin: int | None) -> list[tuple[int, int]]:
+    """The streams a region is cut as: split at the origin when it lies inside."""
+    if origin is not None and start < origin < end:
+        return [(start, origin), (origin, end)]
+    return [(start, end)]

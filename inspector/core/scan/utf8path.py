@@ -1,0 +1,475 @@
+"""The utf-8 dialect's fast path: runs of well-formed text through Python's C decoder,
+dense stretches of errors through the byte-level kernel.
+"""
+
+from __future__ import annotations
+
+import codecs
+
+import numpy as np
+
+from inspector.core.scan import kernels as KR
+from inspector.core.scan import tables as TB
+from inspector.core.units import kinds as K
+from inspector.core.scan.tally import add_warning_bits, collect_first_errors
+from inspector.core.scan.windows import LOOKAHEAD, reader_of
+
+# ----------------------------------------------------------- the utf-8 dialect's fast path
+#
+# For the default dialect the scanner never builds per-unit rows. Two paths:
+# * text (clean or with scattered errors): a window (2 MiB) is split at block edges into
+#   pieces (every unit of a piece starts in one block; a piece's decoded text stays in
+#   the L2 cache) and each piece is decoded by CPython's C decoder with the
+#   surrogateescape handler, which turns every byte of an error into U+DC80..U+DCFF;
+#   one lookup per decoded character (numpy's UCS-4 copy of the str) then finds the
+#   warnings, the error bytes and the characters outside the BMP. Only those hits are
+#   looked at further, for all pieces of the window at once (the fixed cost of some
+#   fifty numpy calls is paid once per window, not per block): runs of error bytes are
+#   cut into units by a small vectorised kernel and counted per block with one
+#   histogram, warnings with cumulative sums at the block edges. Units by length come
+#   from the number of characters, one byte-class count and the hits;
+# * dense errors (more than 1 error byte in 32): the byte-level kernel
+#   (:class:`kernels.Utf8Block`): one code per byte, one histogram.
+# Exact rows are built only for the first ``max_errors`` errors (the report's list).
+
+TEXT_WINDOW = 2 << 20  # per-window costs are paid once per 2 MiB; pieces follow the blocks
+# Error bytes per byte above which a piece is cut at byte level rather than through the
+# decoder's error handler (whose cost, and the hits', grows with every error).
+_DENSE_ERRORS = 1 / 32
+_DENSE_MIN_PIECE = 4096  # smaller pieces are not worth switching paths for
+
+
+def _set_first_problem(index, first, firsts) -> None:
+    for j, f in enumerate(firsts):
+        if f >= 0:
+            cur = int(index.first_problem[first + j])
+            if cur < 0 or f < cur:
+                index.first_problem[first + j] = f
+
+
+_CTRL_INDEX = K.WARNING_KINDS.index(K.CONTROL)
+
+
+def _code_points(text: str) -> np.ndarray:
+    """The code points of ``text`` (not empty) as uint32, lone surrogates included
+    (numpy copies the string's UCS-4 form; ``encode`` would refuse the surrogates)."""
+    return np.array(text).reshape(1).view(np.uint32)
+
+
+def _first_hit_offset(buf, a: int, text: str, k: int) -> int:
+    """Where the ``k``-th character of ``text`` (the decode of ``buf[a:...]``) starts,
+    when the ``k`` characters before it are valid units."""
+    if k <= 1024:
+        return a + len(text[:k].encode("utf-8"))
+    # Right after the unit that starts at the (k-1)-th non-continuation byte; k valid
+    # units take at most 4k bytes.
+    span = min(len(buf) - a, 4 * k)
+    starts = np.flatnonzero(np.frombuffer(buf, dtype=np.int8, count=span, offset=a) >= -64)
+    r = a + int(starts[k - 1])
+    return r + _STRUCT[buf[r]]
+
+
+_HIT_BUDGET = 1 << 16  # hits counted at once: bounds the memory of warning-dense text
+
+
+def _text_window(result, index, buf, base: int, stop: int, final: bool) -> int | None:
+    """Count ``buf[:stop]`` through the decoder (see above). Returns None, or the
+    position of the first piece found full of errors: from there on the window is the
+    dense kernel's, and nothing from that piece on has been counted."""
+    bs = index.block_size
+    istart = index.start
+    first_blk = (base - istart) // bs
+    last_blk = (base + stop - 1 - istart) // bs
+    edges = [0]
+    for blk in range(first_blk + 1, last_blk + 1):
+        edges.append(max(edges[-1], boundary_at_or_after(buf, istart + blk * bs - base, edges[-1])))
+    edges.append(stop)
+    n_pieces = len(edges) - 1
+    view = memoryview(buf)
+    t = TB.tables()
+    table = t.flagged_or_escape
+    decode = codecs.utf_8_decode
+    count = np.count_nonzero
+    array = np.array
+    uint32 = np.uint32
+    u = np.frombuffer(buf, dtype=np.uint8, count=stop)
+    # ASCII needs no decoding: every byte is a valid unit, its own code point.
+    all_ascii = buf.isascii()
+    # Per piece of the current batch: characters, bytes E0..FF and F0..FF, where the first
+    # problem starts (-1 if none), ASCII controls and those that look binary (in ASCII
+    # pieces, counted from their bytes).
+    n_chars, n_ge_e0, n_ge_f0, first_problem, n_ctrl, n_binary = [], [], [], [], [], []
+    hit_parts, cp_parts = [], []
+    dense_from = None
+    char_base = 0  # characters in the batch before the current piece
+    batch = 0  # the batch's first piece
+    batch_hits = 0
+    for j in range(n_pieces):
+        a, b = edges[j], edges[j + 1]
+        if a == b or all_ascii:
+            text = ""
+        else:
+            text = decode(view[a:b], "surrogateescape", True)[0]
+        if all_ascii or text.isascii():  # no error byte: every character is its byte
+            controls, binary, first = _ascii_controls(u[a:b])
+            n_chars.append(b - a), n_ge_e0.append(0), n_ge_f0.append(0)
+            n_ctrl.append(controls), n_binary.append(binary)
+            first_problem.append(a + first if controls else -1)
+            char_base += b - a
+            continue
+        cps = array([text]).view(uint32)
+        hits = table.take(cps).nonzero()[0]
+        if len(hits) * 2 > (b - a) * _DENSE_ERRORS and b - a >= _DENSE_MIN_PIECE:
+            hit_cps = cps[hits]
+            escapes = count(hit_cps >= 0xDC80) - count(hit_cps > 0xDCFF)
+            if escapes > (b - a) * _DENSE_ERRORS:
+                dense_from = a
+                n_pieces = j
+                break
+        # Leads of 3- and 4-byte units (and such bytes in errors).
+        v = u[a:b]
+        n_ge_e0.append(count(v >= 0xE0)), n_ge_f0.append(count(v >= 0xF0))
+        n_chars.append(len(text))
+        n_ctrl.append(0), n_binary.append(0)
+        if len(hits):
+            k = int(hits[0])
+            first_problem.append(_first_hit_offset(buf, a, text, k))
+            cp_parts.append(cps[hits])
+            if char_base:
+                hits += char_base
+            hit_parts.append(hits)
+            batch_hits += len(hits)
+            if batch_hits > _HIT_BUDGET and j + 1 < n_pieces:
+                _count_text_pieces(result, index, buf, base, stop, final, edges[batch:j + 2],
+                                   first_blk + batch, n_chars, n_ge_e0, n_ge_f0,
+                                   first_problem, n_ctrl, n_binary, hit_parts, cp_parts)
+                n_chars, n_ge_e0, n_ge_f0, first_problem, n_ctrl, n_binary = [], [], [], [], [], []
+                hit_parts, cp_parts = [], []
+                char_base = batch_hits = 0
+                batch = j + 1
+                continue
+        else:
+            first_problem.append(-1)
+        char_base += len(text)
+    if n_pieces > batch:
+        _count_text_pieces(result, index, buf, base, stop, final, edges[batch:n_pieces + 1],
+                           first_blk + batch, n_chars, n_ge_e0, n_ge_f0, first_problem,
+                           n_ctrl, n_binary, hit_parts, cp_parts)
+    return dense_from
+
+
+def _count_text_pieces(result, index, buf, base, stop, final, edges, first_blk, n_chars,
+                       n_ge_e0, n_ge_f0, first_problem, n_ctrl, n_binary, hit_parts, cp_parts):
+    """Add the counts of a batch of pieces of a text window: piece ``j`` is
+    ``buf[edges[j]:edges[j + 1]]``, all its units start in block ``first_blk + j``;
+    ``hit_parts`` / ``cp_parts``: the characters (indices over the pieces' joined
+    decodes) that have a warning or are an error byte, and their code points (ASCII
+    pieces have none: their controls are counted in ``n_ctrl`` and ``n_binary``);
+    ``first_problem``: where each piece's first problem starts."""
+    P = len(edges) - 1
+    sl = slice(first_blk, first_blk + P)
+    chars = np.array(n_chars, dtype=np.int64)
+    sizes = np.diff(np.array(edges, dtype=np.int64))
+    ge_e0 = np.array(n_ge_e0, dtype=np.int64)
+    ge_f0 = np.array(n_ge_f0, dtype=np.int64)
+    err_bytes = None
+    controls = sum(n_ctrl)
+    if controls:
+        index.warnings[sl, _CTRL_INDEX] += n_ctrl
+        result.warnings_by_kind[K.CONTROL] += controls
+        index.binary[sl] += n_binary
+        result.binary_bytes += sum(n_binary)
+    if any(f >= 0 for f in first_problem):
+        first = np.array(first_problem, dtype=np.int64)
+        cur = index.first_problem[sl]
+        better = (first >= 0) & ((cur < 0) | (first + base < cur))
+        cur[better] = first[better] + base
+    if hit_parts:
+        hits = np.concatenate(hit_parts) if len(hit_parts) > 1 else hit_parts[0]
+        cps = np.concatenate(cp_parts) if len(cp_parts) > 1 else cp_parts[0]
+        piece = np.searchsorted(np.cumsum(chars), hits, side="right")
+        # A byte order mark: U+FEFF as the very first character of the file.
+        bom = base + edges[0] == 0 and hits[0] == 0 and cps[0] == 0xFEFF
+        esc = cps >= 0xDC80
+        esc &= cps <= 0xDCFF
+        err_at = esc.nonzero()[0]
+        n_esc = len(err_at)
+        if n_esc:
+            values = (cps[err_at] - 0xDC00).astype(np.uint8)
+            err_piece = piece[err_at]
+            err_char = hits[err_at]
+            # Runs: consecutive characters that are error bytes are consecutive bytes;
+            # a run never goes on into the next piece (each ends at a unit boundary).
+            run_start = np.empty(n_esc, dtype=bool)
+            run_start[0] = True
+            np.not_equal(err_char[1:] - err_char[:-1], 1, out=run_start[1:])
+            counts = KR.error_run_counts(values, run_start, err_piece, P)
+            index.errors[sl] += counts[:, 1:8]
+            index.replacements[sl] += counts[:, KR.RUN_REPL]
+            err_bytes = counts[:, KR.RUN_BYTES]
+            index.error_bytes[sl] += err_bytes
+            index.binary[sl] += err_bytes
+            totals = counts.sum(axis=0).tolist()
+            for kcode in range(1, 8):
+                if totals[kcode]:
+                    result.errors_by_kind[K.ERROR_KINDS[kcode - 1]] += totals[kcode]
+            result.replacements += totals[KR.RUN_REPL]
+            result.error_bytes += n_esc
+            result.binary_bytes += n_esc
+            # Bytes E0..FF and F0..FF outside errors are leads of valid 3- and 4-byte
+            # units.
+            ge_e0 -= counts[:, KR.RUN_E3] + counts[:, KR.RUN_E4]
+            ge_f0 -= counts[:, KR.RUN_E4]
+            if n_esc < len(cps):
+                valid = ~esc
+                cps = cps[valid]
+                piece = piece[valid]
+            else:
+                cps = None
+        if cps is not None:
+            _count_text_warnings(result, index, bom, cps, piece, P, sl)
+    # Valid units by length: a valid unit is one character, its bytes past the first are
+    # continuation bytes, every error byte is one character of its own.
+    u3 = ge_e0 - ge_f0
+    u4 = ge_f0
+    u2 = sizes - chars - 2 * u3 - 3 * u4
+    u1 = chars - u2 - u3 - u4
+    if err_bytes is not None:
+        u1 -= err_bytes
+    units = np.stack((u1, u2, u3, u4), axis=1)
+    index.units[sl, :4] += units
+    totals = units.sum(axis=0).tolist()
+    for L in range(4):
+        result.units[L + 1] += totals[L]
+    if err_bytes is not None and len(result.first_errors) < result.max_errors:
+        m = np.frombuffer(buf, dtype=np.uint8, count=stop)
+        for j in np.flatnonzero(err_bytes).tolist():
+            if len(result.first_errors) >= result.max_errors:
+                break
+            a, b = edges[j], edges[j + 1]
+            lo = _first_error_offset(buf, a, b)
+            shift = base + lo
+            rows = KR.classify(m[lo:b], lambda ix: ix.astype(np.int64) + shift, None,
+                               final and b == stop, K.UTF8)
+            collect_first_errors(result, rows)
+
+
+def _count_text_warnings(result, index, bom: bool, cps, piece, P: int, sl) -> None:
+    """Count the valid characters with warnings (code points ``cps``, piece numbers
+    ``piece``) per piece; ``bom``: the first one is a byte order mark."""
+    bits = TB.tables().bits.take(cps)
+    if bom:
+        bits[0] = (bits[0] & ~np.uint16(TB.B_ZWNBSP)) | TB.B_BOM
+    present = int(np.bitwise_or.reduce(bits))
+    for w, name in enumerate(K.WARNING_KINDS):
+        bit = 1 << w
+        if present & bit:
+            if present == bit:  # the only kind: every character has it
+                c = np.bincount(piece, minlength=P)
+            else:
+                c = np.bincount(piece[(bits & bit) != 0], minlength=P)
+            index.warnings[sl, w] += c.astype(np.int64)
+            result.warnings_by_kind[name] += int(c.sum())
+    if present & TB.B_CONTROL:
+        asc = cps < 0x80
+        if asc.any():
+            binary = piece[asc][KR.BINARY_ASCII.take(cps[asc])]
+            if len(binary):
+                index.binary[sl] += np.bincount(binary, minlength=P)
+                result.binary_bytes += len(binary)
+
+
+def _ascii_controls(v: np.ndarray) -> tuple[int, int, int]:
+    """(controls that warn, those that look binary, index of the first) in ASCII bytes
+    ``v``: counted by comparisons, which beat a table lookup per byte."""
+    if len(v) and not v[0] and not v.any():
+        # A page of NULs (disk images and sparse files are full of them): one pass, not
+        # eight (512 MiB of a sparse file: 1.8 s before, 0.9 s after).
+        return len(v), len(v), 0
+    low = np.count_nonzero(v < 0x20)
+    controls = np.count_nonzero(v == 0x7F)
+    if low:
+        # Tab, LF and CR are text.
+        controls += low - np.count_nonzero(v == 0x0A) - np.count_nonzero(v == 0x0D) \
+            - np.count_nonzero(v == 0x09)
+    if not controls:
+        return 0, 0, -1
+    # VT, FF and ESC warn but are text's own too.
+    binary = controls - np.count_nonzero(v == 0x0B) - np.count_nonzero(v == 0x0C) \
+        - np.count_nonzero(v == 0x1B)
+    table = TB.tables().flagged_or_escape
+    head = table.take(v[:256])  # controls come in crowds (binary data, NUL padding)
+    first = int(np.argmax(head)) if head.any() else int(np.argmax(table.take(v)))
+    return int(controls), int(binary), first
+
+
+def _first_error_offset(buf, a: int, b: int) -> int:
+    """Where the first error unit of ``buf[a:b]`` (which has one) starts."""
+    try:
+        codecs.utf_8_decode(memoryview(buf)[a:b], "strict", True)
+    except UnicodeDecodeError as e:
+        return a + e.start
+    raise AssertionError("no error in a piece that has error bytes")
+
+
+DENSE_PIECE = 64 * 1024
+
+
+def _dense_window(result, index, buf, base: int, a: int, b: int, final: bool) -> int:
+    """[a, b) of ``buf`` (a unit boundary at each end) holds errors: cut at byte level,
+    one block at a time. Returns the number of error bytes."""
+    bs = index.block_size
+    error_bytes = 0
+    lo = a
+    while lo < b:
+        next_edge = index.start + ((base + lo - index.start) // bs + 1) * bs - base
+        hi = b if next_edge >= b else min(b, boundary_at_or_after(buf, next_edge, lo))
+        blk = (base + lo - index.start) // bs
+        # Pieces of at most DENSE_PIECE bytes: the kernel's few dozen temporary masks
+        # then stay in the L2 cache.
+        while lo < hi:
+            piece_end = hi if hi - lo <= DENSE_PIECE else boundary_at_or_after(buf, lo + DENSE_PIECE, lo)
+            error_bytes += _dense_block(result, index, buf, base, lo, piece_end, blk)
+            if len(result.first_errors) < result.max_errors:
+                m = np.frombuffer(buf, dtype=np.uint8, count=piece_end - lo, offset=lo)
+                shift = base + lo
+                rows = KR.classify(m, lambda ix: ix.astype(np.int64) + shift, None,
+                                   final and piece_end == b, K.UTF8)
+                collect_first_errors(result, rows)
+            lo = piece_end
+    return error_bytes
+
+
+def _dense_block(result, index, buf, base: int, a: int, b: int, blk: int) -> int:
+    """[a, b): units that all start in block ``blk``."""
+    C = KR.Utf8Block(buf, a, b)
+    for L, c in enumerate(C.units, start=1):
+        if c:
+            index.units[blk, L - 1] += c
+            result.units[L] += c
+    n_errors = 0
+    for kcode in range(1, 8):
+        c = C.errors[kcode]
+        if c:
+            n_errors += c
+            index.errors[blk, kcode - 1] += c
+            result.errors_by_kind[K.ERROR_KINDS[kcode - 1]] += c
+    index.replacements[blk] += C.replacements
+    result.replacements += C.replacements
+    index.error_bytes[blk] += C.error_bytes
+    result.error_bytes += C.error_bytes
+    index.binary[blk] += C.error_bytes + C.binary
+    result.binary_bytes += C.error_bytes + C.binary
+    if C.control:
+        index.warnings[blk, _CTRL_INDEX] += C.control
+        result.warnings_by_kind[K.CONTROL] += C.control
+    first = C.first_problem
+    # Warnings of valid multi-byte units: their code points computed from the bytes
+    # when they are few, else through the decoder (errors dropped: one character per
+    # valid unit).
+    n_multi = C.units[1] + C.units[2] + C.units[3]
+    offsets = cp = None
+    if n_multi and n_multi * 8 <= C.n:
+        # Few valid multi-byte units (binary data): their (lead, second byte) pairs say
+        # which can carry a warning (exactly, for 2-byte units); values are computed only
+        # for those.
+        pos = C.valid_multi_positions()
+        m = C.padded  # zeros past the end: a short unit never reads another's bytes
+        t = TB.tables()
+        b0 = m[pos]
+        key = b0.astype(np.intp) << 8
+        key |= m[pos + 1]
+        risky = t.risk2.take(key)
+        if risky.any():
+            pos = pos[risky]
+            b0 = b0[risky].astype(np.uint32)
+            b1 = (m[pos + 1] & 0x3F).astype(np.uint32)
+            b2 = (m[pos + 2] & 0x3F).astype(np.uint32)
+            b3 = (m[pos + 3] & 0x3F).astype(np.uint32)
+            # The value for each length; the lead's high bits pick the right one.
+            cpa = np.where(b0 < 0xE0, ((b0 & 0x1F) << 6) | b1,
+                           np.where(b0 < 0xF0, ((b0 & 0x0F) << 12) | (b1 << 6) | b2,
+                                    ((b0 & 0x07) << 18) | (b1 << 12) | (b2 << 6) | b3))
+            flags = t.any8.take(cpa).view(bool)
+            if flags.any():
+                hits = np.flatnonzero(flags)
+                offsets, cp = pos[hits], cpa[hits]
+    elif n_multi:
+        text = codecs.utf_8_decode(memoryview(buf)[a:b], "ignore", True)[0]
+        cps = _code_points(text)
+        flags = TB.tables().any8.take(cps).view(bool)
+        if flags.any():
+            hits = np.flatnonzero(flags)
+            hcp = cps[hits]
+            wide = hcp >= 0x80  # the ASCII controls are counted above
+            if wide.any():
+                offsets = np.flatnonzero(C.valid_starts())[hits[wide]]
+                cp = hcp[wide]
+    if offsets is not None:
+        offsets = offsets + (base + a)
+        bits = TB.tables().bits[cp]
+        if offsets[0] == 0 and cp[0] == 0xFEFF:
+            bits[0] = (bits[0] & ~np.uint16(TB.B_ZWNBSP)) | TB.B_BOM
+        add_warning_bits(bits, index, blk, result)
+        f = int(offsets[0]) - base - a
+        first = f if first < 0 else min(first, f)
+    if first >= 0:
+        _set_first_problem(index, blk, [base + a + first])
+    return C.error_bytes
+
+
+_STRUCT = bytes(KR.LEAD_LENGTH.tolist())
+
+
+def boundary_at_or_after(buf, p: int, lo: int = 0) -> int:
+    """The first unit boundary at or after ``p`` in ``buf`` (where ``buf[lo]`` starts a
+    unit; ``buf`` holds the bytes up to the stream's end or 8+ past ``p``)."""
+    q = p
+    while q > lo and q > p - 6 and 0x80 <= buf[q] <= 0xBF:
+        q -= 1
+    lead = buf[q]
+    if q == p or 0x80 <= lead <= 0xBF:
+        return p  # p starts a unit itself (a stray if it is a continuation byte)
+    end = q + 1
+    limit = min(len(buf), q + _STRUCT[lead])
+    while end < limit and 0x80 <= buf[end] <= 0xBF:
+        end += 1
+    return end if end > p else p
+
+
+def fast_segment(result, index, source, seg_start: int, seg_end: int, chunk_size: int, hasher,
+                  stream_end: int | None = None):
+    """Scan the stream [seg_start, seg_end) in the utf-8 dialect; yields after every
+    window the offset reached. With ``stream_end`` past ``seg_end``, the piece is the
+    part of a longer stream between two unit boundaries (a truncated unit just before
+    ``seg_end`` is then not "at the end")."""
+    read = reader_of(source)
+    ends_stream = stream_end is None or seg_end >= stream_end
+    want = max(64, min(chunk_size, TEXT_WINDOW))
+    pos = seg_start
+    dense = False  # the last window was full of errors: go straight to the kernel
+    while pos < seg_end:
+        length = min(want + LOOKAHEAD, seg_end - pos)
+        buf = read(pos, length)
+        if not buf:
+            return
+        short = len(buf) < length
+        if pos + want >= seg_end or short:
+            stop, final = len(buf), ends_stream or short
+        else:
+            stop = KR.safe_stop(buf, want, K.UTF8)
+            final = False
+        if hasher is not None:
+            hasher.update(memoryview(buf)[:stop])
+        if dense:
+            error_bytes = _dense_window(result, index, buf, pos, 0, stop, final)
+            dense = error_bytes > stop * _DENSE_ERRORS
+        else:
+            dense_from = _text_window(result, index, buf, pos, stop, final)
+            if dense_from is not None:
+                _dense_window(result, index, buf, pos, dense_from, stop, final)
+                dense = True
+        pos += stop
+        yield pos
+        if short and stop == len(buf):
+            return

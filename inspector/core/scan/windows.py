@@ -1,0 +1,95 @@
+"""Windows of a stream for the any-dialect path: read afresh, cut at safe unit
+boundaries, analysed by the kernels.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Iterator
+
+
+from inspector.core.scan import kernels as KR
+from inspector.core.units.decoder import safe_boundary
+
+DEFAULT_CHUNK = 1 << 20
+DENSE_WINDOW = 128 * 1024  # windows full of errors are cut smaller: their arrays are per unit
+DENSE_STREAK = 8  # after a dense window, this many more go straight to the dense path
+RETRY_LIMIT = 256  # errors allowed when the C decoder is tried again after a dense streak
+LOOKAHEAD = 16
+
+def reader_of(source):
+    return getattr(source, "read_uncached", None) or source.read
+
+
+def iter_windows(source, lo: int, hi: int, seg_start: int, seg_end: int, dialect: str, *,
+                 origin: int | None = None, chunk_size: int = DEFAULT_CHUNK,
+                 want_warnings: bool = True, hasher=None, dense_window: int = DENSE_WINDOW,
+                 on_read: Callable[[int], None] | None = None) -> Iterator[KR.Window]:
+    """Windows that together hold every unit starting in [lo, hi) of the stream
+    [seg_start, seg_end) (and perhaps a few units just outside, which callers filter).
+
+    ``hasher`` is fed every byte of [lo, hi) in order when ``lo`` is the stream start.
+    """
+    hi = min(hi, seg_end)
+    if lo >= hi:
+        return
+    read = reader_of(source)
+    pos = lo if lo <= seg_start else safe_boundary(source, lo, origin, dialect)
+    # Where reading stops: the stream's end, or a little past hi, so the last unit that
+    # starts before hi is whole.
+    read_end = seg_end if hi >= seg_end else min(seg_end, hi + LOOKAHEAD)
+    dense_left = 0
+    retrying = False
+    chunk_size = max(64, chunk_size)
+    while pos < hi:
+        want = dense_window if dense_left else chunk_size
+        length = min(want + LOOKAHEAD, read_end - pos)
+        # Each window is read afresh from its first byte (the few bytes after the last
+        # window's stop are read twice), so nothing is copied to join pieces.
+        buf = read(pos, length)
+        if not buf:
+            return  # the file ended sooner than it said
+        short = len(buf) < length
+        if pos + len(buf) >= read_end or short:
+            if read_end >= seg_end or short:
+                stop, stream_ends = len(buf), True
+            else:
+                stop, stream_ends = _stop_at_or_after(buf, hi - pos, dialect), False
+        else:
+            stop, stream_ends = KR.safe_stop(buf, min(want, len(buf) - 8), dialect), False
+        final = stream_ends and stop == len(buf)
+        window = KR.analyse(buf, pos, stop, final, dialect, dense=dense_left > 0,
+                            want_warnings=want_warnings, dense_max=dense_window,
+                            dense_limit=RETRY_LIMIT if retrying else None)
+        retrying = False
+        if window is None:  # full of errors: cut a smaller window
+            dense_left = DENSE_STREAK
+            if len(buf) > dense_window + 8:
+                stop = KR.safe_stop(buf, dense_window, dialect)
+            final = stream_ends and stop == len(buf)
+            window = KR.analyse(buf, pos, stop, final, dialect, dense=True,
+                                want_warnings=want_warnings)
+        elif window.mode == "dense":
+            dense_left -= 1
+            retrying = dense_left == 0
+        else:
+            dense_left = 0
+        if hasher is not None:
+            hasher.update(memoryview(buf)[:stop])
+        if on_read is not None:
+            on_read(stop)
+        yield window
+        pos += stop
+        if short and stop == len(buf):
+            return
+
+
+def _stop_at_or_after(buf, p: int, dialect: str) -> int:
+    """The first safe unit boundary at or after ``p`` (``buf`` reaches 8+ bytes past)."""
+    n = len(buf)
+    q = p
+    while q < n and q < p + 6 and 0x80 <= buf[q] <= 0xBF:
+        q += 1
+    q = min(q, n)
+    if q < n and KR.splits_pair(buf, q, dialect):
+        q += 3
+    return min(q, n)
