@@ -23,7 +23,7 @@ from inspector.core.units import kinds as K
 from inspector.core.analysis import search as core_search
 from inspector.core.units import unitinfo
 from inspector.gui.look import style
-from inspector.gui.docks.inspectordock import BitLayout, BitLayoutView
+from inspector.gui.look.bitlayout import BitLayout, BitLayoutView
 
 # Written code points: U+20AC, u+20ac, 0x20AC, \u20AC, \U0001F600. Bare hex is read as
 # text ("cafe" is four letters), so only these explicit forms are code points.

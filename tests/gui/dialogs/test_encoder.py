@@ -147,7 +147,7 @@ def test_parse_input_rules():
 
 def test_layout_rows_are_painted(qtbot, dialog, tmp_path):
     type_text(qtbot, dialog, "é€😀")
-    from inspector.gui.docks.inspectordock import BitLayoutView
+    from inspector.gui.look.bitlayout import BitLayoutView
 
     def shown():
         return [v for v in dialog.layouts_widget.findChildren(BitLayoutView)

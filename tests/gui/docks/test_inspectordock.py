@@ -8,7 +8,7 @@ from PySide6.QtGui import QGuiApplication
 from inspector.core.units import kinds as K
 from inspector.core.source.bytesource import MemorySource
 from inspector.gui.document import Document
-from inspector.gui.docks.inspectordock import BitLayout, SequenceInspector, byte_segments
+from inspector.gui.docks.inspectordock import SequenceInspector
 
 # (bytes, kind, expected (marker, payload) per byte, joined payload bits or None)
 CASES = [
@@ -170,12 +170,6 @@ def test_copy_button_puts_the_text_on_the_clipboard(qtbot):
     assert "payload  0010000010101100 = U+20AC" in text
 
 
-def test_bit_layout_text_marks_payload():
-    lay = BitLayout("€".encode(), 0x20AC)
-    assert "binary   1110|0010 10|000010 10|101100" in lay.text()
-    assert byte_segments(b"\xfc")[0] == ("1111110", "0")
-
-
 def test_empty_document(qtbot):
     doc, dock = make(qtbot, b"")
     assert dock.unit is None
@@ -193,7 +187,7 @@ def test_screenshot(qtbot, tmp_path):
 
 def test_selection_summary_counted_in_chunks_matches_the_cut(qtbot):
     from inspector.core.units import decoder
-    from inspector.gui.docks.inspectordock import summarize
+    from inspector.core.analysis.summary import summarize
 
     block = "añ€😀".encode() + b"\xf0\x9f\x98" + b"\xed\xa0\x80"
     data = block * (12 * 1024 // len(block))
@@ -251,28 +245,6 @@ def test_large_selection_uses_the_scan_index(qtbot):
     assert s.by_length[4] == sum(u.kind == K.VALID and u.length == 4 for u in units)
     assert s.warnings[K.ZWNBSP] == sum(K.ZWNBSP in u.warnings for u in units)
     assert "block index" in dock.summary_label.text()
-
-
-def test_the_index_counts_only_a_range_of_its_own_stream(qtbot):
-    from inspector.core.scan import scanner
-    from inspector.gui.docks.inspectordock import index_covers
-
-    data = "añ€😀 ".encode() * 40_000  # 400 KiB: seven blocks of 64 KiB
-    source = MemorySource(data)
-    lo, hi = 70_000, 300_000
-    assert index_covers(None, lo, hi, None, K.UTF8) is None  # no scan yet
-    whole = scanner.scan(source)
-    assert index_covers(whole, lo, hi, None, K.UTF8) is whole.index
-    assert index_covers(whole, lo, hi, None, K.CESU8) is None  # another dialect
-    assert index_covers(whole, lo, hi, 5, K.UTF8) is None  # another origin
-    region = scanner.scan(source, start=65536, end=200_000)
-    assert index_covers(region, lo, 150_000, None, K.UTF8) is region.index
-    assert index_covers(region, lo, hi, None, K.UTF8) is None  # past the scanned region
-    steps = scanner.scan_steps(source, chunk_size=65536)
-    partial = next(steps).result
-    assert not partial.complete and partial.index.blocks_done < 4
-    assert index_covers(partial, lo, hi, None, K.UTF8) is None  # blocks not finished yet
-    steps.close()
 
 
 def test_moving_on_cancels_the_count(qtbot):
