@@ -11,7 +11,7 @@ from inspector.core.source.bytesource import FileSource, MemorySource
 from inspector.core.units.decoder import unit_at, units_in_range
 from inspector.core.scan.navigation import ProblemKinds, next_problem, previous_problem
 from inspector.core.scan.scanner import ScanCancelled, scan
-from tests.core.test_scanner import PIECES
+from tests.core.scan.test_scanner import PIECES
 
 KIND_SETS = [None, ProblemKinds.ALL, ProblemKinds.WARNINGS, {K.TRUNCATED},
              {K.SURROGATE, K.CONTROL}, {K.CONTROL, K.RAW_NUL}, {K.UNASSIGNED}]

@@ -15,7 +15,7 @@ from inspector.gui.look import style
 from inspector.gui.document import Document
 from inspector.gui.panes.overview import ERROR_KINDS, OverviewStrip, bins_from_index
 
-from tests.gui.test_problemlist import finish, step_to
+from tests.gui.docks.test_problemlist import finish, step_to
 
 BLOCK = 4096
 # 300 KiB: clean ASCII, damage (overlong and stray bytes) in the middle third, then
