@@ -342,13 +342,13 @@ def test_row_pictures_survive_a_small_cache(opened, qtbot):
     qtbot.wait(1)
     rows = view.layout_.visible_rows(view.viewport().height())
     assert 3 <= rows <= 8, rows
-    view.ROW_PICTURES = rows - 1
+    view.painter.ROW_PICTURES = rows - 1
     for offset in range(0, 6000, 517):
         w.go_to(offset)
         view.viewport().repaint()
         view.scroll_to_row(view.top_row + 1)
         view.viewport().repaint()
-    assert len(view._row_pictures) <= rows - 1
+    assert len(view.painter.row_pictures) <= rows - 1
 
 
 def test_kept_row_pictures_match_fresh_ones_across_dialects_and_origins(opened, qtbot):
@@ -370,7 +370,7 @@ def test_kept_row_pictures_match_fresh_ones_across_dialects_and_origins(opened, 
                    lambda: doc.set_dialect(K.MUTF8), lambda: doc.set_origin(205)):
         change()
         cached = shown()
-        v._row_pictures.clear()
+        v.painter.row_pictures.clear()
         assert shown() == cached
 
 
@@ -380,9 +380,9 @@ def test_glyph_coverage_is_one_helper_for_both_panes(opened):
     from inspector.gui.look.style import GlyphCoverage
 
     w = opened(b"abc")
-    assert isinstance(w.hex_view._coverage, GlyphCoverage)
+    assert isinstance(w.hex_view.sprites.coverage, GlyphCoverage)
     assert isinstance(w.text_view._metrics.coverage, GlyphCoverage)
-    cov = GlyphCoverage(w.hex_view._font)
+    cov = GlyphCoverage(w.hex_view.sprites.font)
     assert cov.can_draw("A") and cov.can_draw("é")
     assert not cov.can_draw("\U0010FFFD")      # private use, plane 16: no font has it
     assert not cov.can_draw("\u0378")          # unassigned
@@ -390,7 +390,7 @@ def test_glyph_coverage_is_one_helper_for_both_panes(opened):
     # Answers do not depend on what was asked before: the raw fonts of shaped glyph
     # runs were once kept and asked first, and they are not valid to keep (asking one
     # its name crashed; asking its map answered "yes" for an unassigned code point).
-    fresh = GlyphCoverage(w.hex_view._font)
+    fresh = GlyphCoverage(w.hex_view.sprites.font)
     for ch in "日本 Ελληνικά שלום مرحبا हिन्दी ไทย 𝄞 😀 ߊ ހ ℵ":
         fresh.can_draw(ch)
     assert not fresh.can_draw("\u0378") and not fresh.can_draw("\U0010FFFD")
@@ -403,11 +403,11 @@ def test_small_pictures_are_redrawn_at_a_new_pixel_ratio(opened):
     w = opened(bytes(range(256)))
     view = w.hex_view
     view.viewport().grab()
-    assert view._pixmaps
+    assert view.sprites.pictures
     stale = object()
-    view._pixmaps[("text", "zz", 0)] = stale
-    view._pixmaps_ratio = view.devicePixelRatioF() * 2   # as if it had been drawn elsewhere
+    view.sprites.pictures[("text", "zz", 0)] = stale
+    view.sprites.ratio = view.devicePixelRatioF() * 2   # as if it had been drawn elsewhere
     view._drop_base()
     view.viewport().grab()
-    assert view._pixmaps_ratio == view.devicePixelRatioF()
-    assert stale not in view._pixmaps.values()
+    assert view.sprites.ratio == view.devicePixelRatioF()
+    assert stale not in view.sprites.pictures.values()

@@ -1,0 +1,524 @@
+"""Painting the hex view, and the pictures that make a repaint cheap.
+
+A :class:`HexPainter` belongs to one :class:`~inspector.gui.panes.hexview.HexView` and
+paints its viewport from the view's layout, top row and fonts and the document's bytes,
+units, selection, matches and origin. It keeps the last paint without the cursor (a
+repaint that changes none of it is one copy) and a picture per row by what the row
+shows (a page of NULs is one picture drawn forty times, a scroll by a row draws one new
+row). The small pictures of spellings, glyphs and marks are the view's
+:class:`~inspector.gui.panes.hexsprites.HexSprites`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import OrderedDict
+
+from PySide6.QtCore import QPoint, QRect, Qt
+from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QPainter, QPen, QPixmap
+
+from inspector.core.units import kinds as K
+from inspector.gui.look import style
+from inspector.gui.panes.hexlayout import spelling_table
+
+
+class HexPainter:
+    """Paints ``view``'s viewport; ``last_paint_range`` is the bytes it last showed."""
+
+    # Row pictures kept: about three pages of a maximised view (a few MiB).
+    ROW_PICTURES = 160
+
+    def __init__(self, view):
+        self.view = view
+        self.document = view.document
+        self.last_paint_range = (0, 0)
+        # The last paint without its cursor, and what it showed: a repaint that changes
+        # none of it (a window repaint, a cursor move on screen) is one pixmap copy.
+        self._base: QPixmap | None = None
+        self._base_key = None
+        self.row_pictures: OrderedDict = OrderedDict()
+
+    def forget_pictures(self, *_) -> None:
+        """Drop the last paint and the row pictures (a new layout, file or font)."""
+        self._base = None
+        self._base_key = None
+        self.row_pictures.clear()
+
+    def paint(self, p: QPainter) -> None:
+        """The viewport: the last paint if nothing it shows has changed, then the cursor."""
+        pal = style.Palette.current()
+        lay = self.view.layout_
+        doc = self.document
+        vp = self.view.viewport().rect()
+        start, end = lay.visible_range(self.view.top_row, vp.height())
+        sel_start, sel_end = doc.selection
+        selected = (max(sel_start, start), min(sel_end, end)) \
+            if sel_end > sel_start and sel_start < end and sel_end > start else None
+        ratio = self.view.devicePixelRatioF()
+        self.view.sprites.match_ratio(ratio)
+        hscroll = self.view.horizontalScrollBar().value()
+        key = (id(pal), pal.theme, id(lay), self.view.top_row, vp.width(), vp.height(), hscroll,
+               ratio, id(doc.source), doc.size, doc.origin, doc.dialect, selected,
+               tuple(doc.matches_in(start, end)))
+        if self._base is None or key != self._base_key:
+            pm = QPixmap(max(1, math.ceil(vp.width() * ratio)), max(1, math.ceil(vp.height() * ratio)))
+            pm.setDevicePixelRatio(ratio)
+            self._paint_base(pm)
+            self._base, self._base_key = pm, key
+        p.drawPixmap(0, 0, self._base)
+        p.translate(-hscroll, 0)
+        self._paint_cursor(p, pal, *self.last_paint_range)
+
+    def _paint_base(self, pm: QPixmap) -> None:
+        """Everything but the cursor, on ``pm`` (the viewport's size).
+
+        The cells of each row are pictures kept by what the row shows (its bytes, its
+        units, what is selected, matched or lost on it): a page of NULs is one picture
+        drawn forty times, and a scroll by a row draws one new row. When most rows are
+        new (a jump), they are drawn in one pass and cut into row pictures afterwards;
+        the offsets and the origin and sync bars are drawn over them."""
+        sprites = self.view.sprites
+        pal = style.Palette.current()
+        lay = self.view.layout_
+        doc = self.document
+        vp = self.view.viewport().rect()
+        height = vp.height()
+        bg = pal.color("background")
+        cw, lh = sprites.cw, sprites.lh
+        top = self.view.top_row
+        hscroll = self.view.horizontalScrollBar().value()
+        ratio = pm.devicePixelRatio()
+        start, end = lay.visible_range(top, height)
+        data = doc.read(start, end - start) if end > start else b""
+        end = start + len(data)
+        self.last_paint_range = (start, end)
+        units = doc.units(start, end) if end > start else []
+        nrows = lay.visible_rows(height)
+        base_y = sprites.ascent + (lh - QFontMetricsF(sprites.font).height()) / 2
+        origin = doc.origin
+        resync = doc.resync() if origin is not None else None
+        sync_at = resync.sync_offset if resync is not None else None
+
+        keys = self._row_keys(pal, start, data, units, origin, sync_at, vp.width(), hscroll, ratio)
+        cache = self.row_pictures
+        missing: dict = {}
+        for r, k in enumerate(keys):
+            if k not in cache and k not in missing:
+                missing[k] = r
+        p = QPainter(pm)
+        try:
+            p.fillRect(vp, bg)
+            if len(missing) > max(2, len(keys) // 3):
+                # Mostly new rows: one pass over the page, then cut into row pictures.
+                p.save()
+                p.translate(-hscroll, 0)
+                self._paint_cells(p, pal, start, data, units, top, base_y)
+                p.restore()
+                p.end()
+                px_w, px_h = pm.width(), math.ceil(lh * ratio)
+                for k, r in missing.items():
+                    y = math.floor(r * lh * ratio)
+                    if y + px_h > pm.height():
+                        continue  # the last row, cut by the viewport's bottom edge
+                    row_pm = pm.copy(0, y, px_w, px_h)
+                    row_pm.setDevicePixelRatio(ratio)
+                    self._keep_row(k, row_pm)
+                p.begin(pm)
+            else:
+                # The page's pictures, held here: keeping the new ones may push old ones
+                # of this very page out of the cache.
+                pictures = {}
+                for k in keys:
+                    if k not in missing and k not in pictures:
+                        pictures[k] = cache[k]
+                        cache.move_to_end(k)
+                for k, r in missing.items():
+                    pictures[k] = self._row_picture(pal, start, data, units, top, r, base_y,
+                                                    vp.width(), hscroll, ratio, bg)
+                    self._keep_row(k, pictures[k])
+                for r, k in enumerate(keys):
+                    p.drawPixmap(0, r * lh, pictures[k])
+            p.translate(-hscroll, 0)
+            p.setFont(sprites.font)
+            # Offset column, on its own shade, and the column dividers.
+            off_right = lay.cells_x_chars * cw - cw
+            p.fillRect(QRect(0, 0, off_right, height), pal.color("alternate_background"))
+            p.setPen(pal.color("offset_text"))
+            rows_with_data = len(keys) if data else (1 if doc.size == 0 else 0)
+            for r in range(min(nrows, rows_with_data)):
+                p.drawText(int(lay.offset_x), int(r * lh + base_y), lay.format_offset(lay.row_start(top + r)))
+            p.setPen(pal.color("grid"))
+            p.drawLine(off_right, 0, off_right, height)
+            chars_left = lay.chars_x_chars * cw - cw
+            p.drawLine(chars_left, 0, chars_left, height)
+            # Origin and back-in-step markers: vertical bars with a flag on top.
+            last_row = top + nrows - 1
+            if resync is not None:
+                self._paint_bar(p, origin, pal.color("origin"), top, last_row, "origin")
+                if sync_at is not None and sync_at < doc.size:
+                    self._paint_bar(p, sync_at, pal.color("sync"), top, last_row, "sync")
+        finally:
+            if p.isActive():
+                p.end()
+
+    def _keep_row(self, key, picture: QPixmap) -> None:
+        cache = self.row_pictures
+        cache[key] = picture
+        cache.move_to_end(key)
+        while len(cache) > self.ROW_PICTURES:
+            cache.popitem(last=False)
+
+    def _row_keys(self, pal, start: int, data: bytes, units, origin, sync_at, width: int,
+                  hscroll: int, ratio: float) -> list:
+        """What each row with data shows, as a hashable key: two rows with equal keys
+        paint the same pixels (offsets and bars aside)."""
+        doc = self.document
+        n = self.view.layout_.bytes_per_row
+        sel_start, sel_end = doc.selection
+        lost = (origin, sync_at) if origin is not None and sync_at is not None and sync_at > origin else None
+        view = (id(pal), pal.theme, width, hscroll, ratio)
+        dialect = doc.dialect
+
+        def spans_of(rs: int, re: int) -> tuple:
+            """The lost bytes, the selection and the matches, as parts of the row."""
+            return tuple((max(a, rs) - rs, min(b, re) - rs) if a < re and b > rs else None
+                         for a, b in ((lost if lost else (0, 0)), (sel_start, sel_end),
+                                      *doc.matches_in(rs, re)))
+
+        keys = []
+        count = len(units)
+        ui = 0
+        size = len(data)
+        for i in range(0, size, n):
+            rs = start + i
+            re = start + min(i + n, size)
+            while ui < count and units[ui].offset + units[ui].length <= rs:
+                ui += 1
+            row = data[i:i + n]
+            last = ui + (re - rs) - 1
+            if (row.isascii() and last < count and units[ui].offset == rs
+                    and units[last].offset == re - 1
+                    and (origin is None or origin <= rs or origin >= re)):
+                # Every byte its own valid unit, its warnings the dialect's for that byte
+                # (the bytes are in the key): no need to look at each unit.
+                keys.append((view, row, ("ascii", dialect, origin is not None and re <= origin),
+                             spans_of(rs, re)))
+                ui = last + 1
+                continue
+            j = ui
+            sig = []
+            while j < count and units[j].offset < re:
+                u = units[j]
+                sig.append((u.offset - rs, u.length, u.kind, u.value, u.replacements, u.warnings,
+                            origin is not None and u.offset + u.length <= origin))
+                j += 1
+            keys.append((view, row, tuple(sig), spans_of(rs, re)))
+        return keys
+
+    def _row_picture(self, pal, start: int, data: bytes, units, top: int, r: int, base_y: float,
+                     width: int, hscroll: int, ratio: float, bg: QColor) -> QPixmap:
+        """Row ``r`` of the page (counted from ``top``) drawn on a picture of its own."""
+        sprites = self.view.sprites
+        n = self.view.layout_.bytes_per_row
+        lh = sprites.lh
+        rs = start + r * n
+        row_data = data[r * n:(r + 1) * n]
+        re = rs + len(row_data)
+        row_units = [u for u in units if u.offset < re and u.offset + u.length > rs]
+        pm = QPixmap(max(1, math.ceil(width * ratio)), max(1, math.ceil(lh * ratio)))
+        pm.setDevicePixelRatio(ratio)
+        pm.fill(bg)
+        q = QPainter(pm)
+        try:
+            q.translate(-hscroll, 0)
+            self._paint_cells(q, pal, rs, row_data, row_units, top + r, base_y)
+        finally:
+            q.end()
+        return pm
+
+    def _paint_cells(self, p: QPainter, pal, start: int, data: bytes, units, top: int,
+                     base_y: float) -> None:
+        """The hex and character cells of the rows from ``top`` holding ``data`` (which
+        begins at ``start``, a row start), with their boxes, fills, selection, matches,
+        lost bytes and marks; row ``top`` is drawn at y = 0."""
+        sprites = self.view.sprites
+        lay = self.view.layout_
+        doc = self.document
+        p.setFont(sprites.font)
+        cw, lh = sprites.cw, sprites.lh
+        n = lay.bytes_per_row
+        end = start + len(data)
+        last_row = top + max(1, -(-len(data) // n)) - 1
+        origin = doc.origin
+        resync = doc.resync() if origin is not None else None
+        lost_end = resync.sync_offset if resync is not None else None
+
+        # Per-byte text colour for the cells, and unit boxes.
+        text_color = pal.color("text")
+        muted = pal.color("muted_text")
+        colors = [text_color] * len(data)
+        color_cache: dict = {}
+        half = cw // 2
+        cell_w = lay.cell_w
+        pen_cache: dict = {}
+
+        def quiet(c: QColor) -> QColor:
+            q = QColor(c)
+            q.setAlphaF(0.55)
+            return q
+
+        boxes = []   # (unit, fill, border) for the second pass
+        for u in units:
+            role = style.role_for(u)
+            warn = bool(u.warnings)
+            dim = origin is not None and u.end <= origin
+            key = (role, warn, dim)
+            entry = color_cache.get(key)
+            if entry is None:
+                main = pal.unit_color(u)
+                fill = pal.unit_fill(u)
+                if dim:
+                    main = QColor(muted)
+                    fill = QColor(fill)
+                    fill.setAlphaF(0.35)
+                entry = (main, quiet(main), fill, role != style.ASCII or warn)
+                color_cache[key] = entry
+            main, q, fill, boxed = entry
+            i0 = u.offset - start
+            i1 = min(u.end - start, len(data))
+            if 0 <= i0 < len(colors):
+                colors[i0] = main
+            for i in range(max(i0 + 1, 0), i1):
+                colors[i] = q if u.kind == K.VALID else main
+            if boxed:
+                boxes.append((u, fill, main))
+
+        # Unit pieces per row: (row, first col, last col, open left, open right, unit,
+        # fill, border). A 1-byte unit needs no segment arithmetic.
+        cell_xs = [lay.cell_x(c) for c in range(n)]
+        char_xs = [lay.char_x(c) for c in range(n + 1)]
+        open_left_x = cell_xs[0] - cw
+        open_right_x = lay.cells_end_chars * cw + cw
+        pieces = []
+        for u, fill, border in boxes:
+            if u.length == 1:
+                i = u.offset - start
+                if 0 <= i < len(data):
+                    pieces.append((i // n, i % n, i % n, False, False, u, fill, border))
+                continue
+            for seg in lay.segments(u.offset, u.end, top, last_row):
+                pieces.append((seg.row - top, seg.first, seg.last, seg.open_left,
+                               seg.open_right, u, fill, border))
+
+        # Unit fills, in the cells and under the glyphs; neighbours of one colour on a
+        # row are filled as one rectangle (a run of NULs is one fill, not hundreds).
+        run = None  # [row, first, last, open_left, open_right, fill]
+        runs = []
+        for r, c0, c1, ol, orr, u, fill, border in pieces:
+            if (run is not None and run[0] == r and run[2] + 1 == c0 and run[5] is fill
+                    and not run[4] and not ol):
+                run[2], run[4] = c1, orr
+            else:
+                run = [r, c0, c1, ol, orr, fill]
+                runs.append(run)
+        for r, c0, c1, ol, orr, fill in runs:
+            y = r * lh
+            x0 = open_left_x if ol else cell_xs[c0] - half + 1
+            x1 = open_right_x if orr else cell_xs[c1] + cell_w + half - 1
+            p.fillRect(QRect(x0, y + 1, x1 - x0, lh - 2), fill)
+            p.fillRect(QRect(char_xs[c0], y + 1, char_xs[c1 + 1] - char_xs[c0], lh - 2), fill)
+
+        def bands(a: int, b: int, inset: int):
+            """The rectangles (hex cells, then characters) covering bytes [a, b) of
+            these rows, ``inset`` pixels in from the row's top and bottom."""
+            for seg in lay.segments(max(a, start), min(b, end), top, last_row):
+                y = (seg.row - top) * lh + inset
+                x0 = lay.cell_x(seg.first) - half
+                x1 = lay.cell_x(seg.last) + cell_w + half
+                c0 = lay.char_x(seg.first)
+                yield QRect(x0, y, x1 - x0, lh - 2 * inset)
+                yield QRect(c0, y, lay.char_x(seg.last + 1) - c0, lh - 2 * inset)
+
+        # Bytes lost to resynchronization: hatched.
+        if resync is not None and lost_end > origin:
+            lost_color = pal.color("lost")
+            hatch = QBrush(pal.color("origin"), Qt.BrushStyle.BDiagPattern)
+            for rect in bands(origin, lost_end, 1):
+                p.fillRect(rect, lost_color)
+                p.fillRect(rect, hatch)
+
+        # Selection.
+        sel_start, sel_end = doc.selection
+        if sel_end > sel_start:
+            sel = QColor(pal.color("selection"))
+            sel.setAlphaF(0.75)
+            for rect in bands(sel_start, sel_end, 0):
+                p.fillRect(rect, sel)
+
+        # Find matches (the find bar keeps them sorted in document.matches).
+        match_color = QColor(pal.color("match"))
+        match_color.setAlphaF(0.8)
+        for m0, m1 in doc.matches_in(start, end):
+            for rect in bands(m0, m1, 0):
+                p.fillRect(rect, match_color)
+
+        # Box outlines: open on the side where a unit goes on in another row.
+        for r, c0, c1, ol, orr, u, fill, border in pieces:
+            if u.length == 1 and u.kind == K.VALID:
+                continue  # a lone character with a warning: its fill and mark say it
+            pen = pen_cache.get(border.rgba())
+            if pen is None:
+                pen = pen_cache[border.rgba()] = QPen(border, 1)
+            p.setPen(pen)
+            y0 = r * lh + 1
+            y1 = y0 + lh - 3
+            x0 = open_left_x if ol else cell_xs[c0] - half + 1
+            x1 = open_right_x - 1 if orr else cell_xs[c1] + cell_w + half - 2
+            if not ol and not orr:
+                p.drawRect(x0, y0, x1 - x0, y1 - y0)
+                continue
+            p.drawLine(x0, y0, x1, y0)
+            p.drawLine(x0, y1, x1, y1)
+            if not ol:
+                p.drawLine(x0, y0, x0, y1)
+            if not orr:
+                p.drawLine(x1, y0, x1, y1)
+
+        # Byte cells: a cached picture per spelling and colour. Qt shapes every string
+        # it draws (about 8 us a call and 0.6 us a character), a picture is a copy: a
+        # page of mixed bytes was hundreds of drawText calls, and per-colour strings
+        # shape their padding too.
+        table = spelling_table(lay.byte_format)
+        rgba_of: dict = {}
+        sprite = sprites.text
+        for r in range((len(data) + n - 1) // n):
+            i0 = r * n
+            y = r * lh
+            for k in range(min(n, len(data) - i0)):
+                color = colors[i0 + k]
+                rgba = rgba_of.get(id(color))
+                if rgba is None:
+                    rgba = rgba_of[id(color)] = color.rgba()
+                p.drawPixmap(cell_xs[k] - 1, y, sprite(table[data[i0 + k]], rgba, base_y))
+
+        # Marks: a letter per problem kind, small, at the box's top right (cached
+        # pixmaps: hundreds of them on a page of NULs).
+        for r, c0, c1, ol, orr, u, fill, border in pieces:
+            if ol:
+                continue  # the mark sits on the unit's first row
+            mark = style.mark_for(u)
+            if mark:
+                p.drawPixmap(cell_xs[c0] + cell_w - 2, r * lh, sprites.mark(mark, border))
+
+        # The character column.
+        self._paint_chars(p, pal, units, start, end, top, last_row, colors, data, base_y,
+                          color_cache)
+
+    def _paint_cursor(self, p: QPainter, pal, start: int, end: int) -> None:
+        """The cursor: a frame around its byte in both columns."""
+        sprites = self.view.sprites
+        doc = self.document
+        lay = self.view.layout_
+        cw, lh = sprites.cw, sprites.lh
+        half = cw // 2
+        cell_w = lay.cell_w
+        char_w = lay.char_w
+        top = self.view.top_row
+        if doc.size and start <= doc.cursor < max(end, start + 1):
+            cur = doc.cursor
+            r = lay.row_of(cur) - top
+            col = lay.col_of(cur)
+            focused = self.view.hasFocus()
+            pen = QPen(pal.color("cursor"), 2 if focused else 1)
+            if not focused:
+                pen.setStyle(Qt.PenStyle.DashLine)
+            p.setPen(pen)
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.drawRect(QRect(lay.cell_x(col) - half + 1, r * lh + 1, cell_w + cw - 2, lh - 2))
+            p.drawRect(QRect(lay.char_x(col) + 1, r * lh + 1, char_w - 2, lh - 2))
+
+    def _paint_bar(self, p: QPainter, offset: int, color: QColor, top: int, last_row: int,
+                   label: str) -> None:
+        """A vertical bar at ``offset`` in both columns, with a flag at the top (the
+        origin) or the bottom (back in step)."""
+        lay = self.view.layout_
+        row = lay.row_of(offset)
+        if not (top <= row <= last_row):
+            return
+        col = lay.col_of(offset)
+        lh = self.view.sprites.lh
+        y = (row - top) * lh
+        cw = self.view.sprites.cw
+        pen = QPen(color, 2)
+        p.setPen(pen)
+        for x in (lay.cell_x(col) - cw // 2, lay.char_x(col)):
+            p.drawLine(x, y, x, y + lh - 1)
+            # a small flag so the bar reads without colour too
+            flag = [QPoint(x, y), QPoint(x + 5, y + 2), QPoint(x, y + 4)] if label == "origin" \
+                else [QPoint(x, y + lh - 5), QPoint(x + 5, y + lh - 3), QPoint(x, y + lh - 1)]
+            p.setBrush(color)
+            p.drawPolygon(flag)
+        p.setBrush(Qt.BrushStyle.NoBrush)
+
+    def _paint_chars(self, p: QPainter, pal, units, start, end, top, last_row, colors, data,
+                     base_y, color_cache) -> None:
+        """The character column of these rows: plain cells, glyphs with their flags and
+        framed codes, each a small picture."""
+        sprites = self.view.sprites
+        lay = self.view.layout_
+        lh = sprites.lh
+        n = lay.bytes_per_row
+        muted = pal.color("muted_text")
+        p.setFont(sprites.font)
+        # Plain cells (printable ASCII and the continuation dot, all one advance wide)
+        # are collected per row and drawn as runs; everything else one by one.
+        rows_plain: dict[int, list] = {}
+        singles = []
+        compacts = []
+        dot = style.CONTINUATION_MARK
+        for u in units:
+            covered = u.offset + 1  # continuation cells up to here are under the glyph
+            if start <= u.offset < end:
+                i = u.offset - start
+                color = colors[i]
+                if u.kind == K.VALID and 0x21 <= u.value < 0x7F and not u.warnings:
+                    rows_plain.setdefault(i // n, []).append((i % n, chr(u.value), color))
+                    continue
+                text, kind = style.glyph_for(u, False)
+                if kind == style.GLYPH and text != " " and not sprites.coverage.can_draw(text):
+                    text, kind = f"{u.value:04X}", style.CODEPOINT
+                if kind in (style.INVISIBLE, style.CODEPOINT) or (
+                        kind == style.CONTROL_PICTURE and len(text) > 1):
+                    if text.startswith("U+"):
+                        text = text[2:]  # the box itself says "code point"
+                    # Compact text across the unit's cells on this row.
+                    row_end = lay.row_start(lay.row_of(u.offset) + 1)
+                    last = min(u.end, row_end) - 1
+                    compacts.append((i // n, i % n, last - lay.row_start(lay.row_of(u.offset)),
+                                     text, color))
+                    covered = u.end
+                elif text != " " and u.kind == K.VALID and sprites.is_cell_glyph(text):
+                    rows_plain.setdefault(i // n, []).append((i % n, text, color))
+                elif text != " ":
+                    singles.append((i // n, i % n, text, color, u.kind != K.VALID))
+                    if u.length > 1:
+                        covered = u.offset + min(u.length, sprites.glyph_cells(text))
+            for off in range(max(covered, start), min(u.end, end)):
+                i = off - start
+                rows_plain.setdefault(i // n, []).append((i % n, dot, muted))
+        # Plain cells: a cached picture each (see the byte cells).
+        rgba_of: dict = {}
+        sprite = sprites.text
+        for r, cells in rows_plain.items():
+            y = r * lh
+            for col, ch, color in cells:
+                rgba = rgba_of.get(id(color))
+                if rgba is None:
+                    rgba = rgba_of[id(color)] = color.rgba()
+                p.drawPixmap(lay.char_x(col) - 1, y, sprite(ch, rgba, base_y))
+        p.setFont(sprites.font)
+        for r, col, text, color, flagged in singles:
+            p.drawPixmap(lay.char_x(col) - 1, r * lh, sprites.glyph(text, color, flagged, base_y))
+        for r, c0, c1, text, color in compacts:
+            x0 = lay.char_x(c0)
+            p.drawPixmap(x0, r * lh, sprites.compact(text, color, lay.char_x(c1 + 1) - x0))
