@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QMenu, QToolTip
 from inspector.core.units import decoder
 from inspector.core.units import kinds as K
 from inspector.core.units.unicode_db import name as cp_name
+from inspector.core.units.unitinfo import explain
 
 
 def describe_unit(unit: decoder.Unit, data: bytes, origin: int | None = None,
@@ -52,12 +53,9 @@ def describe_unit(unit: decoder.Unit, data: bytes, origin: int | None = None,
 
 
 def _explain(unit, source, dialect, origin, lost) -> str:
-    """The shared explanation (issue 5's unitinfo) if present, under our own header."""
+    """The shared explanation of :mod:`inspector.core.units.unitinfo` under our own
+    header."""
     data = source.read(unit.offset, unit.length)
-    try:
-        from inspector.core.units.unitinfo import explain
-    except ImportError:
-        return describe_unit(unit, data, origin, lost)
     try:
         text = str(explain(unit, source, dialect, lost=lost))
     except Exception:  # a tooltip never breaks the view
