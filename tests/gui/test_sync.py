@@ -169,7 +169,7 @@ def test_only_jumps_bring_context_not_drags_steps_or_resizes(opened, qtbot):
     # A jump near the end of the file: the text pane still shows a full screen.
     w.go_to(len(data) - 5)
     tv.viewport().repaint()
-    full = tv._visible_line_count(partial=False)
+    full = tv.visible_line_count(partial=False)
     assert len(tv._visible_lines()) >= full
     assert contains(tv, len(data) - 5)
 
@@ -178,13 +178,13 @@ def test_only_jumps_bring_context_not_drags_steps_or_resizes(opened, qtbot):
     w.go_to(30_000)
     tv.viewport().repaint()
     lines = tv._visible_lines()
-    bottom = lines[tv._visible_line_count(partial=False) - 1]
+    bottom = lines[tv.visible_line_count(partial=False) - 1]
     doc.set_cursor(bottom.start)
     tv.viewport().repaint()
     tv.resize(tv.width(), tv.height() // 2)
     qtbot.wait(1)
     tv.viewport().repaint()
     lines = tv._visible_lines()
-    full = tv._visible_line_count(partial=False)
+    full = tv.visible_line_count(partial=False)
     row = next(i for i, line in enumerate(lines) if line.start <= doc.cursor < line.end)
     assert row == full - 1

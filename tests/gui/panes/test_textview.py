@@ -160,7 +160,7 @@ def test_cursor_set_from_outside_becomes_visible_without_writing_the_anchor(make
     assert doc.anchor == 0
     # Just past the bottom: the pane scrolls by a line, not a page.
     first = view.top
-    full = view._visible_line_count(partial=False)
+    full = view.visible_line_count(partial=False)
     below = view.text_layout.lines_from(first, full + 1)[-1].start + 2
     doc.set_cursor(below)
     assert view.top == first + 10
@@ -326,7 +326,7 @@ def test_screenshot_of_a_rich_sample(make_view, qtbot, theme, tmp_path):
 def test_visible_range_matches_the_lines_on_screen(make_view):
     data = b"".join(b"%09d\n" % i for i in range(1000))   # 10 bytes a line
     doc, view = make_view(data, height=203)
-    rows = view._visible_line_count(partial=True)
+    rows = view.visible_line_count(partial=True)
     doc.set_anchor(5000 + 3)
     start, end = view.visible_range()
     assert (start, end) == (5000, 5000 + 10 * rows)
@@ -393,7 +393,7 @@ def _fresh_pane_image(data: bytes, size, apply):
     view.show()
     try:
         apply(doc, view)
-        return _pane_image(view), dict(view._line_images)
+        return _pane_image(view), dict(view.painter.line_images)
     finally:
         view.close()
 
@@ -451,9 +451,10 @@ def test_line_pictures_stay_within_their_budget(make_view):
         view.viewport().grab()
     vp = view.viewport()
     ratio = view.devicePixelRatioF()
-    assert 0 < view._image_pixels <= 3 * vp.width() * vp.height() * ratio * ratio
-    assert view._image_pixels == sum(pm.width() * pm.height()
-                                     for pm in view._line_images.values() if pm is not None)
+    painter = view.painter
+    assert 0 < painter.image_pixels <= 3 * vp.width() * vp.height() * ratio * ratio
+    assert painter.image_pixels == sum(pm.width() * pm.height()
+                                       for pm in painter.line_images.values() if pm is not None)
 
 
 def test_opening_a_file_lays_it_out_once(make_view):
@@ -507,7 +508,7 @@ def test_lines_of_one_repeated_byte_share_a_picture_that_looks_right(make_view, 
 
     apply(doc)
     shared = _pane_image(view)
-    assert any(key[0] == "repeated" for key in view._line_images), "no shared line picture"
+    assert any(key[0] == "repeated" for key in view.painter.line_images), "no shared line picture"
     assert _pane_image(view) == shared
 
     monkeypatch.setattr(TL.TextLayout, "_wrap_repeated", lambda self, par: False)
