@@ -1,0 +1,48 @@
+"""What a screen reader announces for the parts of the window. The panes paint
+themselves, so without these names they are anonymous rectangles."""
+
+from __future__ import annotations
+
+# (window attribute, accessible name, accessible description)
+DESCRIPTIONS = (
+    ("hex_view", "Hex view",
+     "The bytes of the file in rows, each unit boxed; problems carry a mark letter. Arrows "
+     "move by unit, Alt+arrows by byte, Shift selects, Tab goes to the text pane."),
+    ("text_view", "Decoded text",
+     "The file as a UTF-8 decoder reads it; each problem is shown as flagged replacement "
+     "characters. In step with the hex view."),
+    ("overview", "Overview of the whole file",
+     "Where the problems, the multibyte text and the binary-looking data are; click to go "
+     "there."),
+    ("find_bar", "Find bar",
+     "Find hex bytes, text or code points; F3 next, Shift+F3 previous, Escape closes."),
+    ("inspector_dock", "Sequence inspector",
+     "Everything the decoder knows about the unit at the cursor."),
+    ("statistics_dock", "Statistics",
+     "The verdict and the counts of units, errors and warnings of the whole file."),
+    ("problem_dock", "Problem list",
+     "Every problem unit of the file; Enter goes to the selected one."),
+    ("banner", "File changed on disk",
+     "The inspected file changed since it was opened; Reload or Dismiss."),
+    ("status_cursor", "Cursor offset", "The cursor's offset in hex and decimal."),
+    ("status_selection", "Selection length", "How many bytes are selected."),
+    ("status_unit", "Unit at the cursor",
+     "The code point and name, or the problem, at the cursor."),
+    ("status_note", "Message", "The last message: searches, copies, the file's state."),
+    ("status_resync", "Resynchronization", "How many bytes decoding from the origin loses."),
+    ("status_dialect", "Dialect", "How the bytes are interpreted."),
+    ("status_size", "File size", "The size of the file in bytes."),
+    ("status_verdict", "Verdict", "The whole-file verdict of the scan."),
+    ("status_readonly", "Read-only", "The file is never written to."),
+    ("progress", "Scan progress", "How much of the file has been scanned."),
+    ("cancel_button", "Cancel the scan", "Stop the background scan."),
+)
+
+
+def describe_for_accessibility(window) -> None:
+    """Give each part of ``window`` listed in DESCRIPTIONS its name and description."""
+    for attr, name, description in DESCRIPTIONS:
+        widget = getattr(window, attr, None)
+        if widget is not None:
+            widget.setAccessibleName(name)
+            widget.setAccessibleDescription(description)

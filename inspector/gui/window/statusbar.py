@@ -1,0 +1,156 @@
+"""The window's status bar: where the cursor is, what is selected, the unit there, the
+last message, what decoding from an origin loses, the dialect, the size, the whole-file
+verdict and the scan's progress bar with its Cancel button.
+
+:class:`StatusFields` makes the widgets and keeps them up to date from the document; the
+window keeps the widgets under their old names too (``window.status_cursor``...).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton, QStatusBar
+
+from inspector.core.analysis import verdict
+from inspector.core.source.bytesource import ByteSourceError
+from inspector.core.units import kinds as K
+from inspector.core.units.unicode_db import name as cp_name
+from inspector.gui.docks.statistics import UNREADABLE_VERDICT
+from inspector.gui.document import Document
+from inspector.gui.look.labels import ElidedLabel
+
+VERDICT_TIP = "the whole-file verdict"
+
+
+def unit_summary(u) -> str:
+    """The status bar's words for a unit: its code point and name, or its problem."""
+    if u.kind == K.VALID:
+        text = f"U+{u.value:04X} {cp_name(u.value)}"
+        if u.warnings:
+            text += " (" + ", ".join(K.KIND_TITLES.get(w, w) for w in u.warnings) + ")"
+        return text
+    return f"{K.KIND_TITLES[u.kind]}, {u.length} byte{'s' if u.length != 1 else ''}"
+
+
+def _label(name: str, tip: str) -> QLabel:
+    w = QLabel()
+    w.setObjectName(name)
+    w.setToolTip(tip)
+    w.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    return w
+
+
+class StatusFields(QObject):
+    """The status bar's widgets and what they show. A QObject (a child of the window) so
+    that the document's signals reach its slots only while it lives."""
+
+    def __init__(self, bar: QStatusBar, document: Document, parent: QObject):
+        super().__init__(parent)
+        self.document = document
+        bar.setObjectName("statusBar")
+        self.cursor = _label("statusCursor", "cursor offset (hex and decimal)")
+        self.selection = _label("statusSelection", "selection length")
+        self.unit = _label("statusUnit", "the unit at the cursor")
+        self.note = _label("statusNote", "the last search, the file's state")
+        self.resync = _label("statusResync", "what decoding from the origin loses")
+        self.dialect = _label("statusDialect", "Interpret as (View menu)")
+        self.size = _label("statusSize", "file size")
+        # The verdict can be a long sentence: shown as far as it fits, whole in its
+        # tooltip and in the statistics dock.
+        self.verdict = ElidedLabel()
+        self.verdict.setObjectName("statusVerdict")
+        self.verdict.setToolTip(VERDICT_TIP)
+        self.read_only = _label("statusReadOnly", "the file is opened read-only: "
+                                                  "nothing is ever written to it")
+        self.read_only.setText("Read-only")
+        self.progress = QProgressBar()
+        self.progress.setObjectName("scanProgress")
+        self.progress.setRange(0, 1000)
+        self.progress.setMaximumWidth(140)
+        self.progress.setTextVisible(False)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setObjectName("scanCancel")
+        for w in (self.cursor, self.selection, self.unit, self.resync, self.note):
+            bar.addWidget(w)
+        for w in (self.dialect, self.size, self.verdict, self.progress,
+                  self.cancel_button, self.read_only):
+            bar.addPermanentWidget(w)
+        self.hide_progress()
+
+    # ------------------------------------------------------------------ the scan
+    def show_progress(self, value: int | None = None) -> None:
+        """The progress bar (at ``value`` of 1000, when given) and its Cancel button."""
+        if value is not None:
+            self.progress.setValue(value)
+        self.progress.show()
+        self.cancel_button.show()
+
+    def hide_progress(self) -> None:
+        self.progress.hide()
+        self.cancel_button.hide()
+
+    def set_verdict(self, text: str, tip: str = VERDICT_TIP) -> None:
+        """The verdict and its tooltip, always together (a tooltip left from the last
+        file told that file's verdict)."""
+        self.verdict.setText(text)
+        self.verdict.setToolTip(tip)
+
+    def show_scan(self, result) -> None:
+        """The document's scan changed: how far it is, or the verdict once complete."""
+        if result is None:
+            return
+        if not result.complete or result.verdict_pending:
+            total = max(result.end - result.start, 1)
+            self.set_verdict(f"scanning… {100 * result.scanned // total}%")
+            return
+        try:
+            v = verdict.verdict_of(result, self.document.source)
+        except (OSError, ByteSourceError) as e:
+            # The file went away under the scan: its counts stand, the verdict cannot.
+            self.set_verdict(UNREADABLE_VERDICT, str(e))
+            return
+        self.set_verdict(v.text, f"{v.text}\n{v.details_text()}")
+
+    # ------------------------------------------------------------------ the document
+    def show_all(self) -> None:
+        d = self.document
+        self.dialect.setText(K.DIALECT_TITLES[d.dialect])
+        self.size.setText(f"{d.size:,} bytes")
+        self.show_cursor()
+        self.show_selection()
+        self.show_resync()
+
+    def show_dialect(self, name: str) -> None:
+        self.dialect.setText(K.DIALECT_TITLES[name])
+        self.show_resync()
+        self.show_cursor()
+
+    def show_origin(self, origin) -> None:
+        self.show_resync()
+        self.show_cursor()
+
+    def show_cursor(self, *_) -> None:
+        d = self.document
+        if d.size == 0:
+            self.cursor.setText("empty file" if d.path is not None else "no file")
+            self.unit.setText("")
+            return
+        c = d.cursor
+        self.cursor.setText(f"0x{c:X} ({c:,})")
+        u = d.unit_at(c)
+        self.unit.setText(unit_summary(u) if u is not None else "")
+
+    def show_selection(self, *_) -> None:
+        start, end = self.document.selection
+        n = end - start
+        self.selection.setText(f"selected {n:,} byte{'s' if n != 1 else ''}" if n else "")
+
+    def show_resync(self) -> None:
+        r = self.document.resync()
+        if r is None:
+            self.resync.setText("")
+            return
+        lost = r.lost_bytes
+        self.resync.setText(
+            f"decoding from 0x{r.origin:X}: {lost} byte{'s' if lost != 1 else ''} lost, "
+            f"in step at 0x{r.sync_offset:X}")

@@ -1,0 +1,73 @@
+"""The dialogs the window opens from its menus: the encoder and the UTF-8 reference
+(made once and raised again), the legend, About, the repaired copy, and the exporter
+behind File > Export. Functions of the window (its methods of the same names call them);
+each dialog is kept on the window (``window.encoder_dialog``...).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QMessageBox
+
+from inspector.gui.dialogs import export as exportdialogs
+from inspector.gui.dialogs.encoder import EncoderDialog
+from inspector.gui.dialogs.legend import LegendDialog
+from inspector.gui.dialogs.reference import ReferenceDialog
+
+
+def show_legend(window) -> None:
+    window.legend_dialog = LegendDialog(window)
+    window.legend_dialog.open()
+
+
+def show_encoder(window) -> None:
+    if window.encoder_dialog is None:
+        window.encoder_dialog = EncoderDialog(window.document, window)
+        window.encoder_dialog.findRequested.connect(window.find_pattern)
+    window.encoder_dialog.show()
+    window.encoder_dialog.raise_()
+    window.encoder_dialog.activateWindow()
+
+
+def show_reference(window) -> None:
+    if window.reference_dialog is None:
+        window.reference_dialog = ReferenceDialog(window.document, window)
+    window.reference_dialog.show()
+    window.reference_dialog.raise_()
+    window.reference_dialog.activateWindow()
+
+
+def show_about(window) -> None:
+    from inspector.core.units.unicode_db import UNICODE_VERSION
+
+    box = QMessageBox(QMessageBox.Icon.Information, "About UTF-8 Inspector",
+                      "UTF-8 Inspector shows bytes the way a UTF-8 decoder sees them.\n\n"
+                      f"Unicode database: {UNICODE_VERSION}. The inspected file is "
+                      "opened read-only and never written to.",
+                      QMessageBox.StandardButton.Ok, window)
+    box.setObjectName("aboutBox")
+    box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    box.open()
+
+
+def exporter(window):
+    """The window's exporter (``window.exporter``), made on first use; its outcome goes
+    to the status bar."""
+    made = getattr(window, "exporter", None)
+    if made is None:
+        made = window.exporter = exportdialogs.Exporter(window.document, window)
+        made.done.connect(lambda outcome, message: window.show_message(
+            message.splitlines()[0] if message else outcome))
+    return made
+
+
+def show_repair(window, target: str | None = None):
+    if window.document.path is None and not window.document.size:
+        window.show_error("Save a repaired copy", "Open a file first.")
+        return None
+    if window.repair_dialog is not None:
+        window.repair_dialog.close()
+    window.repair_dialog = exportdialogs.RepairDialog(window.document, window, target)
+    window.repair_dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, False)
+    window.repair_dialog.open()
+    return window.repair_dialog
