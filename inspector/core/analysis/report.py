@@ -24,7 +24,7 @@ from inspector.core.units import kinds as K
 from inspector.core.source.bytesource import display_path
 from inspector.core.units.decoder import Unit
 from inspector.core.scan.results import ScanCancelled, segments
-from inspector.core.scan.lines import LineCounter, line_columns
+from inspector.core.scan.lines import LineCounter, line_column, line_columns
 from inspector.core.scan.tally import row_unit
 from inspector.core.scan.windows import iter_windows
 from inspector.core.units.unicode_db import UNICODE_VERSION
@@ -155,7 +155,8 @@ def write_csv(fileobj, source, dialect: str = K.UTF8, start: int = 0, end: int |
               path: str | None = None, header: bool = True) -> int:
     """Stream every error unit as CSV rows (offset, length, kind, bytes, replacements,
     line, column; with ``path``, a first column naming the file). Returns the number of
-    rows. Lines and columns count from ``start`` as if the region were the file."""
+    rows. Lines and columns are the file's (a region that starts past 0 counts the LF bytes
+    before it first)."""
     dialect = K.check_dialect(dialect)
     prefix = ""
     if path is not None:
@@ -169,6 +170,8 @@ def write_csv(fileobj, source, dialect: str = K.UTF8, start: int = 0, end: int |
     count = 0
     names = KR.KIND_CODES
     counter = LineCounter(source, dialect)
+    if start > 0:  # a region of a file: lines and columns stay the file's
+        counter.line, counter.column = line_column(source, start, dialect=dialect)
     for window, rows, err in _error_windows(source, dialect, start, end, origin, cancel):
         data = window.data
         base = window.base
