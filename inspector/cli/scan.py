@@ -1,9 +1,16 @@
-"""``utf8-inspector scan PATH... [--json] [--dialect NAME] [--max-errors N] [--csv FILE] [--jobs N]``
+"""``utf8-inspector scan PATH... [--json | --jsonl | --format gnu] [--dialect NAME]
+[--max-errors N] [--csv FILE] [--jobs N] [--dask ADDRESS] [--include GLOB] [--exclude GLOB]
+[--follow-links]``
 
-Scans whole files and prints, per file, a readable summary or (``--json``) one JSON
-object: a single PATH prints one object, several PATHs print a JSON list of objects in
-the order given. A file that cannot be read gets a one-line message on stderr and, in
-JSON, an object with ``path`` and ``error``; the other files are still scanned.
+Scans whole files and prints, per file, a readable summary (and a final summary line),
+or (``--json``) one JSON object: a single file prints one object, several files (or a
+directory) a JSON list of objects in walk order; ``--jsonl`` prints one object per line
+as files finish, in walk order; ``--format gnu`` prints ``path:line:column: kind:
+explanation`` for each listed error. A PATH may be a file, a directory (walked
+recursively in sorted order; see :mod:`inspector.core.scan.corpus`) or ``-`` for
+standard input. A file that cannot be read gets a one-line message on stderr and, in
+JSON, an object with ``path`` and ``error``; the other files are still scanned. A
+special file met in a directory is reported as skipped (``skipped``: the reason).
 
 ``--csv FILE`` streams every error unit of every file to FILE (``-`` for stdout) with the
 columns offset, length, kind, bytes, replacements, and a first ``path`` column when
@@ -22,9 +29,9 @@ import time
 from inspector.cli.common import EXIT_ERROR, EXIT_OK, EXIT_PROBLEMS
 from inspector.core.units import kinds as K
 from inspector.core.source.bytesource import ByteSourceError, FileSource, display_path
-from inspector.core.analysis.report import build_report, write_csv, write_json
-from inspector.core.scan.scanner import scan_steps
-from inspector.core.analysis.verdict import verdict
+from inspector.core.analysis import batch as BA
+from inspector.core.analysis.report import write_csv, write_json
+from inspector.core.scan import corpus as CO
 
 PROGRESS_AFTER = 0.5  # seconds: quick files never show a bar
 
@@ -34,9 +41,22 @@ def _parser() -> argparse.ArgumentParser:
         prog="utf8-inspector scan",
         description="Scan files and report how a UTF-8 decoder sees them.",
         epilog="Exit status: 0 all valid, 1 problems found, 2 a file could not be read.")
-    p.add_argument("paths", nargs="+", metavar="PATH", help="files to scan")
-    p.add_argument("--json", action="store_true",
-                   help="print JSON: one object for one PATH, a list for several")
+    p.add_argument("paths", nargs="+", metavar="PATH",
+                   help="files or directories to scan ('-': standard input)")
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true",
+                     help="print JSON: one object for one file, a list for several")
+    out.add_argument("--jsonl", action="store_true",
+                     help="print one JSON object per line, as files finish (walk order)")
+    out.add_argument("--format", choices=("text", "gnu"), default="text",
+                     help="gnu: one 'path:line:column: kind: explanation' line per error")
+    p.add_argument("--include", action="append", default=[], metavar="GLOB",
+                   help="in directories, scan only files whose name or path below the "
+                        "directory matches GLOB (repeatable)")
+    p.add_argument("--exclude", action="append", default=[], metavar="GLOB",
+                   help="in directories, leave out files and folders matching GLOB (repeatable)")
+    p.add_argument("--follow-links", action="store_true",
+                   help="follow symbolic links met in directories (default: skip them)")
     p.add_argument("--dialect", default=K.UTF8,
                    help=f"UTF-8 dialect: {', '.join(K.DIALECTS)} (default utf-8)")
     p.add_argument("--max-errors", type=int, default=100, metavar="N",
@@ -44,8 +64,11 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--csv", metavar="FILE",
                    help="write every error unit to FILE as CSV ('-' for stdout)")
     p.add_argument("--jobs", type=int, default=None, metavar="N",
-                   help="processes for large utf-8 files (default: one per core; 1: no "
-                        "extra process)")
+                   help="processes for many files and large utf-8 files (default: one per "
+                        "core; 1: no extra process)")
+    p.add_argument("--dask", metavar="ADDRESS",
+                   help="run the tasks on a Dask cluster (scheduler address, e.g. "
+                        "tcp://host:8786); needs the 'cluster' extra")
     return p
 
 
@@ -107,78 +130,183 @@ def _summary(report: dict) -> str:
     return "\n".join(lines)
 
 
-def _scan_one(path: str, args, csv_out, several: bool):
-    """(report, status) for one path; report has an ``error`` field when unreadable."""
-    shown = display_path(path)
-    try:
-        source = FileSource(path)
-    except ByteSourceError as e:
-        return {"path": shown, "error": str(e), "reason": e.reason}, EXIT_ERROR
-    try:
-        bar = _ProgressBar(shown, sys.stderr)
-        steps = scan_steps(source, args.dialect, max_errors=args.max_errors, workers=args.jobs)
+class _FilesBar:
+    """Progress across files on a terminal: files and bytes done, ETA from the bytes."""
+
+    def __init__(self, stream, total_files: int, total_bytes: int):
+        self.stream = stream
+        self.enabled = stream.isatty() and total_files > 1
+        self.total_files = total_files
+        self.total_bytes = total_bytes
+        self.files = self.bytes = 0
+        self.began = time.monotonic()
+        self.last = 0.0
+        self.shown = False
+
+    def add(self, n_bytes: int) -> None:
+        self.files += 1
+        self.bytes += n_bytes
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if now - self.began < PROGRESS_AFTER or now - self.last < 0.1:
+            return
+        self.last = now
+        self.shown = True
+        frac = self.bytes / self.total_bytes if self.total_bytes else self.files / self.total_files
+        width = 30
+        filled = int(min(1.0, frac) * width)
+        elapsed = now - self.began
+        eta = elapsed * (1 - frac) / frac if frac > 0 else 0.0
+        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.files:,}/"
+                          f"{self.total_files:,} files, {self.bytes / (1 << 20):,.1f}/"
+                          f"{self.total_bytes / (1 << 20):,.1f} MiB, ETA {eta:,.0f} s\x1b[K")
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.shown:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+
+
+def _gnu_lines(report: dict) -> list[str]:
+    """``path:line:column: kind: explanation`` per listed error."""
+    path = report["path"]
+    if "error" in report:
+        return [f"{path}: error: {report['error']}"]
+    if "skipped" in report:
+        return []
+    return [f"{path}:{e['line']}:{e['column']}: {e['kind']}: {e.get('explanation') or e['kind']}"
+            for e in report["first_errors"]]
+
+
+def _one_file_report(entry, args, options):
+    """The report of one entry scanned in this process (a file, or standard input),
+    with a progress bar for a long one."""
+    if entry.kind == "stdin":
         try:
-            while True:
-                step = next(steps)
-                bar.update(step.done, step.total)
-        except StopIteration as stop:
-            result = stop.value
+            source = CO.SpooledInput()
+        except OSError as e:
+            return {"path": CO.STDIN, "error": f"-: cannot read standard input: {e.strerror or e}",
+                    "reason": "io"}
+        try:
+            return BA.report_source(source, CO.STDIN, options, args.jobs)
+        except ByteSourceError as e:
+            return BA.error_report(CO.STDIN, e)
         finally:
-            bar.close()
-        v = verdict(result, source)
-        report = build_report(result, source, path, v)
-        if csv_out is not None:
-            write_csv(csv_out, source, args.dialect, path=shown if several else None,
-                      header=False)
-        return report, (EXIT_OK if result.valid else EXIT_PROBLEMS)
-    except ByteSourceError as e:
-        return {"path": shown, "error": str(e), "reason": e.reason}, EXIT_ERROR
+            source.close()
+    bar = _ProgressBar(display_path(entry.path), sys.stderr)
+    try:
+        return BA.report_path(entry.path, options, args.jobs, bar.update)
     finally:
-        source.close()
+        bar.close()
+
+
+def _open_csv(args, several: bool):
+    if args.csv == "-":
+        csv_out = sys.stdout
+    else:
+        try:
+            csv_out = open(args.csv, "w", newline="", encoding="utf-8")
+        except OSError as e:
+            raise ByteSourceError(f"cannot write {display_path(args.csv)}: {e.strerror or e}",
+                                  args.csv) from None
+    from inspector.core.analysis.report import CSV_COLUMNS
+
+    csv_out.write(",".join((("path",) if several else ()) + CSV_COLUMNS) + "\n")
+    return csv_out
+
+
+def _write_csv_rows(csv_out, entry, report, args, several: bool) -> None:
+    if "error" in report or "skipped" in report or entry.kind == "stdin":
+        return  # standard input's rows are written while its spool is open (see below)
+    try:
+        with FileSource(entry.path) as source:
+            write_csv(csv_out, source, args.dialect, path=report["path"] if several else None,
+                      header=False)
+    except ByteSourceError as e:
+        print(f"utf8-inspector scan: {e}", file=sys.stderr)
+
+
+def _check_args(args) -> str | None:
+    try:
+        args.dialect = K.check_dialect(args.dialect)
+    except ValueError as e:
+        return str(e)
+    if args.max_errors < 0:
+        return "--max-errors must be 0 or more"
+    if args.jobs is not None and args.jobs < 1:
+        return "--jobs must be 1 or more"
+    if args.paths.count(CO.STDIN) > 1:
+        return "standard input ('-') can be scanned once"
+    return None
 
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    try:
-        args.dialect = K.check_dialect(args.dialect)
-    except ValueError as e:
-        print(f"utf8-inspector scan: {e}", file=sys.stderr)
+    problem = _check_args(args)
+    if problem:
+        print(f"utf8-inspector scan: {problem}", file=sys.stderr)
         return EXIT_ERROR
-    if args.max_errors < 0:
-        print("utf8-inspector scan: --max-errors must be 0 or more", file=sys.stderr)
-        return EXIT_ERROR
-    if args.jobs is not None and args.jobs < 1:
-        print("utf8-inspector scan: --jobs must be 1 or more", file=sys.stderr)
-        return EXIT_ERROR
-    several = len(args.paths) > 1
+    entries = list(CO.walk(args.paths, args.include, args.exclude, args.follow_links))
+    files = [e for e in entries if e.kind in ("file", "stdin")]
+    several = len(args.paths) > 1 or len(entries) != 1 or entries[0].path != args.paths[0]
+    gnu = args.format == "gnu"
+    options = BA.Options(args.dialect, args.max_errors, explain=gnu)
     csv_out = None
     status = EXIT_OK
+    summary = BA.Summary()
+    bar = _FilesBar(sys.stderr, len(files), sum(e.size for e in files))
+    executor = None
     try:
         if args.csv:
-            if args.csv == "-":
-                csv_out = sys.stdout
-            else:
-                try:
-                    csv_out = open(args.csv, "w", newline="", encoding="utf-8")
-                except OSError as e:
-                    print(f"utf8-inspector scan: cannot write {display_path(args.csv)}: "
-                          f"{e.strerror or e}", file=sys.stderr)
-                    return EXIT_ERROR
-            from inspector.core.analysis.report import CSV_COLUMNS
-
-            csv_out.write(",".join((("path",) if several else ()) + CSV_COLUMNS) + "\n")
-        reports = []
-        for path in args.paths:
-            report, file_status = _scan_one(path, args, csv_out, several)
-            status = max(status, file_status)
+            try:
+                csv_out = _open_csv(args, several)
+            except ByteSourceError as e:
+                print(f"utf8-inspector scan: {e}", file=sys.stderr)
+                return EXIT_ERROR
+        try:
+            executor, local = _executor(args, files)
+        except RuntimeError as e:
+            print(f"utf8-inspector scan: {e}", file=sys.stderr)
+            return EXIT_ERROR
+        collected = []
+        stdin_rows = csv_out is not None and any(e.kind == "stdin" for e in files)
+        run_here = ((lambda e: _stdin_with_csv(e, args, options, csv_out, several))
+                    if stdin_rows else (lambda e: _one_file_report(e, args, options)))
+        for entry, report in BA.reports(entries, options, executor, local, run_here=run_here):
+            status = max(status, BA.status_of(report))
+            summary.add(report)
+            if "skipped" not in report:
+                bar.add(report.get("size") or 0)
             if "error" in report:
+                bar.close()
                 print(f"utf8-inspector scan: {report['error']}", file=sys.stderr)
-            elif not args.json:
+            if csv_out is not None:
+                _write_csv_rows(csv_out, entry, report, args, several)
+            if args.jsonl:
+                bar.close()
+                write_json(report, sys.stdout, indent=None)
+                sys.stdout.flush()
+            elif args.json:
+                collected.append(report)
+            elif gnu:
+                lines = _gnu_lines(report)
+                if lines:
+                    bar.close()
+                    print("\n".join(lines), flush=True)
+            elif "skipped" in report:
+                bar.close()
+                print(f"{report['path']}: skipped: {report['message']}", flush=True)
+            elif "error" not in report:
+                bar.close()
                 print(_summary(report), flush=True)
-            reports.append(report)
+        bar.close()
         if args.json:
-            write_json(reports if several else reports[0], sys.stdout)
+            write_json(collected if several else collected[0], sys.stdout)
             sys.stdout.flush()
+        elif not args.jsonl and not gnu and (several or summary.files > 1):
+            print(summary.text(), flush=True)
     except BrokenPipeError:
         # The reader went away (``| head``): stop quietly, and keep Python from
         # complaining while it flushes stdout on the way out.
@@ -189,9 +317,31 @@ def main(argv: list[str] | None = None) -> int:
         print("utf8-inspector scan: interrupted", file=sys.stderr)
         return 130
     finally:
+        bar.close()
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)
         if csv_out is not None and csv_out is not sys.stdout:
             csv_out.close()
     return status
+
+
+def _stdin_with_csv(entry, args, options, csv_out, several):
+    """Standard input read once: its report and its CSV rows from the same spool."""
+    if entry.kind != "stdin":
+        return _one_file_report(entry, args, options)
+    with CO.SpooledInput() as source:
+        try:
+            report = BA.report_source(source, CO.STDIN, options, args.jobs)
+        except ByteSourceError as e:
+            return BA.error_report(CO.STDIN, e)
+        write_csv(csv_out, source, args.dialect, path=CO.STDIN if several else None,
+                  header=False)
+    return report
+
+
+def _executor(args, files):
+    """(executor or None, which entries stay in this process)."""
+    return None, None
 
 
 if __name__ == "__main__":  # pragma: no cover

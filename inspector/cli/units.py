@@ -14,7 +14,9 @@ character's name, null without a code point) and ``explanation`` (one line for e
 and warnings, null for plain valid units); ``at_end`` is added for a truncated unit cut
 short by the end of the file. With ``--origin``, units lost to resynchronization right
 after the origin carry ``"lost": true``, and one note on stderr gives the offset where
-the cut is back in step. The top level stays a plain list.
+the cut is back in step. The top level stays a plain list. Every unit also has ``line``
+and ``column`` (1-based, from the start of the file, also with ``--from``: see
+:mod:`inspector.core.scan.lines`); the table shows them as ``line:column``.
 
 Exit status: 0 when every listed unit is valid (warnings allowed), 1 when any is an
 error, 2 on a usage or I/O error (one line on stderr).
@@ -33,6 +35,7 @@ from inspector.core.source.bytesource import ByteSourceError, FileSource, displa
 from inspector.core.units.decoder import resync, units_in_range
 from inspector.core.units.unicode_db import MAX_CODE_POINT, category, name
 from inspector.core.units.unitinfo import explain
+from inspector.core.scan.lines import line_column
 
 PROG = "utf8-inspector units"
 DEFAULT_COUNT = 64
@@ -165,8 +168,8 @@ def _shown_char(value: int | None) -> str:
     return chr(value)
 
 
-TABLE_HEADER = (f"{'offset':>10}  {'decimal':>12}  {'bytes':<17}  {'code point':<11}  "
-                f"char  name or problem")
+TABLE_HEADER = (f"{'offset':>10}  {'decimal':>12}  {'line:col':>11}  {'bytes':<17}  "
+                f"{'code point':<11}  char  name or problem")
 
 
 class _Lines:
@@ -266,9 +269,12 @@ def _write_lines(as_json: bool, source, start, count, origin, dialect, out) -> b
     wrote_any = False
     write = out.write
     write("[" if as_json else TABLE_HEADER + "\n")
+    line = column = None
     for units, data, base in iter_chunks(source, start, count, origin, dialect):
         parts = []
         append = parts.append
+        if line is None:
+            line, column = line_column(source, units[0].offset, dialect=dialect)
         for u in units:
             rel = u.offset - base
             if u.kind == valid and not u.warnings:
@@ -278,9 +284,16 @@ def _write_lines(as_json: bool, source, start, count, origin, dialect, out) -> b
                     any_error = True
                 tail = problem_tail(u, data, rel, lost_from <= u.offset < lost_until)
             if as_json:
-                append(f'\n{{"offset": {u.offset}{tail},')
+                append(f'\n{{"offset": {u.offset}, "line": {line}, "column": {column}{tail},')
             else:
-                append(f"{u.offset:#10x}  {u.offset:>12}  {tail}\n")
+                append(f"{u.offset:#10x}  {u.offset:>12}  {f'{line}:{column}':>11}  {tail}\n")
+            if u.kind == valid:
+                if u.value == 10:
+                    line, column = line + 1, 1
+                else:
+                    column += 1
+            else:
+                column += u.replacements
         text = "".join(parts)
         if as_json:
             # the separator goes before each object, so the last one has no comma

@@ -43,7 +43,7 @@ def test_problems_exit_1_max_errors_and_dialect(files, capsys):
     out = json.loads(capsys.readouterr().out)
     assert out["errors"]["total"] == 2
     assert out["first_errors"] == [{"offset": 4, "length": 2, "kind": "overlong", "bytes": "c0 af",
-                                    "replacements": 2, "codepoint": 47}]
+                                    "replacements": 2, "codepoint": 47, "line": 1, "column": 5}]
     assert main(["--json", "--dialect", "wtf-8", str(bad)]) == 1
     out = json.loads(capsys.readouterr().out)
     assert out["errors"]["total"] == 1 and out["dialect"] == "wtf-8"
@@ -63,11 +63,12 @@ def test_several_files_with_an_unreadable_one(files, capsys):
 
 def test_readable_summary(files, capsys):
     good, bad, tmp = files
-    assert main([str(good), str(bad), str(tmp)]) == 2
+    # A directory is walked (see test_scan_corpus.py), no longer refused.
+    assert main([str(good), str(bad), str(tmp)]) == 1
     captured = capsys.readouterr()
     assert "good.txt: valid UTF-8" in captured.out
     assert "bad.txt: UTF-8 with 2 problems: 1 overlong, 1 surrogate" in captured.out
-    assert "is a directory" in captured.err
+    assert "summary: 4 files, 2 valid, 2 with problems" in captured.out
 
 
 def test_bad_options(files, capsys):
@@ -85,10 +86,13 @@ def test_csv_with_millions_of_errors(tmp_path):
     n = 0
     with open(out_csv, newline="") as f:
         reader = csv.reader(f)
-        assert next(reader) == ["offset", "length", "kind", "bytes", "replacements"]
+        assert next(reader) == ["offset", "length", "kind", "bytes", "replacements", "line",
+                                "column"]
         for n, row in enumerate(reader, 1):
             if n == 1:
-                assert row == ["0", "1", "unexpected_continuation", "80", "1"]
+                assert row == ["0", "1", "unexpected_continuation", "80", "1", "1", "1"]
+            last = row
+    assert last[-2:] == ["1", str(2 << 20)]
     assert n == 2 << 20
 
 

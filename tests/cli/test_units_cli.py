@@ -61,7 +61,7 @@ def test_json_fields(mixed):
     euro = by_offset[1]
     assert euro == {"offset": 1, "length": 3, "kind": "valid", "codepoint": 0x20AC,
                     "replacements": 0, "warnings": [], "bytes": "e2 82 ac",
-                    "name": "EURO SIGN", "explanation": None}
+                    "name": "EURO SIGN", "explanation": None, "line": 1, "column": 2}
     overlong = by_offset[4]
     assert (overlong["kind"], overlong["codepoint"], overlong["replacements"]) == ("overlong", 0x2F, 2)
     assert overlong["bytes"] == "c0 af" and overlong["name"] == "SOLIDUS"
@@ -279,3 +279,18 @@ def test_broken_pipe_is_quiet(tmp_path):
     assert done.stdout.decode().count("\n") == 3
     assert b"Traceback" not in done.stderr and b"BrokenPipe" not in done.stderr
     assert done.stderr == b""
+
+
+def test_line_and_column_also_with_from(tmp_path, capsys):
+    from inspector.cli import units as units_cli
+
+    path = tmp_path / "lc.txt"
+    path.write_bytes(b"ab\n\xc0\xafz\n\xe2\x82\xac!")
+    assert units_cli.main(["--json", "--from", "9", str(path)]) == 0
+    got = [(u["offset"], u["line"], u["column"]) for u in json.loads(capsys.readouterr().out)]
+    assert got == [(7, 3, 1), (10, 3, 2)]  # from the unit that holds offset 9
+    assert units_cli.main([str(path)]) == 1
+    table = capsys.readouterr().out.splitlines()
+    assert "line:col" in table[0]
+    assert [row.split()[2] for row in table[1:]] == ["1:1", "1:2", "1:3", "2:1", "2:3", "2:4",
+                                                     "3:1", "3:2"]

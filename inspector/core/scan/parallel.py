@@ -123,7 +123,7 @@ def _task(args):
     }
 
 
-_ARRAYS = ("units", "errors", "warnings", "replacements", "error_bytes", "binary")
+_ARRAYS = ("units", "errors", "warnings", "replacements", "error_bytes", "binary", "lf")
 
 
 def _merge(result, index, part: dict) -> None:

@@ -80,6 +80,7 @@ def scan_steps(source, dialect: str = K.UTF8, start: int = 0, end: int | None = 
                                        hasher=hasher,
                                        dense_window=dense_window):
                 add_window(result, index, window, seg_start)
+                index.add_lf(window.data, window.base, window.stop)
                 window.data = None
                 done = window.base + window.stop
                 index._advance(done)

@@ -461,6 +461,7 @@ def fast_segment(result, index, source, seg_start: int, seg_end: int, chunk_size
             final = False
         if hasher is not None:
             hasher.update(memoryview(buf)[:stop])
+        index.add_lf(buf, pos, stop)
         if dense:
             error_bytes = _dense_window(result, index, buf, pos, 0, stop, final)
             dense = error_bytes > stop * _DENSE_ERRORS

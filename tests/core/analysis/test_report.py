@@ -32,7 +32,7 @@ def test_report_has_everything_to_reproduce(tmp_path):
     assert rep["errors"]["by_kind"]["overlong"] == 1
     assert rep["errors"]["total"] == 2 and rep["errors"]["replacements"] == 3
     assert rep["first_errors"][0] == {"offset": 3, "length": 2, "kind": "overlong", "bytes": "c0 af",
-                                      "replacements": 2, "codepoint": 0x2F}
+                                      "replacements": 2, "codepoint": 0x2F, "line": 1, "column": 4}
     assert rep["first_errors"][1]["at_end"] is True
     assert rep["verdict_code"] == "problems"
     buf = io.StringIO()
@@ -53,6 +53,6 @@ def test_csv_rows():
     n = write_csv(buf, MemorySource(data))
     rows = list(csv.reader(io.StringIO(buf.getvalue())))
     assert n == 2
-    assert rows == [["offset", "length", "kind", "bytes", "replacements"],
-                    ["1", "1", "invalid_byte", "ff", "1"],
-                    ["3", "3", "overlong", "e0 80 af", "3"]]
+    assert rows == [["offset", "length", "kind", "bytes", "replacements", "line", "column"],
+                    ["1", "1", "invalid_byte", "ff", "1", "1", "2"],
+                    ["3", "3", "overlong", "e0 80 af", "3", "1", "4"]]

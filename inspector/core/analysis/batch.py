@@ -1,0 +1,207 @@
+"""Reports for many files: one task per file (or per slice of a large file), run here or
+on an executor, the reports given back in the order of the walk.
+
+A task is plain data in and plain data out (a path and :class:`Options`; a report dict),
+so the same tasks run in this process, in a local ``ProcessPoolExecutor`` (any start
+method: nothing is inherited) or on a Dask cluster through ``distributed``'s
+``Client.get_executor()`` — whatever ``concurrent.futures.Executor`` is given.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections import deque
+from typing import Callable, Iterable, Iterator
+
+from inspector.core.analysis.report import build_report
+from inspector.core.scan import corpus as CO
+from inspector.core.scan.scanner import scan_steps
+from inspector.core.source.bytesource import ByteSourceError, FileSource, display_path
+from inspector.core.units import kinds as K
+
+EXIT_OK, EXIT_PROBLEMS, EXIT_ERROR = 0, 1, 2
+
+
+class Options:
+    """What every file's report is made with (picklable: sent along with each task)."""
+
+    __slots__ = ("dialect", "max_errors", "explain", "sha256")
+
+    def __init__(self, dialect: str = K.UTF8, max_errors: int = 100, explain: bool = False,
+                 sha256: bool = True):
+        self.dialect = dialect
+        self.max_errors = max_errors
+        self.explain = explain  # add each first error's one-line explanation
+        self.sha256 = sha256
+
+    def __getstate__(self):
+        return {n: getattr(self, n) for n in self.__slots__}
+
+    def __setstate__(self, state):
+        for n, v in state.items():
+            setattr(self, n, v)
+
+
+def error_report(path, e: ByteSourceError) -> dict:
+    return {"path": display_path(path), "error": str(e), "reason": e.reason}
+
+
+def status_of(report: dict) -> int:
+    if "error" in report:
+        return EXIT_ERROR
+    if "skipped" in report:
+        return EXIT_OK
+    return EXIT_OK if report["valid"] else EXIT_PROBLEMS
+
+
+def report_source(source, path, options: Options, workers: int | None = 1,
+                  progress: Callable[[int, int], None] | None = None) -> dict:
+    """Scan an open source and make its report (verdict included; lines and columns)."""
+    from inspector.core.analysis.verdict import verdict
+
+    steps = scan_steps(source, options.dialect, max_errors=options.max_errors,
+                       workers=workers, sha256=options.sha256)
+    while True:
+        try:
+            step = next(steps)
+        except StopIteration as stop:
+            result = stop.value
+            break
+        if progress is not None:
+            progress(step.done, step.total)
+    report = build_report(result, source, path, verdict(result, source))
+    if path == CO.STDIN:
+        report["path"] = CO.STDIN
+    if options.explain and report["first_errors"]:
+        from inspector.core.units.decoder import Unit
+        from inspector.core.units.unitinfo import explain
+
+        for e, u in zip(report["first_errors"], result.first_errors):
+            data = source.read(u.offset, u.length + 8)
+            e["explanation"] = explain(Unit(0, u.length, u.kind, u.value, u.replacements,
+                                            u.at_end, u.warnings), data, options.dialect)
+    return report
+
+
+def report_path(path, options: Options, workers: int | None = 1,
+                progress: Callable[[int, int], None] | None = None) -> dict:
+    """The report of one file by its path; an unreadable file gives ``path`` and
+    ``error`` (and ``reason``), never an exception."""
+    try:
+        source = FileSource(path)
+    except ByteSourceError as e:
+        return error_report(path, e)
+    try:
+        return report_source(source, path, options, workers, progress)
+    except ByteSourceError as e:
+        return error_report(path, e)
+    except OSError as e:
+        return {"path": display_path(path), "error": f"{display_path(path)}: {e.strerror or e}",
+                "reason": "io"}
+    finally:
+        source.close()
+
+
+def report_task(path, options: Options) -> dict:
+    """A task for an executor: one whole file, scanned in the worker's one process."""
+    return report_path(path, options, workers=1)
+
+
+def entry_report(entry: CO.Entry) -> dict | None:
+    """The report of an entry that needs no scan (skipped, unlistable), else None."""
+    if entry.kind == "skipped":
+        return {"path": display_path(entry.path), "skipped": entry.reason,
+                "message": entry.message}
+    if entry.kind == "error":
+        return {"path": display_path(entry.path), "error":
+                f"{display_path(entry.path)}: {entry.message}", "reason": entry.reason}
+    return None
+
+
+def reports(entries: Iterable[CO.Entry], options: Options, executor=None,
+            local: Callable[[CO.Entry], bool] | None = None, window: int = 64,
+            run_here: Callable[[CO.Entry], dict] | None = None) -> Iterator[tuple[CO.Entry, dict]]:
+    """(entry, report) for every entry, in the entries' order, each as soon as it and
+    all before it are done. With an ``executor``, files are submitted ahead (at most
+    ``window`` in flight) and run there; ``local(entry)`` True keeps an entry in this
+    process (standard input, or large files that this process cuts into slices for
+    the executor itself); ``run_here`` makes those reports."""
+    run_here = run_here or (lambda e: report_path(e.path, options))
+    if executor is None:
+        for entry in entries:
+            yield entry, entry_report(entry) or run_here(entry)
+        return
+    pending: deque = deque()
+    it = iter(entries)
+    exhausted = False
+    while True:
+        while not exhausted and len(pending) < window:
+            entry = next(it, None)
+            if entry is None:
+                exhausted = True
+                break
+            done = entry_report(entry)
+            if done is not None:
+                pending.append((entry, done, None))
+            elif local is not None and local(entry):
+                pending.append((entry, None, None))
+            else:
+                pending.append((entry, None, executor.submit(report_task, entry.path, options)))
+        if not pending:
+            return
+        entry, done, future = pending.popleft()
+        if done is None:
+            done = future.result() if future is not None else run_here(entry)
+        yield entry, done
+
+
+class Summary:
+    """Totals over a run's reports: files, valid, with problems, errors, skipped, by
+    verdict, bytes, time."""
+
+    def __init__(self):
+        self.began = time.monotonic()
+        self.files = self.valid = self.problems = self.errors = self.skipped = 0
+        self.bytes = 0
+        self.by_verdict: dict[str, int] = {}
+
+    def add(self, report: dict) -> None:
+        if "skipped" in report:
+            self.skipped += 1
+            return
+        self.files += 1
+        if "error" in report:
+            self.errors += 1
+            return
+        self.bytes += report["size"]
+        if report["valid"]:
+            self.valid += 1
+        else:
+            self.problems += 1
+        code = report.get("verdict_code") or "none"
+        self.by_verdict[code] = self.by_verdict.get(code, 0) + 1
+
+    @property
+    def seconds(self) -> float:
+        return time.monotonic() - self.began
+
+    def text(self) -> str:
+        parts = [f"{self.files:,} file{'s' if self.files != 1 else ''}",
+                 f"{self.valid:,} valid", f"{self.problems:,} with problems"]
+        if self.errors:
+            parts.append(f"{self.errors:,} unreadable")
+        if self.skipped:
+            parts.append(f"{self.skipped:,} skipped")
+        verdicts = ", ".join(f"{n:,} {code}" for code, n in
+                             sorted(self.by_verdict.items(), key=lambda t: (-t[1], t[0])))
+        return (f"summary: {', '.join(parts)}"
+                + (f"; by verdict: {verdicts}" if verdicts else "")
+                + f"; {self.bytes:,} bytes in {self.seconds:.2f} s")
+
+
+def file_size(path) -> int:
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0

@@ -1,0 +1,218 @@
+"""Lines and columns, the way editors, compilers and CI annotations count them.
+
+* ``line``: 1 plus the LF bytes before the unit (a CR alone does not end a line);
+* ``column``: 1 plus the characters a replacing decoder produces between the line's
+  start and the unit: each valid unit counts one, each problem unit its replacements
+  (U+FFFD). An LF is always a unit of its own in every dialect, so a line can be
+  decoded as a stream of its own: the column does not depend on the bytes before it.
+
+:func:`line_column` answers for one offset (a window's status bar, "go to"); the lines
+come from a scan's :class:`~inspector.core.scan.blockindex.BlockIndex` when there is one
+(its per-block LF counts: one block read), else from counting LF bytes up to the offset
+(``bytes.count`` over 4 MiB chunks, C speed, no Python loop per byte).
+:func:`line_columns` answers for many sorted offsets in one pass (a report's first
+errors); :class:`LineCounter` follows a stream of units window by window (CSV rows).
+:func:`offset_of_line` is the way back: where line N starts.
+"""
+
+from __future__ import annotations
+
+import codecs
+from typing import Iterable
+
+import numpy as np
+
+from inspector.core.units import kinds as K
+
+CHUNK = 4 << 20
+
+
+def _reader(source):
+    return getattr(source, "read_uncached", None) or source.read
+
+
+def _index_usable(index, offset: int) -> bool:
+    return (index is not None and getattr(index, "lf", None) is not None and index.start == 0
+            and index.n_blocks > 0 and index.done >= offset)
+
+
+def lines_before(source, offset: int, index=None) -> int:
+    """LF bytes in [0, offset)."""
+    read = _reader(source)
+    pos = 0
+    n = 0
+    if _index_usable(index, offset):
+        blk = min(index.block_of(offset), index.n_blocks - 1)
+        n = int(index.lf[:blk].sum(dtype=np.int64))
+        pos = index.start + blk * index.block_size
+    while pos < offset:
+        data = read(pos, min(CHUNK, offset - pos))
+        if not data:
+            break
+        n += data.count(b"\n")
+        pos += len(data)
+    return n
+
+
+def line_start(source, offset: int) -> int:
+    """The offset just after the last LF before ``offset`` (0 if none)."""
+    read = _reader(source)
+    hi = offset
+    while hi > 0:
+        lo = max(0, hi - CHUNK)
+        data = read(lo, hi - lo)
+        k = data.rfind(b"\n")
+        if k >= 0:
+            return lo + k + 1
+        hi = lo
+    return 0
+
+
+def _width_utf8(read, lo: int, hi: int) -> int:
+    """Characters CPython's replacing decoder makes of [lo, hi), a unit boundary at each
+    end (its maximal-subpart rule is the inspector's replacement count)."""
+    dec = codecs.getincrementaldecoder("utf-8")("replace")
+    n = 0
+    pos = lo
+    while pos < hi:
+        data = read(pos, min(CHUNK, hi - pos))
+        if not data:
+            break
+        n += len(dec.decode(data, False))
+        pos += len(data)
+    return n + len(dec.decode(b"", True))
+
+
+def _width_units(source, lo: int, hi: int, dialect: str) -> int:
+    """The same through the inspector's own cutting, for the other dialects (a valid
+    CESU-8 pair is one character there)."""
+    from inspector.core.units.decoder import units_in_range
+
+    n = 0
+    pos = lo
+    while pos < hi:
+        units = [u for u in units_in_range(source, pos, min(hi, pos + (1 << 20)), lo, dialect)
+                 if pos <= u.offset < hi]
+        if not units:
+            break
+        n += sum(1 if u.kind == K.VALID else u.replacements for u in units)
+        pos = units[-1].end
+    return n
+
+
+def column_of(source, offset: int, dialect: str = K.UTF8, start: int | None = None) -> int:
+    """The 1-based column of the unit that starts at ``offset``."""
+    lo = line_start(source, offset) if start is None else start
+    if lo >= offset:
+        return 1
+    if dialect == K.UTF8:
+        return 1 + _width_utf8(_reader(source), lo, offset)
+    return 1 + _width_units(source, lo, offset, dialect)
+
+
+def line_column(source, offset: int, index=None, dialect: str = K.UTF8) -> tuple[int, int]:
+    """(line, column), both 1-based, of the unit that starts at ``offset``; ``index``: a
+    finished (or far enough) scan's block index, to count lines without reading the
+    file up to the offset."""
+    return 1 + lines_before(source, offset, index), column_of(source, offset, dialect)
+
+
+def line_columns(source, offsets: Iterable[int], dialect: str = K.UTF8,
+                 index=None) -> list[tuple[int, int]]:
+    """(line, column) of each unit start in ``offsets`` (ascending), in one pass over the
+    bytes from the first one."""
+    out = []
+    read = _reader(source)
+    pos = 0
+    lines = 0
+    for off in offsets:
+        if not out:
+            lines = lines_before(source, off, index)
+        else:
+            p = pos
+            while p < off:
+                data = read(p, min(CHUNK, off - p))
+                if not data:
+                    break
+                lines += data.count(b"\n")
+                p += len(data)
+        pos = off
+        out.append((1 + lines, column_of(source, off, dialect)))
+    return out
+
+
+def offset_of_line(source, line: int, index=None) -> int | None:
+    """Where line ``line`` (1-based) starts, or None past the last line; with a finished
+    scan's index, one block is read."""
+    if line <= 1:
+        return 0
+    want = line - 1  # LF bytes before the line's start
+    read = _reader(source)
+    pos, seen = 0, 0
+    size = source.size
+    if index is not None and getattr(index, "lf", None) is not None and index.start == 0 \
+            and index.n_blocks and index.done >= index.end:
+        cum = np.cumsum(index.lf, dtype=np.int64)
+        blk = int(np.searchsorted(cum, want))  # the block holding the want-th LF
+        if blk >= index.n_blocks:
+            return None
+        seen = int(cum[blk - 1]) if blk else 0
+        pos = index.start + blk * index.block_size
+    while pos < size:
+        data = read(pos, min(CHUNK, size - pos))
+        if not data:
+            break
+        c = data.count(b"\n")
+        if seen + c >= want:
+            k = -1
+            for _ in range(want - seen):
+                k = data.index(b"\n", k + 1)
+            return pos + k + 1
+        seen += c
+        pos += len(data)
+    return None
+
+
+class LineCounter:
+    """Lines and columns of error units met window by window, vectorised: between two
+    error units every unit is valid, and a valid unit is one character and one byte
+    that is not a continuation byte (80..BF); an error unit counts its replacements.
+    (In CESU-8 and Modified UTF-8 a valid surrogate pair has two such bytes: those
+    dialects ask :func:`column_of` per error.)"""
+
+    def __init__(self, source=None, dialect: str = K.UTF8):
+        self.line = 1
+        self.column = 1  # of the next unit, at the start of the next window
+        self.source = source
+        self.exact = dialect not in (K.CESU8, K.MUTF8)
+        self.dialect = dialect
+
+    def feed(self, data, base: int, stop: int, offs, lens, repls) -> tuple[np.ndarray, np.ndarray]:
+        """The window ``data[:stop]`` (file offsets from ``base``) with its error units
+        (ascending ``offs``, their lengths and replacements): returns their lines and
+        columns."""
+        u = np.frombuffer(data, dtype=np.uint8, count=stop)
+        ncum = np.zeros(stop + 1, dtype=np.int64)
+        np.cumsum((u & 0xC0) != 0x80, out=ncum[1:])
+        lf = np.flatnonzero(u == 10)
+        r = np.asarray(offs, dtype=np.int64) - base
+        ln = np.asarray(lens, dtype=np.int64)
+        adj = np.asarray(repls, dtype=np.int64) - (ncum[np.minimum(r + ln, stop)] - ncum[r])
+        cadj = np.zeros(len(r) + 1, dtype=np.int64)
+        np.cumsum(adj, out=cadj[1:])
+        k = np.searchsorted(lf, r)
+        lines = self.line + k
+        lstart = np.where(k > 0, lf[np.maximum(k - 1, 0)] + 1 if len(lf) else 0, 0)
+        first = np.searchsorted(r, lstart)
+        chars = ncum[r] - ncum[lstart] + cadj[np.arange(len(r))] - cadj[first]
+        cols = np.where(k > 0, 1, self.column) + chars
+        if not self.exact and self.source is not None:
+            cols = np.array([column_of(self.source, int(o), self.dialect) for o in offs],
+                            dtype=np.int64)
+        if len(lf):
+            self.line += len(lf)
+            last = int(lf[-1]) + 1
+            self.column = 1 + int(ncum[stop] - ncum[last]) + int(cadj[-1] - cadj[np.searchsorted(r, last)])
+        else:
+            self.column += int(ncum[stop]) + int(cadj[-1])
+        return lines, cols
