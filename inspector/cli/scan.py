@@ -26,7 +26,7 @@ import os
 import sys
 import time
 
-from inspector.cli.common import EXIT_ERROR, EXIT_OK, EXIT_PROBLEMS
+from inspector.cli.common import EXIT_ERROR, EXIT_OK
 from inspector.core.units import kinds as K
 from inspector.core.source.bytesource import ByteSourceError, FileSource, display_path
 from inspector.core.analysis import batch as BA

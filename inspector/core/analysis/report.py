@@ -152,11 +152,12 @@ def iter_error_units(source, dialect: str = K.UTF8, start: int = 0, end: int | N
 
 def write_csv(fileobj, source, dialect: str = K.UTF8, start: int = 0, end: int | None = None,
               cancel: Callable[[], bool] | None = None, origin: int | None = None,
-              path: str | None = None, header: bool = True) -> int:
+              path: str | None = None, header: bool = True,
+              counter: LineCounter | None = None) -> int:
     """Stream every error unit as CSV rows (offset, length, kind, bytes, replacements,
     line, column; with ``path``, a first column naming the file). Returns the number of
     rows. Lines and columns are the file's (a region that starts past 0 counts the LF bytes
-    before it first)."""
+    before it first, unless ``counter`` carries them on from the region before)."""
     dialect = K.check_dialect(dialect)
     prefix = ""
     if path is not None:
@@ -169,9 +170,10 @@ def write_csv(fileobj, source, dialect: str = K.UTF8, start: int = 0, end: int |
         fileobj.write(("path," if path is not None else "") + ",".join(CSV_COLUMNS) + "\n")
     count = 0
     names = KR.KIND_CODES
-    counter = LineCounter(source, dialect)
-    if start > 0:  # a region of a file: lines and columns stay the file's
-        counter.line, counter.column = line_column(source, start, dialect=dialect)
+    if counter is None:
+        counter = LineCounter(dialect)
+        if start > 0:  # a region of a file: lines and columns stay the file's
+            counter.line, counter.column = line_column(source, start, dialect=dialect)
     for window, rows, err in _error_windows(source, dialect, start, end, origin, cancel):
         data = window.data
         base = window.base

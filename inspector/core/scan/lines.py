@@ -173,27 +173,41 @@ def offset_of_line(source, line: int, index=None) -> int | None:
     return None
 
 
+def pair_seconds(u: np.ndarray) -> np.ndarray:
+    """For each byte from the fourth on: is it the second lead of a surrogate pair
+    (ED A0..AF xx ED B0..BF xx) that starts three bytes before it?"""
+    n = len(u)
+    cont = (u & 0xC0) == 0x80
+    i = np.arange(n - 5)
+    pair = ((u[i] == 0xED) & (u[i + 1] >= 0xA0) & (u[i + 1] <= 0xAF) & cont[i + 2]
+            & (u[i + 3] == 0xED) & (u[i + 4] >= 0xB0) & (u[i + 4] <= 0xBF) & cont[i + 5])
+    out = np.zeros(n - 3, dtype=bool)
+    out[:n - 5] = pair
+    return out
+
+
 class LineCounter:
     """Lines and columns of error units met window by window, vectorised: between two
     error units every unit is valid, and a valid unit is one character and one byte
     that is not a continuation byte (80..BF); an error unit counts its replacements.
-    (In CESU-8 and Modified UTF-8 a valid surrogate pair has two such bytes: those
-    dialects ask :func:`column_of` per error.)"""
+    In CESU-8 and Modified UTF-8 a valid surrogate pair is one unit with two such bytes
+    (two ED leads): its second lead is not counted. Windows never split a pair."""
 
-    def __init__(self, source=None, dialect: str = K.UTF8):
+    def __init__(self, dialect: str = K.UTF8):
         self.line = 1
         self.column = 1  # of the next unit, at the start of the next window
-        self.source = source
-        self.exact = dialect not in (K.CESU8, K.MUTF8)
-        self.dialect = dialect
+        self.pairs = dialect in (K.CESU8, K.MUTF8)
 
     def feed(self, data, base: int, stop: int, offs, lens, repls) -> tuple[np.ndarray, np.ndarray]:
         """The window ``data[:stop]`` (file offsets from ``base``) with its error units
         (ascending ``offs``, their lengths and replacements): returns their lines and
         columns."""
         u = np.frombuffer(data, dtype=np.uint8, count=stop)
+        starts = (u & 0xC0) != 0x80
+        if self.pairs and stop >= 6:
+            starts[3:] &= ~pair_seconds(u)
         ncum = np.zeros(stop + 1, dtype=np.int64)
-        np.cumsum((u & 0xC0) != 0x80, out=ncum[1:])
+        np.cumsum(starts, out=ncum[1:])
         lf = np.flatnonzero(u == 10)
         r = np.asarray(offs, dtype=np.int64) - base
         ln = np.asarray(lens, dtype=np.int64)
@@ -206,9 +220,6 @@ class LineCounter:
         first = np.searchsorted(r, lstart)
         chars = ncum[r] - ncum[lstart] + cadj[np.arange(len(r))] - cadj[first]
         cols = np.where(k > 0, 1, self.column) + chars
-        if not self.exact and self.source is not None:
-            cols = np.array([column_of(self.source, int(o), self.dialect) for o in offs],
-                            dtype=np.int64)
         if len(lf):
             self.line += len(lf)
             last = int(lf[-1]) + 1

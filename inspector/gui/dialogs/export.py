@@ -33,6 +33,7 @@ from inspector.core.analysis import repair as repair_mod
 from inspector.core.analysis import report as report_mod
 from inspector.core.scan import results, scanner
 from inspector.core.analysis import verdict as verdict_mod
+from inspector.core.scan.lines import LineCounter
 from inspector.core.source.bytesource import display_path
 from inspector.gui.runtime import workers
 
@@ -248,9 +249,11 @@ def _csv_steps(source, dialect: str, target: str, region: int | None = None):
     try:
         csv.writer(writer.file, lineterminator="\n").writerow(report_mod.CSV_COLUMNS)
         start = 0
+        counter = LineCounter(dialect)  # lines and columns run on across the regions
         while start < size:
             end = safe_boundary(source, min(start + region, size))
-            rows += report_mod.write_csv(writer.file, source, dialect, start, end, header=False)
+            rows += report_mod.write_csv(writer.file, source, dialect, start, end, header=False,
+                                         counter=counter)
             start = end
             yield start, size, "writing"
         writer.commit()

@@ -2,11 +2,10 @@
 
 import io
 
-import numpy as np
 from hypothesis import given, settings, strategies as st
 
 from inspector.core.analysis.report import build_report, write_csv
-from inspector.core.scan.lines import (LineCounter, column_of, line_column, line_columns,
+from inspector.core.scan.lines import (column_of, line_column, line_columns,
                                        offset_of_line)
 from inspector.core.scan.scanner import scan
 from inspector.core.source.bytesource import MemorySource
@@ -88,3 +87,19 @@ def test_other_dialects_count_a_pair_once():
     source = MemorySource(data)
     assert column_of(source, 8, "cesu-8") == 4
     assert column_of(source, 8, "utf-8") == 9
+
+
+DIALECT_PIECES = PIECES + [b"\xed\xa0\xbd\xed\xb8\x80", b"\xed\xb0\x80", b"\xc0\x80",
+                           b"\xfc\x84\x80\x80\x80\x80"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(DIALECT_PIECES), max_size=60).map(b"".join),
+       st.sampled_from(["utf-8", "wtf-8", "cesu-8", "mutf-8", "fss-utf"]))
+def test_csv_rows_follow_the_definition_in_every_dialect(data, dialect):
+    units = cut(data, 0, dialect, final=True)
+    out = io.StringIO()
+    write_csv(out, MemorySource(data), dialect)
+    rows = [r.split(",") for r in out.getvalue().splitlines()[1:]]
+    assert [(int(r[0]), int(r[-2]), int(r[-1])) for r in rows] == \
+        [(u.offset, *spec(units, u.offset)) for u in units if u.kind != "valid"]
