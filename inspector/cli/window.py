@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
+from inspector import resources_access
 from inspector.cli.common import EXIT_ERROR, parse_offset
 from inspector.core.units.kinds import DIALECTS, check_dialect
 
-DEMO_SAMPLE = Path(__file__).resolve().parent.parent.parent / "resources" / "samples" / "demo.txt"
+
+def demo_sample() -> str:
+    """The bundled demo sample, from the installed package (or the source tree)."""
+    return str(resources_access.resource_path(resources_access.DEMO_SAMPLE))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -37,5 +40,9 @@ def main(argv: list[str]) -> int:
     except ImportError as e:  # pragma: no cover - depends on the installation
         print(f"utf8-inspector: the window needs PySide6 ({e})", file=sys.stderr)
         return EXIT_ERROR
-    path = args.path if args.path is not None else str(DEMO_SAMPLE)
+    try:
+        path = args.path if args.path is not None else demo_sample()
+    except resources_access.ResourceMissing as e:
+        print(f"utf8-inspector: {e}", file=sys.stderr)
+        return EXIT_ERROR
     return run(path, offset=offset, dialect=dialect)
