@@ -24,6 +24,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("path", nargs="?", help="file to open (default: the bundled demo sample)")
     p.add_argument("--offset", type=str, default=None, help="byte offset to open at (decimal or 0x hex)")
     p.add_argument("--dialect", type=str, default="utf-8", help=f"one of {', '.join(DIALECTS)}")
+    # Checks an installation: the window opens, stays up a couple of seconds and quits
+    # by itself (exit status 0 when all went well). For CI; not shown in --help.
+    p.add_argument("--smoke-test", action="store_true", help=argparse.SUPPRESS)
     return p
 
 
@@ -35,14 +38,18 @@ def main(argv: list[str]) -> int:
     except ValueError as e:
         print(f"utf8-inspector: {e}", file=sys.stderr)
         return EXIT_ERROR
+    from inspector.gui.runtime import startup  # Qt-free: it reports a PySide6 that fails
+
     try:
         from inspector.gui.app import run
-    except ImportError as e:  # pragma: no cover - depends on the installation
-        print(f"utf8-inspector: the window needs PySide6 ({e})", file=sys.stderr)
-        return EXIT_ERROR
+    except ImportError as e:
+        if (e.name or "").startswith(("PySide6", "shiboken6")) or "shared object" in str(e):
+            return startup.failed(e, "the window needs PySide6, which could not be loaded")
+        return startup.failed(e)
+    except Exception as e:
+        return startup.failed(e)
     try:
         path = args.path if args.path is not None else demo_sample()
-    except resources_access.ResourceMissing as e:
-        print(f"utf8-inspector: {e}", file=sys.stderr)
-        return EXIT_ERROR
-    return run(path, offset=offset, dialect=dialect)
+    except Exception as e:  # a broken installation: the demo is missing
+        return startup.failed(e)
+    return run(path, offset=offset, dialect=dialect, smoke_test=args.smoke_test)
