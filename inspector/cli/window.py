@@ -1,4 +1,5 @@
-"""``utf8-inspector [PATH] [--offset N] [--dialect NAME]``: open the window."""
+"""``utf8-inspector [PATH] [--offset N] [--dialect NAME]``: open the window (also
+``--version``, and ``--install-desktop`` / ``--uninstall-desktop``, which need no Qt)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import argparse
 import sys
 
 from inspector import resources_access
-from inspector.cli.common import EXIT_ERROR, parse_offset
+from inspector.cli.common import EXIT_ERROR, EXIT_OK, parse_offset
 from inspector.core.units.kinds import DIALECTS, check_dialect
 
 
@@ -24,6 +25,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("path", nargs="?", help="file to open (default: the bundled demo sample)")
     p.add_argument("--offset", type=str, default=None, help="byte offset to open at (decimal or 0x hex)")
     p.add_argument("--dialect", type=str, default="utf-8", help=f"one of {', '.join(DIALECTS)}")
+    p.add_argument("--version", "-V", action="store_true", help="print the version and exit")
+    p.add_argument("--install-desktop", action="store_true",
+                   help="add the program to the desktop's launcher and 'Open With' menus "
+                        "(Linux: a desktop entry and an icon in your XDG data folder)")
+    p.add_argument("--uninstall-desktop", action="store_true",
+                   help="remove what --install-desktop added")
     # Checks an installation: the window opens, stays up a couple of seconds and quits
     # by itself (exit status 0 when all went well). For CI; not shown in --help.
     p.add_argument("--smoke-test", action="store_true", help=argparse.SUPPRESS)
@@ -32,6 +39,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
+    if args.version:
+        from inspector import __version__
+
+        print(f"utf8-inspector {__version__}")
+        return EXIT_OK
+    if args.install_desktop or args.uninstall_desktop:
+        from inspector.cli import desktop
+
+        return desktop.main(remove=args.uninstall_desktop)
     try:
         offset = parse_offset(args.offset) if args.offset is not None else None
         dialect = check_dialect(args.dialect)
