@@ -1,15 +1,19 @@
-"""``utf8-inspector [PATH] [--offset N] [--dialect NAME]``: open the window."""
+"""``utf8-inspector [PATH] [--offset N] [--dialect NAME]``: open the window (also
+``--version``, and ``--install-desktop`` / ``--uninstall-desktop``, which need no Qt)."""
 
 from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
-from inspector.cli.common import EXIT_ERROR, parse_offset
+from inspector import resources_access
+from inspector.cli.common import EXIT_ERROR, EXIT_OK, parse_offset
 from inspector.core.units.kinds import DIALECTS, check_dialect
 
-DEMO_SAMPLE = Path(__file__).resolve().parent.parent.parent / "resources" / "samples" / "demo.txt"
+
+def demo_sample() -> str:
+    """The bundled demo sample, from the installed package (or the source tree)."""
+    return str(resources_access.resource_path(resources_access.DEMO_SAMPLE))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -21,21 +25,47 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("path", nargs="?", help="file to open (default: the bundled demo sample)")
     p.add_argument("--offset", type=str, default=None, help="byte offset to open at (decimal or 0x hex)")
     p.add_argument("--dialect", type=str, default="utf-8", help=f"one of {', '.join(DIALECTS)}")
+    p.add_argument("--version", "-V", action="store_true", help="print the version and exit")
+    p.add_argument("--install-desktop", action="store_true",
+                   help="add the program to the desktop's launcher and 'Open With' menus "
+                        "(Linux: a desktop entry and an icon in your XDG data folder)")
+    p.add_argument("--uninstall-desktop", action="store_true",
+                   help="remove what --install-desktop added")
+    # Checks an installation: the window opens, stays up a couple of seconds and quits
+    # by itself (exit status 0 when all went well). For CI; not shown in --help.
+    p.add_argument("--smoke-test", action="store_true", help=argparse.SUPPRESS)
     return p
 
 
 def main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
+    if args.version:
+        from inspector import __version__
+
+        print(f"utf8-inspector {__version__}")
+        return EXIT_OK
+    if args.install_desktop or args.uninstall_desktop:
+        from inspector.cli import desktop
+
+        return desktop.main(remove=args.uninstall_desktop)
     try:
         offset = parse_offset(args.offset) if args.offset is not None else None
         dialect = check_dialect(args.dialect)
     except ValueError as e:
         print(f"utf8-inspector: {e}", file=sys.stderr)
         return EXIT_ERROR
+    from inspector.gui.runtime import startup  # Qt-free: it reports a PySide6 that fails
+
     try:
         from inspector.gui.app import run
-    except ImportError as e:  # pragma: no cover - depends on the installation
-        print(f"utf8-inspector: the window needs PySide6 ({e})", file=sys.stderr)
-        return EXIT_ERROR
-    path = args.path if args.path is not None else str(DEMO_SAMPLE)
-    return run(path, offset=offset, dialect=dialect)
+    except ImportError as e:
+        if (e.name or "").startswith(("PySide6", "shiboken6")) or "shared object" in str(e):
+            return startup.failed(e, "the window needs PySide6, which could not be loaded")
+        return startup.failed(e)
+    except Exception as e:
+        return startup.failed(e)
+    try:
+        path = args.path if args.path is not None else demo_sample()
+    except Exception as e:  # a broken installation: the demo is missing
+        return startup.failed(e)
+    return run(path, offset=offset, dialect=dialect, smoke_test=args.smoke_test)

@@ -1,4 +1,9 @@
-"""Start the window: ``run(path, offset=None, dialect="utf-8")``."""
+"""Start the window: ``run(path, offset=None, dialect="utf-8")``.
+
+Start-up never fails silently (:mod:`inspector.gui.runtime.startup`): what would make Qt
+abort is looked for before the QApplication exists, and any exception before the event
+loop ends in one line on stderr with the log's path, and exit status 2.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +13,11 @@ import sys
 from PySide6.QtCore import QLoggingCategory
 from PySide6.QtWidgets import QApplication
 
+from inspector.gui.look.icon import app_icon
+from inspector.gui.runtime import startup
 from inspector.gui.window.settings import APPLICATION, ORGANIZATION
+
+DESKTOP_FILE_NAME = "utf8-inspector"  # resources/desktop/utf8-inspector.desktop
 
 
 def application() -> QApplication:
@@ -19,10 +28,17 @@ def application() -> QApplication:
     QLoggingCategory.setFilterRules("qt.text.font.db=false")
     app = QApplication.instance()
     if app is None:
-        app = QApplication(sys.argv[:1])
+        # Named first: a failure while Qt starts is logged in the application's folder.
+        QApplication.setOrganizationName(ORGANIZATION)
+        QApplication.setApplicationName(APPLICATION)
+        with startup.qt_fatal_guard():  # Qt's "could not load the platform plugin": ours
+            app = QApplication(sys.argv[:1])
     app.setOrganizationName(ORGANIZATION)
     app.setApplicationName(APPLICATION)
     app.setApplicationDisplayName("UTF-8 Inspector")
+    # Wayland shells match the window to the installed desktop entry (its icon, its name).
+    app.setDesktopFileName(DESKTOP_FILE_NAME)
+    app.setWindowIcon(app_icon())
     return app
 
 
@@ -81,15 +97,28 @@ def build_window(path=None, offset: int | None = None, dialect: str = "utf-8"):
     return window
 
 
-def run(path=None, offset: int | None = None, dialect: str = "utf-8") -> int:
+def run(path=None, offset: int | None = None, dialect: str = "utf-8",
+        smoke_test: bool = False) -> int:
     """Open the window on ``path`` (a bad path shows a message and the window still
-    opens, empty), put the cursor at ``offset`` and run until the window closes."""
-    app = application()
-    from inspector.gui.runtime import crashguard
+    opens, empty), put the cursor at ``offset`` and run until the window closes.
+    A start-up that cannot succeed says why on stderr and returns 2. ``smoke_test``:
+    quit by itself after a couple of seconds (:mod:`inspector.gui.runtime.smoke`)."""
+    problem = startup.platform_problem()
+    if problem:
+        return startup.refuse(problem)
+    try:
+        app = application()
+        from inspector.gui.runtime import crashguard
 
-    crashguard.install()  # slots, paints and workers: logged and shown, never fatal
-    window = build_window(path, offset, dialect)
-    collector = interactive_runtime(window)
+        crashguard.install()  # slots, paints and workers: logged and shown, never fatal
+        window = build_window(path, offset, dialect)
+        collector = interactive_runtime(window)
+        if smoke_test:
+            from inspector.gui.runtime import smoke
+
+            smoke.arm(app, window, path)
+    except Exception as exc:
+        return startup.failed(exc)
     code = app.exec()
     collector.stop()
     window.shutdown()

@@ -464,6 +464,9 @@ class _HashingWriter:
 
 
 def _umask() -> int:
+    """The process's umask, read without changing it (``os.umask`` can only be read by
+    setting it, which would race with other threads): Linux's ``/proc``; elsewhere the
+    usual 022."""
     try:
         with open("/proc/self/status") as f:
             for line in f:
@@ -504,7 +507,8 @@ def _repair_gen(source, target: str, policies: dict[str, str], cut_dialect: str,
     fd, temp = tempfile.mkstemp(prefix=f".{name}.", suffix=".partial", dir=folder)
     writer = None
     try:
-        os.fchmod(fd, 0o666 & ~_umask())
+        if hasattr(os, "fchmod"):  # mkstemp made it 0600; a new file's usual mode instead
+            os.fchmod(fd, 0o666 & ~_umask())
         stats: Counter = Counter()
         with os.fdopen(fd, "wb", buffering=0) as out:
             fd = None  # the file object owns it now

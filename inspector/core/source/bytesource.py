@@ -21,6 +21,24 @@ from typing import Iterator
 DEFAULT_CHUNK = 1 << 20
 
 
+def _seek_read(fd: int, length: int, offset: int) -> bytes:
+    """``os.pread`` where the system has none (Windows): a seek and reads on the same
+    descriptor. Every caller holds the source's lock, so no other read moves the
+    position in between."""
+    os.lseek(fd, offset, os.SEEK_SET)
+    parts, left = [], length
+    while left > 0:
+        data = os.read(fd, left)
+        if not data:
+            break
+        parts.append(data)
+        left -= len(data)
+    return b"".join(parts)
+
+
+_pread = getattr(os, "pread", None) or _seek_read
+
+
 class ByteSourceError(Exception):
     """A path that cannot be inspected, with a message a person can act on."""
 
@@ -181,7 +199,8 @@ class FileSource(ByteSource):
         kind = _describe_mode(st.st_mode)
         if kind:
             raise ByteSourceError(f"{shown} {_TYPE_MESSAGES[kind]}", self.path, kind)
-        flags = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NONBLOCK", 0)
+        flags = (os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NONBLOCK", 0)
+                 | getattr(os, "O_BINARY", 0))  # O_BINARY: Windows would translate CR LF
         fd = None
         noatime = getattr(os, "O_NOATIME", 0)
         if noatime:
@@ -211,7 +230,7 @@ class FileSource(ByteSource):
         # Probe one byte so an unreadable file fails now, not in the middle of a paint.
         if self.size:
             try:
-                os.pread(fd, 1, 0)
+                _pread(fd, 1, 0)
             except OSError as e:
                 os.close(fd)
                 raise ByteSourceError(f"{shown}: cannot read: {e.strerror or e}", self.path,
@@ -236,7 +255,7 @@ class FileSource(ByteSource):
             self._cache.move_to_end(index)
             return block
         try:
-            block = os.pread(self._fd, self.BLOCK, index * self.BLOCK)
+            block = _pread(self._fd, self.BLOCK, index * self.BLOCK)
         except OSError as e:
             raise ByteSourceError(f"{display_path(self.path)}: read failed at offset "
                                   f"{index * self.BLOCK:,}: {e.strerror or e}", self.path, "io") from None
@@ -257,7 +276,7 @@ class FileSource(ByteSource):
                                       self.path, "closed")
             if length > 4 * self.BLOCK:
                 try:
-                    return os.pread(self._fd, length, offset)
+                    return _pread(self._fd, length, offset)
                 except OSError as e:
                     raise ByteSourceError(f"{display_path(self.path)}: read failed at offset "
                                           f"{offset:,}: {e.strerror or e}", self.path, "io") from None
@@ -281,7 +300,7 @@ class FileSource(ByteSource):
                 raise ByteSourceError(f"{display_path(self.path)}: the file is closed",
                                       self.path, "closed")
             try:
-                return os.pread(self._fd, length, offset)
+                return _pread(self._fd, length, offset)
             except OSError as e:
                 raise ByteSourceError(f"{display_path(self.path)}: read failed at offset "
                                       f"{offset:,}: {e.strerror or e}", self.path, "io") from None

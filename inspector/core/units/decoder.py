@@ -1,4 +1,4 @@
-"""The unit decoder: bytes cut into units exactly as ``shared/spec/utf8-units.md`` says.
+"""The unit decoder: bytes cut into units exactly as ``resources/docs/utf8-units.md`` says.
 
 This is the reference implementation, used wherever a small region is cut (the views,
 ``unit_at``, the ``units`` command); the scanner's vectorised path is checked against

@@ -1,4 +1,5 @@
-"""The vocabulary of ``shared/spec/utf8-units.md``: kind names, warning names, dialects.
+"""The vocabulary of the unit contract, ``resources/docs/utf8-units.md``: kind names,
+warning names, dialects.
 
 These exact strings appear in the command line's JSON, in reports and in the API, so
 they live here once and everything else imports them.

@@ -1,6 +1,7 @@
 """How units look: each unit is classified once into a semantic role; colours come from
-a palette file per theme (``resources/palettes/*.json``) and glyphs from a separate
-table. Paint code asks here and never hard-codes a colour or a substitute glyph.
+a palette file per theme (``resources/palettes/*.json``, read through
+:mod:`inspector.resources_access`) and glyphs from a separate table. Paint code asks here
+and never hard-codes a colour or a substitute glyph.
 
 Problem marks do not rely on colour alone: every error kind also has a short mark
 (``MARKS``) that the views draw beside the colour.
@@ -11,15 +12,13 @@ from __future__ import annotations
 import json
 import math
 from functools import lru_cache
-from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFont, QGuiApplication, QPalette, QPixmap, QRawFont, QTextLayout
 
+from inspector import resources_access
 from inspector.core.units import kinds as K
 from inspector.core.units.decoder import Unit
-
-PALETTE_DIR = Path(__file__).resolve().parents[3] / "resources" / "palettes"
 
 # Roles of valid units, by structure.
 ASCII, MULTI2, MULTI3, MULTI4, MULTI_LONG = "ascii", "multi2", "multi3", "multi4", "multi_long"
@@ -139,13 +138,11 @@ def glyph_for(unit: Unit, show_whitespace: bool = False) -> tuple[str, str]:
 
 @lru_cache(maxsize=8)
 def load_palette(theme: str) -> dict[str, str]:
-    path = PALETTE_DIR / f"{theme}.json"
-    with open(path, encoding="utf-8") as f:
-        return json.load(f)
+    return json.loads(resources_access.read_text(f"palettes/{theme}.json"))
 
 
 def themes() -> list[str]:
-    return sorted(p.stem for p in PALETTE_DIR.glob("*.json"))
+    return [name.removesuffix(".json") for name in resources_access.names("palettes", ".json")]
 
 
 def system_theme() -> str:

@@ -1,5 +1,6 @@
-"""Every example in shared/spec/utf8-units.md, and the worked examples of the UTF-8
-standard (RFC 3629 section 7 / Unicode chapter 3) in both directions, exactly."""
+"""Every example in the unit contract (resources/docs/utf8-units.md), and the worked
+examples of the UTF-8 standard (RFC 3629 section 7 / Unicode chapter 3) in both
+directions, exactly."""
 
 import pytest
 
