@@ -276,6 +276,10 @@ MENU_BAR = (
                keys=("F1", "Ctrl+F1")),
         Again("act_legend"),
         SEPARATOR,
+        Action("act_user_guide", "User &guide", "actionUserGuide", "show_user_guide"),
+        Action("act_unit_contract", "&Unit contract", "actionUnitContract",
+               "show_unit_contract"),
+        SEPARATOR,
         Action("act_about", "&About UTF-8 Inspector", "actionAbout", "show_about"),
     )),
 )

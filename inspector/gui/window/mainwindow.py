@@ -418,6 +418,12 @@ class MainWindow(QMainWindow):
     def show_about(self) -> None:
         windowdialogs.show_about(self)
 
+    def show_user_guide(self) -> None:
+        windowdialogs.show_user_guide(self)
+
+    def show_unit_contract(self) -> None:
+        windowdialogs.show_unit_contract(self)
+
     def show_legend(self) -> None:
         windowdialogs.show_legend(self)
 

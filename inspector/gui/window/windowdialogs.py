@@ -1,5 +1,5 @@
 """The dialogs the window opens from its menus: the encoder and the UTF-8 reference
-(made once and raised again), the legend, About, the repaired copy, and the exporter
+(made once and raised again), the legend, About, the user guide and the unit contract, the repaired copy, and the exporter
 behind File > Export. Functions of the window (its methods of the same names call them);
 each dialog is kept on the window (``window.encoder_dialog``...).
 """
@@ -7,7 +7,6 @@ each dialog is kept on the window (``window.encoder_dialog``...).
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QMessageBox
 
 from inspector.gui.dialogs import export as exportdialogs
 from inspector.gui.dialogs.encoder import EncoderDialog
@@ -38,16 +37,21 @@ def show_reference(window) -> None:
 
 
 def show_about(window) -> None:
-    from inspector.core.units.unicode_db import UNICODE_VERSION
+    from inspector.gui.dialogs import about  # loaded when first asked for
 
-    box = QMessageBox(QMessageBox.Icon.Information, "About UTF-8 Inspector",
-                      "UTF-8 Inspector shows bytes the way a UTF-8 decoder sees them.\n\n"
-                      f"Unicode database: {UNICODE_VERSION}. The inspected file is "
-                      "opened read-only and never written to.",
-                      QMessageBox.StandardButton.Ok, window)
-    box.setObjectName("aboutBox")
-    box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-    box.open()
+    about.show_about(window)
+
+
+def show_user_guide(window) -> None:
+    from inspector.gui.dialogs import docs
+
+    docs.show_user_guide(window)
+
+
+def show_unit_contract(window) -> None:
+    from inspector.gui.dialogs import docs
+
+    docs.show_unit_contract(window)
 
 
 def exporter(window):
