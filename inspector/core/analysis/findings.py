@@ -361,3 +361,13 @@ class FindingStore:
             if loaded.findings:
                 out.append((ident, loaded.findings))
         return out
+
+
+def describe(found, limit: int = 400) -> str:
+    """The findings at a place as the panes' tooltips add them, one per line."""
+    lines = []
+    for f in found:
+        note = f.note if len(f.note) <= limit else f.note[:limit - 1] + "…"
+        lines.append(f"Finding 0x{f.start:X}–0x{f.end:X} ({f.end - f.start:,} bytes): "
+                     f"{note or '(no note)'}")
+    return "\n".join(lines)
