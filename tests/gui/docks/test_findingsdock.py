@@ -375,3 +375,31 @@ def test_the_panes_draw_findings_in_their_colour(opened, qtbot):
     w.findings.add(0, 2, "first bytes")
     qtbot.wait(20)
     assert has_mark(w.hex_view) and has_mark(w.text_view)
+
+
+def test_the_painters_ask_only_for_the_findings_on_screen(opened, qtbot):
+    """Thousands of findings: the document answers for a range by binary search, and a
+    paint looks only at those in the visible range."""
+    w = ready(opened(bytes(range(32, 127)) * 2000), qtbot)
+    doc = w.document
+    many = [F.Finding(i, i + 3, f"n{i}") for i in range(0, 150_000, 50)]
+    doc.set_findings(many + [F.Finding(1000, 90_000, "a long one")])
+    assert len(doc.findings) == 3001
+    got = doc.findings_in(100_000, 100_120)
+    assert [f.start for f in got] == [100_000, 100_050, 100_100]
+    assert [f.note for f in doc.findings_in(50_010, 50_020)] == ["a long one"]
+    asked = []
+    real = doc.findings_in
+
+    def spy(start, end):
+        asked.append((start, end))
+        return real(start, end)
+
+    doc.findings_in = spy
+    try:
+        w.hex_view.viewport().repaint()
+        w.text_view.viewport().repaint()
+    finally:
+        del doc.findings_in
+    lo, hi = w.hex_view.visible_range()
+    assert asked and all(e - s <= max(hi - lo, 8192) for s, e in asked)
