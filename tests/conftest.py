@@ -7,6 +7,8 @@ if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # Settings written by tests go to a throwaway place, never the user's own.
 os.environ.setdefault("XDG_CONFIG_HOME", str(Path(__file__).resolve().parent / ".." / "build" / "test-config"))
+# Findings, too (the window's tests give each test a folder of its own).
+os.environ.setdefault("UTF8_INSPECTOR_DATA", str(Path(__file__).resolve().parent / ".." / "build" / "test-data"))
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:

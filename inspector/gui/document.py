@@ -38,6 +38,7 @@ class Document(QObject):
     anchorChanged = Signal(object)           # offset at the top of the viewport
     fileChanged = Signal(object)             # a SourceChange noticed on disk
     scanChanged = Signal(object)             # the background analysis (or None)
+    findingsChanged = Signal()               # the findings drawn on the bytes
 
     UNIT_CACHE = 16
 
@@ -55,6 +56,10 @@ class Document(QObject):
         self._resync_cache = None
         # Byte ranges [start, end) to highlight, sorted: the find bar's matches.
         self.matches: list[tuple[int, int]] = []
+        # The findings on these bytes (objects with start, end, note), by start.
+        self._findings: list = []
+        self._finding_starts: list[int] = []
+        self._finding_reach = 0   # the longest finding: how far back one may start
 
     # ------------------------------------------------------------------ the source
     @property
@@ -313,6 +318,33 @@ class Document(QObject):
             if m[1] > start:
                 out.append(m)
         return out
+
+    # ------------------------------------------------------------------ findings
+    @property
+    def findings(self) -> list:
+        return self._findings
+
+    def set_findings(self, findings) -> None:
+        """The findings to draw (objects with ``start``, ``end``, ``note``)."""
+        items = sorted(findings, key=lambda f: (f.start, f.end))
+        self._findings = items
+        self._finding_starts = [f.start for f in items]
+        self._finding_reach = max((f.end - f.start for f in items), default=0)
+        self.findingsChanged.emit()
+
+    def findings_in(self, start: int, end: int) -> list:
+        """The findings that overlap [start, end): a binary search, then back only as
+        far as the longest finding reaches (the painters ask on every paint)."""
+        items = self._findings
+        if not items or end <= start:
+            return []
+        starts = self._finding_starts
+        j = bisect_left(starts, end)
+        i = bisect_left(starts, start - self._finding_reach)
+        return [f for f in items[i:j] if f.end > start]
+
+    def findings_at(self, offset: int) -> list:
+        return self.findings_in(offset, offset + 1)
 
     def resync(self) -> decoder.Resync | None:
         """What the current origin loses (None without an origin). Kept until the

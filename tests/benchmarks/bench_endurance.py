@@ -6,7 +6,7 @@ The file is sparse (``os.truncate``) with real text and errors written at random
 (``os.pwrite``), so the views meet zeros, text, every kind of error, and sequences cut by
 block edges. Each step is one user action sent as real key and wheel events where there
 is one (arrows, Alt+arrows, Shift+arrows, Page Up/Down, Ctrl+Home/End, F8 / Shift+F8,
-Ctrl+D / Ctrl+Shift+D, the wheel) or the window's own slot where the user goes through
+Ctrl+R / Ctrl+Shift+R, the wheel) or the window's own slot where the user goes through
 a dialog (Go to: ``MainWindow.go_to``, what the dialog calls), and now and then a dialect
 switch through its menu action (which restarts the background scan). Each step is
 followed by ``processEvents`` and a paint of both panes.
@@ -175,9 +175,9 @@ class Runner:
             return "F8"
         if r < 0.90:
             if w.document.origin is None or rng.random() < 0.5:
-                QTest.keyClick(hv, KEY.Key_D, MOD.ControlModifier)
+                QTest.keyClick(hv, KEY.Key_R, MOD.ControlModifier)
                 return "origin set"
-            QTest.keyClick(hv, KEY.Key_D, MOD.ControlModifier | MOD.ShiftModifier)
+            QTest.keyClick(hv, KEY.Key_R, MOD.ControlModifier | MOD.ShiftModifier)
             return "origin clear"
         pos = QPointF(40, 40)
         ev = QWheelEvent(pos, pane.viewport().mapToGlobal(pos), QPoint(0, 0),

@@ -21,6 +21,14 @@ MIXED = ("Hello, wörld! € 𝄞 日本語\n".encode()
 
 
 @pytest.fixture(autouse=True)
+def isolated_findings(tmp_path, monkeypatch):
+    """Findings of each test go to its own data folder, never the user's."""
+    folder = tmp_path / "appdata"
+    monkeypatch.setenv("UTF8_INSPECTOR_DATA", str(folder))
+    return folder
+
+
+@pytest.fixture(autouse=True)
 def isolated_settings(tmp_path, qapp):
     """Each test gets its own settings folder and organisation name."""
     folder = tmp_path / "settings"

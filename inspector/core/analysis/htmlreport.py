@@ -78,6 +78,7 @@ code, .mono { font-family: ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, mo
 .swatch { display: inline-block; width: 0.9em; height: 0.9em; vertical-align: -0.1em;
           margin-right: 0.4em; border-radius: 2px; }
 .muted { color: #6a7380; }
+.note { white-space: pre-wrap; }
 .problems td { border-top: 1px solid #eef0f2; }
 footer { margin-top: 3em; color: #6a7380; font-size: 0.9em; }
 @media (prefers-color-scheme: dark) {
@@ -343,6 +344,7 @@ def render_html(report: Mapping, overview: list[Mapping] | None = None,
                 f'<td class="muted">{_e(EXPLANATIONS.get(kind, K.KIND_TITLES.get(kind, "")))}</td></tr>')
         out.append("</table>")
 
+    out.extend(_findings_section(report.get("findings")))
     out.append(f'<footer id="footer">Made by {_e(tool)} {_e(version)} on {_e(generated)}. '
                f'Dialect rules and kind names: RFC 3629 and the Unicode maximal-subpart practice.'
                f"</footer>")
@@ -351,6 +353,28 @@ def render_html(report: Mapping, overview: list[Mapping] | None = None,
     out.append(f'<script type="application/json" id="report-data">{data}</script>')
     out.append("</body></html>")
     return "\n".join(out) + "\n"
+
+
+def _findings_section(findings) -> list[str]:
+    """The findings marked in the window: range, bytes and note (all escaped)."""
+    if not findings:
+        return []
+    out = [f"<h2>Findings ({len(findings):,})</h2>",
+           '<table class="problems" id="findings"><tr><th class="n">offset</th>'
+           '<th class="n">hex</th><th class="n">length</th><th>bytes</th><th>note</th>'
+           '<th>made</th></tr>']
+    for f in findings:
+        if not isinstance(f, Mapping):
+            continue
+        start = f.get("start")
+        hex_offset = f"0x{start:X}" if isinstance(start, int) else ""
+        shown = _bytes_text(f.get("bytes")) + (" …" if f.get("bytes_truncated") else "")
+        out.append(f'<tr><td class="n">{_num(start)}</td><td class="n mono">{hex_offset}</td>'
+                   f'<td class="n">{_num(f.get("length"))}</td><td class="mono">{_e(shown)}</td>'
+                   f'<td class="note">{_e(f.get("note"))}</td>'
+                   f'<td class="muted">{_e(_time_text(f.get("created")))}</td></tr>')
+    out.append("</table>")
+    return out
 
 
 def write_html(path: str | os.PathLike, report: Mapping, overview: list[Mapping] | None = None,

@@ -66,8 +66,9 @@ def first_error_entries(result, source) -> list[dict]:
     return entries
 
 
-def build_report(result, source, path, verdict) -> dict:
-    """The report of one finished scan as a JSON-ready dict."""
+def build_report(result, source, path, verdict, findings=None) -> dict:
+    """The report of one finished scan as a JSON-ready dict. ``findings``: the
+    findings' entries (``analysis.findings.report_entries``), listed as ``findings``."""
     now = _dt.datetime.now(_dt.timezone.utc)
     mtime = None
     mtime_ns = None
@@ -114,6 +115,8 @@ def build_report(result, source, path, verdict) -> dict:
                  "unicode_version": UNICODE_VERSION},
         "generated": now.isoformat(timespec="seconds").replace("+00:00", "Z"),
     }
+    if findings is not None:
+        report["findings"] = list(findings)
     return report
 
 

@@ -154,9 +154,9 @@ def _fine_for_picture(source, result: results.ScanResult):
         return stop.value
 
 
-def _report_dict(source, result, path):
+def _report_dict(source, result, path, findings=None):
     v = verdict_mod.verdict(result, source)
-    return report_mod.build_report(result, source, path, v)
+    return report_mod.build_report(result, source, path, v, findings=findings)
 
 
 def overview_bins(result: results.ScanResult, size: int, n: int = OVERVIEW_BINS) -> list[dict]:
@@ -180,14 +180,15 @@ def overview_bins(result: results.ScanResult, size: int, n: int = OVERVIEW_BINS)
     return out
 
 
-def export_steps(kind: str, source, dialect: str, scan, target: str):
-    """Write one export to ``target`` (already checked); yields progress."""
+def export_steps(kind: str, source, dialect: str, scan, target: str, findings=None):
+    """Write one export to ``target`` (already checked); yields progress. ``findings``:
+    the report's findings entries (None: the report has no findings field)."""
     inspected = getattr(source, "path", None)
     if kind == CSV:
         return (yield from _csv_steps(source, dialect, target))
     result = yield from _complete_scan(source, dialect, scan)
     yield 0, 1, "writing"
-    report = _report_dict(source, result, inspected)
+    report = _report_dict(source, result, inspected, findings)
     if kind == JSON:
         writer = _AtomicWriter(target)
         try:
@@ -342,6 +343,8 @@ class Exporter(QObject):
         self.task: BackgroundTask | None = None
         self.last_message = ""
         self.show_messages = True  # tests turn the message boxes off
+        # The findings the reports list: a callable giving their entries (or None).
+        self.findings = None
 
     def ask_path(self, kind: str) -> str | None:
         title, filters, suffix = FORMATS[kind]
@@ -370,8 +373,10 @@ class Exporter(QObject):
             self._tell("refused", str(e))
             return None
         source, dialect, scan = doc.source, doc.dialect, doc.scan
+        findings = self.findings() if self.findings is not None and kind != CSV else None
         title = f"Exporting the {FORMATS[kind][0]}"
-        task = BackgroundTask(title, lambda: export_steps(kind, source, dialect, scan, target),
+        task = BackgroundTask(title, lambda: export_steps(kind, source, dialect, scan, target,
+                                                          findings),
                               self.parent_widget, show_dialog=self.show_messages)
         task.finished.connect(lambda summary: self._tell("finished", summary))
         task.failed.connect(lambda message: self._tell("failed", f"The export failed: {message}"))

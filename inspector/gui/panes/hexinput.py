@@ -11,6 +11,8 @@ from __future__ import annotations
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QMenu, QToolTip
 
+from inspector.core.analysis import findings
+
 from inspector.core.units import decoder
 from inspector.core.units import kinds as K
 from inspector.core.units.unicode_db import name as cp_name
@@ -220,7 +222,9 @@ class HexInput:
             return ""
         resync = doc.resync()
         lost = resync is not None and resync.origin <= unit.offset < resync.sync_offset
-        return _explain(unit, doc.source, doc.dialect, doc.origin, lost)
+        text = _explain(unit, doc.source, doc.dialect, doc.origin, lost)
+        found = doc.findings_at(offset)
+        return f"{text}\n\n{findings.describe(found)}" if found else text
 
     # ------------------------------------------------------------------ context menu
     def context_menu(self, event) -> None:
@@ -245,6 +249,10 @@ class HexInput:
         clear.setEnabled(doc.origin is not None)
         clear.triggered.connect(lambda checked=False: doc.set_origin(None))
         menu.addSeparator()
+        mark = menu.addAction("Add finding…")
+        mark.setObjectName("contextAddFinding")
+        mark.setEnabled(doc.size > 0)
+        mark.triggered.connect(lambda checked=False, o=offset: view.findingRequested.emit(o))
         menu.addAction("Copy as hex").triggered.connect(lambda checked=False: view.copy_hex())
         menu.addAction("Copy as text").triggered.connect(lambda checked=False: view.copy_text())
         if view.context_actions:

@@ -59,7 +59,8 @@ class HexPainter:
         hscroll = self.view.horizontalScrollBar().value()
         key = (id(pal), pal.theme, id(lay), self.view.top_row, vp.width(), vp.height(), hscroll,
                ratio, id(doc.source), doc.size, doc.origin, doc.dialect, selected,
-               tuple(doc.matches_in(start, end)))
+               tuple(doc.matches_in(start, end)),
+               tuple((f.start, f.end) for f in doc.findings_in(start, end)))
         if self._base is None or key != self._base_key:
             pm = QPixmap(max(1, math.ceil(vp.width() * ratio)), max(1, math.ceil(vp.height() * ratio)))
             pm.setDevicePixelRatio(ratio)
@@ -157,9 +158,40 @@ class HexPainter:
                 self._paint_bar(p, origin, pal.color("origin"), top, last_row, "origin")
                 if sync_at is not None and sync_at < doc.size:
                     self._paint_bar(p, sync_at, pal.color("sync"), top, last_row, "sync")
+            self._paint_findings(p, pal, start, end, top, last_row)
         finally:
             if p.isActive():
                 p.end()
+
+    def _paint_findings(self, p: QPainter, pal, start: int, end: int, top: int,
+                        last_row: int) -> None:
+        """The findings on screen (only those): an outline round their bytes in both
+        columns and a mark in the offsets' margin of each of their rows."""
+        found = self.document.findings_in(start, end)
+        if not found:
+            return
+        lay = self.view.layout_
+        cw, lh = self.view.sprites.cw, self.view.sprites.lh
+        half, cell_w = cw // 2, lay.cell_w
+        pen = QPen(pal.color("finding"), 2)
+        pen.setJoinStyle(Qt.PenJoinStyle.MiterJoin)
+        mark = pal.color("finding_mark")
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        for f in found:
+            for seg in lay.segments(max(f.start, start), min(f.end, end), top, last_row):
+                y = (seg.row - top) * lh
+                p.fillRect(QRect(0, y + 1, 4, lh - 2), mark)
+                p.setPen(pen)
+                x0 = lay.cell_x(seg.first) - half + 1
+                x1 = lay.cell_x(seg.last) + cell_w + half - 1
+                c0, c1 = lay.char_x(seg.first), lay.char_x(seg.last + 1)
+                for a, b in ((x0, x1), (c0, c1)):
+                    p.drawLine(a, y + 1, b, y + 1)
+                    p.drawLine(a, y + lh - 1, b, y + lh - 1)
+                    if not seg.open_left:
+                        p.drawLine(a, y + 1, a, y + lh - 1)
+                    if not seg.open_right:
+                        p.drawLine(b, y + 1, b, y + lh - 1)
 
     def _keep_row(self, key, picture: QPixmap) -> None:
         cache = self.row_pictures

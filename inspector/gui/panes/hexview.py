@@ -34,6 +34,7 @@ BASE_POINT_SIZE = 10
 class HexView(QAbstractScrollArea):
     zoomChanged = Signal(int)
     visibleRangeChanged = Signal(object, object)  # (start, end) of the bytes on screen
+    findingRequested = Signal(object)  # "Add finding…" on a byte (offset, or None)
 
     def __init__(self, document, parent: QWidget | None = None):
         super().__init__(parent)
@@ -68,6 +69,7 @@ class HexView(QAbstractScrollArea):
         d.dialectChanged.connect(self._on_decoding)
         d.anchorChanged.connect(self._on_anchor)
         d.fileChanged.connect(self._drop_base)
+        d.findingsChanged.connect(self.viewport().update)
         self._update_bar()
 
     # ------------------------------------------------------------------ settings

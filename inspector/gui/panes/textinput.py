@@ -13,6 +13,7 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu, QToolTip
 
+from inspector.core.analysis import findings
 from inspector.core.units import kinds as K
 from inspector.core.units.unicode_db import name as unicode_name
 from inspector.gui.panes.textmetrics import PAD_X
@@ -198,6 +199,10 @@ class TextInput:
         clear.setEnabled(doc.origin is not None)
         clear.triggered.connect(lambda: doc.set_origin(None))
         menu.addSeparator()
+        mark = menu.addAction("Add finding…")
+        mark.setObjectName("addFinding")
+        mark.setEnabled(doc.size > 0)
+        mark.triggered.connect(lambda: view.findingRequested.emit(start))
         copy = menu.addAction("Copy text")
         copy.setObjectName("copyText")
         copy.setEnabled(doc.has_selection)
@@ -237,4 +242,6 @@ class TextInput:
             text = f"U+{unit.value:04X} {unicode_name(unit.value) or ''}".rstrip()
         if unit.warnings:
             text += "\n" + ", ".join(K.KIND_TITLES.get(w, w) for w in unit.warnings)
-        return f"{text}\n{where}"
+        found = doc.findings_in(unit.offset, unit.end)
+        notes = f"\n\n{findings.describe(found)}" if found else ""
+        return f"{text}\n{where}{notes}"

@@ -158,7 +158,8 @@ class TextPainter:
         last = lines[-1].end if lines else 0
         key = (view.text_layout.generation, top, first, last, rect.width(), rect.height(),
                ratio, look.key, (sel_start, sel_end) if sel_end > sel_start else None,
-               origin, lost_end, tuple(doc.matches_in(first, last)))
+               origin, lost_end, tuple(doc.matches_in(first, last)),
+               tuple((f.start, f.end) for f in doc.findings_in(first, last)))
         if self._page_picture is None or key != self._page_key:
             pm = QPixmap(max(1, math.ceil(rect.width() * ratio)),
                          max(1, math.ceil(rect.height() * ratio)))
@@ -214,6 +215,9 @@ class TextPainter:
         match_fill = QColor(match_edge)
         match_fill.setAlpha(110)
         match_edge = match_edge.darker(140)
+        finding_pen = QPen(pal.color("finding"))
+        finding_pen.setWidthF(1.5)
+        finding_mark = pal.color("finding_mark")
         for row, line in enumerate(lines):
             y = PAD_Y + row * lh
             dim = origin is not None and line.start < origin
@@ -235,7 +239,8 @@ class TextPainter:
                 else:
                     images.move_to_end(key)
                 p.drawPixmap(QPointF(0, y), pm)
-                if origin is None and not doc.matches_in(line.start, line.end):
+                if (origin is None and not doc.matches_in(line.start, line.end)
+                        and not doc.findings_in(line.start, line.end)):
                     continue
                 plan = self._plan(line, lost_end, origin)
             elif selected:
@@ -272,6 +277,16 @@ class TextPainter:
                     p.fillRect(QRectF(PAD_X + band[0], y, band[1] - band[0], lh), match_fill)
                     p.setPen(match_edge)
                     p.drawRect(QRectF(PAD_X + band[0], y + 0.5, band[1] - band[0], lh - 1))
+
+            # Findings: an outline round their cells and a mark in the left margin.
+            for f in doc.findings_in(line.start, line.end):
+                band = self._cells_span(plan, f.start, f.end)
+                if band is not None:
+                    p.setOpacity(1.0)
+                    p.fillRect(QRectF(0, y + 1, 3, lh - 2), finding_mark)
+                    p.setPen(finding_pen)
+                    p.setBrush(Qt.BrushStyle.NoBrush)
+                    p.drawRect(QRectF(PAD_X + band[0] - 1, y + 1, band[1] - band[0] + 2, lh - 2))
 
             # The origin and the point where decoding is back in step.
             if origin is not None:

@@ -42,6 +42,7 @@ class TextView(QAbstractScrollArea):
     """The decoded-text pane of one :class:`Document`."""
 
     showWhitespaceChanged = Signal(bool)
+    findingRequested = Signal(object)  # "Add finding…" on a unit (its offset)
 
     def __init__(self, document, parent: QWidget | None = None):
         super().__init__(parent)
@@ -93,6 +94,7 @@ class TextView(QAbstractScrollArea):
         document.dialectChanged.connect(self._on_decoding_changed)
         document.anchorChanged.connect(self._on_anchor_changed)
         document.fileChanged.connect(self._on_file_changed)
+        document.findingsChanged.connect(self.viewport().update)
 
         self._laid_out_for = self._decoding()
         self._top = self.text_layout.line_start(document.anchor)

@@ -34,7 +34,9 @@ from inspector.gui.dialogs.encoder import EncoderDialog
 from inspector.gui.dialogs.goto import GotoDialog
 from inspector.gui.dialogs.legend import LegendDialog
 from inspector.gui.dialogs.reference import ReferenceDialog
+from inspector.gui import findings as findingsmod
 from inspector.gui.docks import problemlist
+from inspector.gui.docks.findings import FindingsDock
 from inspector.gui.docks.inspectordock import SequenceInspector
 from inspector.gui.docks.statistics import StatisticsDock
 from inspector.gui.document import Document
@@ -59,7 +61,8 @@ class MainWindow(QMainWindow):
     scanFinished = Signal(object)      # for tests and automation: the result set
     searchFinished = Signal(object)    # the unit found (or None)
 
-    def __init__(self, parent: QWidget | None = None, settings: Settings | None = None):
+    def __init__(self, parent: QWidget | None = None, settings: Settings | None = None,
+                 findings_folder: str | None = None):
         super().__init__(parent)
         self.setObjectName("mainWindow")
         self.setDockOptions(QMainWindow.DockOption.AnimatedDocks
@@ -68,6 +71,10 @@ class MainWindow(QMainWindow):
         self.setAcceptDrops(True)
         self.settings = settings or Settings()
         self.document = Document(self)
+        # The findings, kept by the bytes' content in the user's data folder.
+        self.findings = findingsmod.WindowFindings(self.document, findings_folder,
+                                                   self.show_error, self)
+        self.finding_dialog = None
         self.last_error: str | None = None
         self.error_box: QMessageBox | None = None
         self.goto_dialog = GotoDialog(self)
@@ -115,6 +122,13 @@ class MainWindow(QMainWindow):
         self.background = BackgroundWork(d, fields, self.user_activity, self.show_error, self)
         self.background.scanFinished.connect(self.scanFinished)
         self.background.searchFinished.connect(self.searchFinished)
+        self.background.scanFinished.connect(self.findings.on_scan)
+        self.findings.message.connect(self.show_message)
+        self.findings_dock.editRequested.connect(self.edit_finding)
+        self.findings_dock.exportRequested.connect(self.export_findings)
+        self.findings_dock.importRequested.connect(self.import_findings)
+        self.hex_view.findingRequested.connect(self.add_finding_at)
+        self.text_view.findingRequested.connect(self.add_finding_at)
         d.sourceChanged.connect(self._on_source)
         d.cursorChanged.connect(fields.show_cursor)
         d.selectionChanged.connect(fields.show_selection)
@@ -181,8 +195,13 @@ class MainWindow(QMainWindow):
         self.addDockWidget(right, self.statistics_dock)
         self.tabifyDockWidget(self.inspector_dock, self.statistics_dock)
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.problem_dock)
+        self.findings_dock = FindingsDock(self.findings, self)
+        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.findings_dock)
+        self.tabifyDockWidget(self.problem_dock, self.findings_dock)
+        self.problem_dock.raise_()
         self.inspector_dock.raise_()
-        self.docks = [self.inspector_dock, self.statistics_dock, self.problem_dock]
+        self.docks = [self.inspector_dock, self.statistics_dock, self.problem_dock,
+                      self.findings_dock]
         for dock in self.docks:
             dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetClosable
                              | QDockWidget.DockWidgetFeature.DockWidgetMovable
@@ -454,6 +473,28 @@ class MainWindow(QMainWindow):
 
     def clear_origin(self) -> None:
         self.document.set_origin(None)
+
+    # ------------------------------------------------------------------ findings
+    def add_finding(self) -> None:
+        """Ctrl+D: mark the selection (or the unit at the cursor), asking for a note."""
+        self.add_finding_at(None)
+
+    def add_finding_at(self, offset) -> None:
+        marked = findingsmod.marked_range(self.document, offset)
+        if marked is not None:
+            findingsmod.ask_note(self, *marked)
+
+    def edit_finding(self, finding) -> None:
+        findingsmod.ask_note(self, finding.start, finding.end, finding)
+
+    def next_finding(self, forward: bool = True) -> None:
+        findingsmod.go_to_finding(self, forward)
+
+    def export_findings(self, path=None) -> bool:
+        return findingsmod.export_findings(self, path)
+
+    def import_findings(self, path=None) -> bool:
+        return findingsmod.import_findings(self, path)
 
     def find_problem(self, forward: bool = True) -> None:
         """Move to the next (previous) problem unit, searching off the UI thread."""

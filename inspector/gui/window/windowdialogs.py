@@ -60,6 +60,7 @@ def exporter(window):
     made = getattr(window, "exporter", None)
     if made is None:
         made = window.exporter = exportdialogs.Exporter(window.document, window)
+        made.findings = window.findings.report_entries
         made.done.connect(lambda outcome, message: window.show_message(
             message.splitlines()[0] if message else outcome))
     return made

@@ -379,7 +379,7 @@ def test_a_whole_session_leaves_the_inspected_file_untouched(window, tmp_path, q
         with qtbot.waitSignal(w.searchFinished, timeout=10_000):
             qtbot.keyClick(view, Qt.Key.Key_F8)
     qtbot.keyClick(view, Qt.Key.Key_PageDown)
-    qtbot.keyClick(view, Qt.Key.Key_D, Qt.KeyboardModifier.ControlModifier)  # origin
+    qtbot.keyClick(view, Qt.Key.Key_R, Qt.KeyboardModifier.ControlModifier)  # origin
     assert doc.origin is not None
     for dialect in ("cesu-8", "wtf-8", "utf-8"):
         w.dialect_actions[dialect].trigger()

@@ -124,13 +124,13 @@ def test_decode_from_here_and_clear_origin_by_shortcuts(opened, qtbot):
     qtbot.keyClick(view, Qt.Key.Key_Right)
     qtbot.keyClick(view, Qt.Key.Key_Right, Qt.KeyboardModifier.AltModifier)  # into the €
     assert doc.cursor == 3
-    qtbot.keyClick(view, Qt.Key.Key_D, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClick(view, Qt.Key.Key_R, Qt.KeyboardModifier.ControlModifier)
     assert doc.origin == 3
     assert w.status_resync.text() == "decoding from 0x3: 2 bytes lost, in step at 0x5"
     assert doc.unit_at(3).kind == K.UNEXPECTED_CONTINUATION
     assert doc.unit_at(2).kind == K.TRUNCATED          # before the origin: its own stream
     view.repaint()
-    qtbot.keyClick(view, Qt.Key.Key_D,
+    qtbot.keyClick(view, Qt.Key.Key_R,
                    Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
     assert doc.origin is None and w.status_resync.text() == ""
     assert doc.unit_at(3).offset == 2

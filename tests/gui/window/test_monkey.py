@@ -189,7 +189,7 @@ actions = st.one_of(
     st.tuples(st.just("open-random"), random_bytes),
     st.tuples(st.just("goto"), st.sampled_from(GOTO_GOOD + GOTO_BAD), fraction),
     st.tuples(st.just("keys"), pane, nav_key, modifiers, st.integers(1, 6)),
-    st.tuples(st.just("origin-here"), st.integers(0, 3)),   # Alt+Right n times, then Ctrl+D
+    st.tuples(st.just("origin-here"), st.integers(0, 3)),   # Alt+Right n times, then Ctrl+R
     st.tuples(st.just("origin-clear")),
     st.tuples(st.just("dialect"), st.sampled_from(K.DIALECTS), st.booleans()),  # menu / Ctrl+n
     st.tuples(st.just("format"), st.sampled_from(BYTE_FORMATS)),
@@ -426,7 +426,7 @@ class Monkey:
             self.qtbot.keyClick(hv, KEY.Key_Right, MOD.AltModifier)
         self.cursor_moved(before)
         cursor = doc.cursor
-        self.qtbot.keyClick(hv, KEY.Key_D, MOD.ControlModifier)
+        self.qtbot.keyClick(hv, KEY.Key_R, MOD.ControlModifier)
         assert doc.origin == (cursor if cursor > 0 else None)
         if doc.origin is not None:
             r = doc.resync()
@@ -434,7 +434,7 @@ class Monkey:
             assert f"0x{cursor:X}" in self.w.status_resync.text()
 
     def act_origin_clear(self):
-        self.qtbot.keyClick(self.w.hex_view, KEY.Key_D,
+        self.qtbot.keyClick(self.w.hex_view, KEY.Key_R,
                             MOD.ControlModifier | MOD.ShiftModifier)
         assert self.doc.origin is None and self.w.status_resync.text() == ""
 

@@ -1,0 +1,373 @@
+"""Findings: byte ranges of a file marked with a note, kept by the file's content.
+
+A :class:`Finding` is a range ``[start, end)`` with a note and the time it was made.
+Findings belong to a content identity, the SHA-256 and size of the bytes
+(:class:`Identity`), never to a path: a :class:`FindingStore` keeps one JSON file per
+identity in a data folder of the user's (never next to the evidence), so a copy of the
+file elsewhere shows the same findings. Beside them the store keeps a record of which
+identity each path had when findings were last saved for it (``paths.json``): a file
+that changed at its path since is told apart, and its old findings are shown as from an
+earlier version, never moved onto the new bytes.
+
+Writes are atomic (a temporary file in the same folder, then a rename). A file that
+cannot be read as findings is set aside (renamed with a ``.damaged-<time>`` suffix)
+and reported, never overwritten. Nothing here knows Qt: the window passes the folder.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import os
+import re
+import tempfile
+import uuid
+from dataclasses import dataclass, field
+
+FORMAT = "utf8-inspector-findings"
+VERSION = 1
+PATHS_FILE = "paths.json"
+NOTE_LIMIT = 20_000          # characters of one note
+BYTES_PREVIEW = 256          # bytes of a finding written into exports and reports
+EARLIER_KEPT = 8             # earlier identities remembered per path
+
+_HEX64 = re.compile(r"^[0-9a-f]{64}$")
+
+
+class FindingsError(Exception):
+    """A findings file that cannot be used (bad JSON, a wrong shape, another file's)."""
+
+
+def now_iso() -> str:
+    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+@dataclass(frozen=True)
+class Identity:
+    """What the bytes are: their SHA-256 (lowercase hex) and size."""
+    sha256: str
+    size: int
+
+    def __post_init__(self):
+        if not isinstance(self.sha256, str) or not _HEX64.match(self.sha256):
+            raise FindingsError(f"not a SHA-256: {self.sha256!r}")
+        if not isinstance(self.size, int) or isinstance(self.size, bool) or self.size < 0:
+            raise FindingsError(f"not a size: {self.size!r}")
+
+    @property
+    def file_name(self) -> str:
+        return f"{self.sha256}-{self.size}.json"
+
+    def as_dict(self) -> dict:
+        return {"sha256": self.sha256, "size": self.size}
+
+    @classmethod
+    def from_dict(cls, d) -> "Identity":
+        if not isinstance(d, dict):
+            raise FindingsError("the identity is not an object")
+        return cls(d.get("sha256"), d.get("size"))
+
+
+@dataclass
+class Finding:
+    """Bytes ``[start, end)`` marked with ``note``; ``created`` and ``modified`` are
+    ISO 8601 times (UTC); ``id`` tells findings apart when two lists are merged."""
+    start: int
+    end: int
+    note: str = ""
+    created: str = field(default_factory=now_iso)
+    modified: str = ""
+    id: str = field(default_factory=lambda: uuid.uuid4().hex)
+
+    @property
+    def length(self) -> int:
+        return self.end - self.start
+
+    def as_dict(self) -> dict:
+        return {"id": self.id, "start": self.start, "end": self.end, "note": self.note,
+                "created": self.created, "modified": self.modified or self.created}
+
+
+def check_range(start, end, size: int | None = None) -> tuple[int, int]:
+    """``(start, end)`` as ints if they make a non-empty range within ``size``."""
+    for v in (start, end):
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise FindingsError(f"an offset is not a whole number: {v!r}")
+    if not 0 <= start < end:
+        raise FindingsError(f"not a range of bytes: [{start}, {end})")
+    if size is not None and end > size:
+        raise FindingsError(f"the range [{start}, {end}) goes past the end ({size} bytes)")
+    return start, end
+
+
+def finding_from_dict(d, size: int | None = None) -> Finding:
+    """A finding read from JSON, checked; raises FindingsError."""
+    if not isinstance(d, dict):
+        raise FindingsError("a finding is not an object")
+    start, end = check_range(d.get("start"), d.get("end"), size)
+    note = d.get("note", "")
+    if not isinstance(note, str):
+        raise FindingsError("a note is not text")
+    if len(note) > NOTE_LIMIT:
+        raise FindingsError(f"a note is longer than {NOTE_LIMIT} characters")
+    created = d.get("created") or now_iso()
+    modified = d.get("modified") or created
+    fid = d.get("id") or uuid.uuid4().hex
+    for v in (created, modified, fid):
+        if not isinstance(v, str) or len(v) > 100:
+            raise FindingsError("a finding's time or id is not short text")
+    return Finding(start, end, note, created, modified, fid)
+
+
+def sort_key(f: Finding):
+    return (f.start, f.end, f.created, f.id)
+
+
+def merge(mine: list[Finding], theirs: list[Finding]) -> list[Finding]:
+    """Both lists as one, by id: where both hold a finding, the later modified wins."""
+    by_id = {f.id: f for f in mine}
+    for f in theirs:
+        have = by_id.get(f.id)
+        if have is None or (f.modified or f.created) > (have.modified or have.created):
+            by_id[f.id] = f
+    return sorted(by_id.values(), key=sort_key)
+
+
+# ---------------------------------------------------------------- documents (JSON)
+
+def to_document(identity: Identity | None, findings: list[Finding], source=None,
+                path: str | None = None) -> dict:
+    """The JSON object of a findings file or an export. With ``source`` each finding
+    carries its first bytes (spaced hex), to check by eye and by program."""
+    items = []
+    for f in sorted(findings, key=sort_key):
+        d = f.as_dict()
+        if source is not None:
+            d.update(bytes_entry(source, f))
+        items.append(d)
+    doc = {"format": FORMAT, "version": VERSION,
+           "identity": identity.as_dict() if identity is not None else None,
+           "findings": items, "saved": now_iso()}
+    if path is not None:
+        doc["path"] = path
+    return doc
+
+
+def from_document(doc, expect: Identity | None = None) -> tuple[Identity | None, list[Finding]]:
+    """Read a findings document; raises FindingsError when it is not one, belongs to
+    other bytes than ``expect``, or holds a finding past the end of its bytes."""
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise FindingsError("not a findings file of UTF-8 Inspector")
+    version = doc.get("version")
+    if not isinstance(version, int) or version > VERSION:
+        raise FindingsError(f"an unknown version of the findings format: {version!r}")
+    raw_id = doc.get("identity")
+    identity = Identity.from_dict(raw_id) if raw_id is not None else None
+    if expect is not None and identity is not None and identity != expect:
+        raise FindingsError(
+            f"these findings belong to other bytes (SHA-256 {identity.sha256[:12]}…, "
+            f"{identity.size:,} bytes), not to this file (SHA-256 {expect.sha256[:12]}…, "
+            f"{expect.size:,} bytes)")
+    items = doc.get("findings")
+    if not isinstance(items, list):
+        raise FindingsError("the findings are not a list")
+    size = (identity or expect).size if (identity or expect) is not None else None
+    return identity, sorted((finding_from_dict(d, size) for d in items), key=sort_key)
+
+
+def bytes_entry(source, f: Finding, limit: int = BYTES_PREVIEW) -> dict:
+    data = source.read(f.start, min(f.length, limit))
+    entry = {"length": f.length, "bytes": data.hex(" ")}
+    if f.length > limit:
+        entry["bytes_truncated"] = True
+    return entry
+
+
+def report_entries(findings: list[Finding], source) -> list[dict]:
+    """The findings as the reports list them: range, bytes (spaced hex), note, times."""
+    out = []
+    for f in sorted(findings, key=sort_key):
+        d = {"start": f.start, "end": f.end}
+        d.update(bytes_entry(source, f))
+        d.update({"note": f.note, "created": f.created, "modified": f.modified or f.created,
+                  "id": f.id})
+        out.append(d)
+    return out
+
+
+def write_atomic(path: str, text: str) -> None:
+    """``text`` into ``path`` through a temporary file beside it and a rename."""
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, temp = tempfile.mkstemp(prefix=".findings-", suffix=".part", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(temp, path)
+    except BaseException:
+        try:
+            os.unlink(temp)
+        except OSError:
+            pass
+        raise
+
+
+def export_findings(path: str, identity: Identity | None, findings: list[Finding], source=None,
+                    shown_path: str | None = None) -> None:
+    write_atomic(path, json.dumps(to_document(identity, findings, source, shown_path),
+                                  indent=2, ensure_ascii=False) + "\n")
+
+
+def import_findings(path: str, expect: Identity | None) -> list[Finding]:
+    """The findings of an export; raises FindingsError (or OSError) with a reason."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise FindingsError(f"not JSON: {e}") from None
+    return from_document(doc, expect)[1]
+
+
+# ---------------------------------------------------------------- the store
+
+@dataclass
+class Loaded:
+    """What :meth:`FindingStore.load` found: the findings, and the name a damaged file
+    was set aside under (or "")."""
+    findings: list[Finding]
+    damaged: str = ""
+    reason: str = ""
+
+
+class FindingStore:
+    """One JSON file per identity in ``folder``, and the per-path record.
+
+    Reading never raises for a missing folder or file (there are no findings yet);
+    writing raises OSError when the folder cannot be made or written (the caller keeps
+    the findings in memory and says so)."""
+
+    def __init__(self, folder: str):
+        self.folder = os.fspath(folder)
+
+    def file_for(self, identity: Identity) -> str:
+        return os.path.join(self.folder, identity.file_name)
+
+    def _ensure_folder(self) -> None:
+        os.makedirs(self.folder, exist_ok=True)
+
+    def set_aside(self, path: str) -> str:
+        """Rename a damaged file out of the way; returns its new name ("" if it could
+        not be renamed)."""
+        stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+        target = f"{path}.damaged-{stamp}"
+        n = 1
+        while os.path.exists(target):
+            n += 1
+            target = f"{path}.damaged-{stamp}-{n}"
+        try:
+            os.replace(path, target)
+        except OSError:
+            return ""
+        return target
+
+    def load(self, identity: Identity) -> Loaded:
+        path = self.file_for(identity)
+        try:
+            with open(path, "rb") as f:
+                raw = f.read()
+        except FileNotFoundError:
+            return Loaded([])
+        except NotADirectoryError:
+            return Loaded([])
+        try:
+            doc = json.loads(raw.decode("utf-8"))
+            _, findings = from_document(doc, identity)
+        except (UnicodeDecodeError, json.JSONDecodeError, FindingsError) as e:
+            reason = str(e)
+            return Loaded([], damaged=self.set_aside(path) or path, reason=reason)
+        return Loaded(findings)
+
+    def save(self, identity: Identity, findings: list[Finding], path: str | None = None) -> None:
+        """Write the findings of ``identity`` (an empty list removes its file); with
+        ``path``, record that the file there has these bytes now."""
+        self._ensure_folder()
+        target = self.file_for(identity)
+        if findings:
+            write_atomic(target, json.dumps(to_document(identity, findings), indent=2,
+                                            ensure_ascii=False) + "\n")
+        else:
+            try:
+                os.unlink(target)
+            except FileNotFoundError:
+                pass
+        if path is not None:
+            self.record_path(path, identity)
+
+    # -------------------------------------------------------- path -> identity
+    def _paths_file(self) -> str:
+        return os.path.join(self.folder, PATHS_FILE)
+
+    def read_paths(self) -> dict:
+        try:
+            with open(self._paths_file(), encoding="utf-8") as f:
+                data = json.load(f)
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+            return {}
+        return data if isinstance(data, dict) else {}
+
+    def path_record(self, path: str) -> tuple[Identity | None, list[Identity]]:
+        """The identity last recorded for ``path`` and the earlier ones (newest first)."""
+        entry = self.read_paths().get(os.path.abspath(path))
+        if not isinstance(entry, dict):
+            return None, []
+        try:
+            last = Identity.from_dict(entry.get("identity"))
+        except FindingsError:
+            return None, []
+        earlier = []
+        for d in entry.get("earlier", []) or []:
+            try:
+                earlier.append(Identity.from_dict(d))
+            except FindingsError:
+                continue
+        return last, earlier
+
+    def record_path(self, path: str, identity: Identity) -> None:
+        """Record that ``path`` holds ``identity``; the identity it had before, if other,
+        goes first into its list of earlier ones."""
+        self._ensure_folder()
+        paths = self.read_paths()
+        key = os.path.abspath(path)
+        last, earlier = self.path_record(path)
+        if last == identity:
+            return
+        if last is not None:
+            earlier = [last] + [e for e in earlier if e != last]
+        earlier = [e for e in earlier if e != identity][:EARLIER_KEPT]
+        paths[key] = {"identity": identity.as_dict(),
+                      "earlier": [e.as_dict() for e in earlier], "recorded": now_iso()}
+        write_atomic(self._paths_file(), json.dumps(paths, indent=2, ensure_ascii=False) + "\n")
+
+    def earlier_findings(self, path: str, identity: Identity) -> list[tuple[Identity, list[Finding]]]:
+        """The findings made on other bytes at ``path`` (the file changed since), each
+        with the identity they belong to; read only, never moved."""
+        last, earlier = self.path_record(path)
+        out = []
+        for ident in ([last] if last is not None else []) + earlier:
+            if ident == identity:
+                continue
+            loaded = self.load(ident)
+            if loaded.findings:
+                out.append((ident, loaded.findings))
+        return out
+
+
+def describe(found, limit: int = 400) -> str:
+    """The findings at a place as the panes' tooltips add them, one per line."""
+    lines = []
+    for f in found:
+        note = f.note if len(f.note) <= limit else f.note[:limit - 1] + "…"
+        lines.append(f"Finding 0x{f.start:X}–0x{f.end:X} ({f.end - f.start:,} bytes): "
+                     f"{note or '(no note)'}")
+    return "\n".join(lines)

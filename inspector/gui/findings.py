@@ -1,0 +1,332 @@
+"""The window's findings: what the user marked on the open file, kept by its content.
+
+:class:`WindowFindings` (``window.findings``) holds the findings of the open bytes and
+keeps them in a :class:`~inspector.core.analysis.findings.FindingStore` in the user's
+application-data folder (``QStandardPaths.AppDataLocation``), never next to the
+evidence. The store is keyed by the bytes' SHA-256 and size, which the background scan
+computes: until it is known, findings added are kept in memory and saved once it is.
+Findings made on other bytes at the same path (the file changed since) are offered as
+``earlier`` (read only), never put on the new bytes. A damaged store file is set aside
+and a folder that cannot be written is reported: the findings then stay in memory and
+the window keeps working.
+
+For tests and scripts: ``add(start, end, note)`` and ``items()``.
+"""
+
+from __future__ import annotations
+
+import os
+
+from PySide6.QtCore import QObject, QStandardPaths, Signal
+
+from inspector.core.analysis import findings as F
+from inspector.core.source.bytesource import display_path
+
+DATA_FOLDER_ENV = "UTF8_INSPECTOR_DATA"   # another data folder (tests, portable use)
+
+
+def default_folder() -> str:
+    """Where findings are kept: ``$UTF8_INSPECTOR_DATA/findings`` if set, else the
+    application-data folder's ``findings``."""
+    base = os.environ.get(DATA_FOLDER_ENV) or QStandardPaths.writableLocation(
+        QStandardPaths.StandardLocation.AppDataLocation)
+    return os.path.join(base, "findings")
+
+
+PENDING_TEXT = "findings load when the file's fingerprint is ready"
+
+
+class WindowFindings(QObject):
+    """The findings of one document. ``changed`` follows every change of the list, the
+    identity, the earlier findings or the storage state; ``problem`` is the last
+    storage trouble in words ("" if none)."""
+
+    changed = Signal()
+    message = Signal(str)   # a one-line note for the status bar
+
+    def __init__(self, document, folder: str | None = None, show_error=None,
+                 parent: QObject | None = None):
+        super().__init__(parent)
+        self.document = document
+        self.store = F.FindingStore(folder or default_folder())
+        self.show_error = show_error or (lambda title, text: None)
+        self.identity: F.Identity | None = None
+        self.earlier: list[tuple[F.Identity, list[F.Finding]]] = []
+        self.problem = ""
+        self.saved = True          # the list on disk is the one shown
+        self._items: list[F.Finding] = []
+        document.sourceChanged.connect(self._on_source)
+
+    # ------------------------------------------------------------------ state
+    @property
+    def folder(self) -> str:
+        return self.store.folder
+
+    @property
+    def pending(self) -> bool:
+        """A file is open whose fingerprint is not known yet."""
+        return self.identity is None and (self.document.path is not None or self.document.size > 0)
+
+    def status_text(self) -> str:
+        """What the dock says above its list."""
+        parts = []
+        if self.pending:
+            parts.append(PENDING_TEXT + (f" ({len(self._items)} kept in memory until then)"
+                                         if self._items else ""))
+        if self.problem:
+            parts.append(self.problem)
+        return "\n".join(parts)
+
+    def items(self) -> list[F.Finding]:
+        """The findings on the open bytes, by offset."""
+        return list(self._items)
+
+    def _publish(self) -> None:
+        self.document.set_findings(self._items)
+        self.changed.emit()
+
+    # ------------------------------------------------------------------ the file
+    def _on_source(self) -> None:
+        self.identity = None
+        self.earlier = []
+        self._items = []
+        self.problem = ""
+        self.saved = True
+        self._publish()
+
+    def on_scan(self, result) -> None:
+        """A whole-file scan finished: its SHA-256 names the bytes' findings."""
+        if result is None or not getattr(result, "complete", False):
+            return
+        sha = getattr(result, "sha256", None)
+        if not sha or result.size != self.document.size:
+            return
+        try:
+            identity = F.Identity(sha, result.size)
+        except F.FindingsError:
+            return
+        if identity == self.identity:
+            return
+        self.identity = identity
+        waiting = self._items
+        loaded = F.Loaded([])
+        try:
+            loaded = self.store.load(identity)
+        except OSError as e:
+            self._storage_trouble(f"The findings could not be read from "
+                                  f"{display_path(self.folder)}: {e}")
+        if loaded.damaged:
+            self._storage_trouble(
+                f"The findings file of these bytes was damaged ({loaded.reason}); it was "
+                f"set aside as {display_path(loaded.damaged)} and a new one is started.",
+                title="Damaged findings file")
+        self._items = F.merge(loaded.findings, waiting)
+        path = self.document.path
+        if path is not None:
+            try:
+                self.earlier = self.store.earlier_findings(os.fsdecode(path), identity)
+            except OSError:
+                self.earlier = []
+        if waiting:
+            self._save()
+        if self.earlier:
+            n = sum(len(fs) for _, fs in self.earlier)
+            self.message.emit(f"{n} finding(s) are from an earlier version of this file: "
+                              "shown apart, not on these bytes")
+        self._publish()
+
+    # ------------------------------------------------------------------ changes
+    def add(self, start: int, end: int, note: str = "") -> F.Finding:
+        """Mark bytes [start, end) with ``note``; saved at once when the bytes'
+        fingerprint is known, else kept in memory until it is."""
+        start, end = F.check_range(int(start), int(end), self.document.size)
+        f = F.Finding(start, end, str(note))
+        self._items = sorted(self._items + [f], key=F.sort_key)
+        self._save()
+        self._publish()
+        return f
+
+    def _find(self, which) -> F.Finding:
+        if isinstance(which, F.Finding):
+            which = which.id
+        for f in self._items:
+            if f.id == which:
+                return f
+        raise KeyError(which)
+
+    def set_note(self, which, note: str) -> None:
+        f = self._find(which)
+        f.note = str(note)
+        f.modified = F.now_iso()
+        self._save()
+        self._publish()
+
+    def remove(self, which) -> None:
+        f = self._find(which)
+        self._items = [g for g in self._items if g.id != f.id]
+        self._save()
+        self._publish()
+
+    def next_after(self, offset: int, forward: bool = True) -> F.Finding | None:
+        """The first finding starting after ``offset`` (before it, going back)."""
+        if forward:
+            return next((f for f in self._items if f.start > offset), None)
+        return next((f for f in reversed(self._items) if f.start < offset), None)
+
+    # ------------------------------------------------------------------ storage
+    def _save(self) -> None:
+        if self.identity is None:
+            self.saved = False
+            return
+        path = self.document.path
+        try:
+            self.store.save(self.identity, self._items,
+                            os.fsdecode(path) if path is not None else None)
+        except OSError as e:
+            self.saved = False
+            self._storage_trouble(
+                f"The findings cannot be saved in {display_path(self.folder)} ({e.strerror or e}); "
+                "they are kept in memory while the file is open: export them to keep them.",
+                title="Findings not saved")
+            return
+        self.saved = True
+        if self.problem.startswith("The findings cannot be saved"):
+            self.problem = ""
+
+    def _storage_trouble(self, text: str, title: str = "Findings") -> None:
+        first = text != self.problem
+        self.problem = text
+        self.message.emit(text.split(";")[0])
+        if first:
+            self.show_error(title, text)
+
+    def report_entries(self) -> list[dict]:
+        """The findings as the JSON and HTML reports list them (with their bytes)."""
+        return F.report_entries(self._items, self.document.source)
+
+    # ------------------------------------------------------------------ export, import
+    def export_to(self, path: str) -> int:
+        """Write the findings (with their bytes) as JSON; returns how many."""
+        doc = self.document
+        shown = display_path(doc.path) if doc.path is not None else None
+        F.export_findings(os.fspath(path), self.identity, self._items, doc.source, shown)
+        return len(self._items)
+
+    def import_from(self, path: str) -> int:
+        """Add the findings of an export of these same bytes; returns how many are new.
+        Raises FindingsError (other bytes, not a findings file) or OSError."""
+        if self.identity is None:
+            raise F.FindingsError("the file's fingerprint is not ready yet: import when "
+                                  "the scan has finished")
+        found = F.import_findings(os.fspath(path), self.identity)
+        known = {f.id for f in self._items}
+        self._items = F.merge(self._items, found)
+        self._save()
+        self._publish()
+        return sum(1 for f in found if f.id not in known)
+
+
+# ---------------------------------------------------------------------- the window's part
+# Functions of the window (its methods of the same jobs call them).
+
+def marked_range(document, offset: int | None = None) -> tuple[int, int] | None:
+    """What "Add finding" marks: the selection (when ``offset`` is None or inside it),
+    else the unit at ``offset`` (or at the cursor)."""
+    d = document
+    if not d.size:
+        return None
+    start, end = d.selection
+    if d.has_selection and (offset is None or start <= offset < end):
+        return start, end
+    unit = d.unit_at(d.cursor if offset is None else offset)
+    if unit is None:
+        return None
+    return unit.offset, unit.end
+
+
+def ask_note(window, start: int, end: int, finding=None) -> None:
+    """Open the note dialog for bytes [start, end) (a new finding, or ``finding``'s)."""
+    from inspector.gui.dialogs.findingnote import FindingNoteDialog
+
+    dialog = getattr(window, "finding_dialog", None)
+    if dialog is None:
+        dialog = window.finding_dialog = FindingNoteDialog(window)
+        dialog.noteChosen.connect(lambda s, e, note, f: note_chosen(window, s, e, note, f))
+    data = window.document.read(start, min(end - start, 64))
+    dialog.prepare(start, end, data, finding.note if finding is not None else "", finding)
+    dialog.open()
+
+
+def note_chosen(window, start, end, note: str, finding) -> None:
+    findings = window.findings
+    try:
+        if finding is not None:
+            findings.set_note(finding, note)
+            window.show_message(f"note of the finding at 0x{start:X} changed")
+        else:
+            findings.add(start, end, note)
+            window.show_message(f"finding added at 0x{start:X} ({end - start:,} bytes)")
+    except (F.FindingsError, KeyError) as e:
+        window.show_message(f"no finding added: {e}")
+
+
+def go_to_finding(window, forward: bool) -> None:
+    """F2 / Shift+F2: select the next (previous) finding after (before) the cursor."""
+    d = window.document
+    f = window.findings.next_after(d.cursor, forward)
+    if f is None:
+        window.show_message("no further finding" if forward else "no earlier finding")
+        return
+    d.set_selection(f.start, f.end, reveal=True)
+    window.show_message(f"finding at 0x{f.start:X}: {f.note or '(no note)'}"[:200])
+
+
+def _start_folder() -> str:
+    from inspector.gui.dialogs.export import default_directory
+
+    return default_directory()
+
+
+def export_findings(window, path: str | None = None) -> bool:
+    """Write the findings as JSON (asks for a path unless given; never the evidence)."""
+    from PySide6.QtWidgets import QFileDialog
+
+    from inspector.gui.dialogs.export import check_target
+
+    w = window.findings
+    if not w.items():
+        window.show_message("no findings to export")
+        return False
+    if path is None:
+        name = os.path.splitext(os.path.basename(window.document.source.name or "file"))[0]
+        path, _ = QFileDialog.getSaveFileName(
+            window, "Export findings", os.path.join(_start_folder(), f"{name}-findings.json"),
+            "JSON files (*.json)")
+        if not path:
+            return False
+    try:
+        target = check_target(path, window.document.path)
+        n = w.export_to(target)
+    except (ValueError, OSError) as e:
+        window.show_error("Export findings", f"The findings were not exported: {e}")
+        return False
+    window.show_message(f"{n} finding(s) exported to {display_path(target)}")
+    return True
+
+
+def import_findings(window, path: str | None = None) -> bool:
+    """Add the findings of a JSON export of these same bytes."""
+    from PySide6.QtWidgets import QFileDialog
+
+    if path is None:
+        path, _ = QFileDialog.getOpenFileName(window, "Import findings", _start_folder(),
+                                              "JSON files (*.json);;All files (*)")
+        if not path:
+            return False
+    try:
+        n = window.findings.import_from(path)
+    except (F.FindingsError, OSError) as e:
+        window.show_error("Import findings", f"The findings were not imported: {e}")
+        return False
+    window.show_message(f"{n} new finding(s) imported from {display_path(path)}")
+    return True
