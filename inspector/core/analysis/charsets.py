@@ -1,0 +1,341 @@
+"""Names of encodings, and the two outside judges the verdict asks: ``charset-normalizer``
+for a charset that is not UTF-8, ``ftfy`` for UTF-8 encoded twice.
+
+Every encoding is named the way Python spells it, ``codecs.lookup(name).name``
+(``cp1252``, ``iso8859-1``, ``koi8-r``, ``shift_jis``, ``utf-16-le``), so that a name
+can be handed straight to ``bytes.decode``; :func:`charset_title` gives the name a person
+reads ("Windows-1252", "ISO-8859-1 (Latin-1)").
+
+How a guess is made (:func:`guess_charset`). charset-normalizer ranks the charsets that
+decode the bytes by how messy the result is (``chaos``) and how much it looks like a
+language (``coherence``); it is good at telling the script and the language, and poor at
+choosing among the single-byte charsets of one script, which all decode the same letters
+of a short sample alike ("French" in ISO-8859-10, German in Windows-1250). So:
+
+1. The candidates are the charsets rated within ``TIE_CHAOS`` of the least messy one,
+   together with the charsets charset-normalizer says decode those bytes identically;
+   the first choice is the most coherent of them.
+2. When the language it found belongs to a family with a Windows code page and an ISO
+   8859 part (Western: Windows-1252 / ISO-8859-1; Central European: Windows-1250 /
+   ISO-8859-2; Greek, Turkish, Baltic, Hebrew, Arabic likewise) and a member of that
+   family is among the candidates, the answer is that family's (but a language told with
+   a coherence under ``CONFIDENT`` gives way to the Western family when a member of it
+   is among the candidates: short or repetitive samples of French come out "Romanian"):
+   the Windows code page
+   when the bytes use 0x80-0x9F and every such byte is defined there (those are the
+   Windows punctuation: curly quotes, dashes, the ellipsis, the euro sign), else the ISO
+   part, which leaves 0x80-0x9F to control codes. That is the usual answer of tools that
+   meet Western text ("windows-1252") and the exact one when the file never uses the
+   bytes where the two differ.
+3. Otherwise a charset that decodes the sample to the very same text under a more
+   usual name is preferred (``shift_jis`` for ``cp932``, ``gbk`` for ``gb18030``,
+   ``euc_kr`` for ``cp949``, ``koi8-r`` for ``koi8-u``, ...).
+"""
+
+from __future__ import annotations
+
+import codecs
+import unicodedata
+
+TIE_CHAOS = 0.02
+CONFIDENT = 0.5  # coherence under which charset-normalizer's language is a weak hint
+GUESS_LIMIT = 32 << 10  # bytes handed to charset-normalizer at most
+
+# (Windows code page, ISO 8859 part) by the languages charset-normalizer names.
+_FAMILIES = (
+    (("cp1252", "iso8859-1"), {"English", "English—", "French", "German", "Dutch", "Danish",
+                               "Finnish", "Indonesian", "Italian", "Norwegian", "Portuguese",
+                               "Spanish", "Swedish"}),
+    (("cp1250", "iso8859-2"), {"Czech", "Croatian", "Hungarian", "Polish", "Romanian",
+                               "Slovak", "Slovene"}),
+    (("cp1257", "iso8859-13"), {"Estonian", "Lithuanian"}),
+    (("cp1254", "iso8859-9"), {"Turkish"}),
+    (("cp1253", "iso8859-7"), {"Greek"}),
+    (("cp1255", "iso8859-8"), {"Hebrew"}),
+    (("cp1256", "iso8859-6"), {"Arabic", "Farsi"}),
+)
+# Members of a family charset-normalizer may name (equal to one of the pair on the
+# letters that matter): their presence among the candidates shows the family fits.
+_FAMILY_MEMBERS = {
+    "cp1252": {"cp1252", "iso8859-1", "iso8859-15", "cp1254", "cp1258", "iso8859-14", "iso8859-16"},
+    "cp1250": {"cp1250", "iso8859-2", "iso8859-16"},
+    "cp1257": {"cp1257", "iso8859-13", "iso8859-4"},
+    "cp1254": {"cp1254", "iso8859-9"},
+    "cp1253": {"cp1253", "iso8859-7"},
+    "cp1255": {"cp1255", "iso8859-8"},
+    "cp1256": {"cp1256", "iso8859-6"},
+}
+# A more usual name for a charset, taken when it decodes the sample to the same text.
+_USUAL = {
+    "cp932": ("shift_jis",),
+    "shift_jis_2004": ("shift_jis", "cp932"),
+    "shift_jisx0213": ("shift_jis", "cp932"),
+    "gb18030": ("gbk",),
+    "gb2312": ("gbk",),
+    "cp949": ("euc_kr",),
+    "euc_jis_2004": ("euc_jp",),
+    "euc_jisx0213": ("euc_jp",),
+    "cp950": ("big5",),
+    "big5hkscs": ("big5",),
+    "koi8-u": ("koi8-r",),
+    "koi8-t": ("koi8-r",),
+    "kz1048": ("cp1251",),
+    "ptcp154": ("cp1251",),
+    "cp1125": ("cp866",),
+    "iso8859-15": ("iso8859-1",),
+}
+_UNICODE_FAMILY = {"utf-8", "utf-8-sig", "ascii", "utf-16", "utf-16-le", "utf-16-be", "utf-32",
+                   "utf-32-le", "utf-32-be", "utf-7"}
+
+
+def codec_name(name: str) -> str:
+    """Python's own spelling of an encoding name (``codecs.lookup(name).name``); ftfy's
+    "sloppy-windows-1252" is Windows-1252. Unknown names come back lower-cased."""
+    key = name.strip().lower()
+    if key.startswith("sloppy-"):
+        key = key[len("sloppy-"):]
+    try:
+        return codecs.lookup(key).name
+    except LookupError:
+        return key
+
+
+def charset_title(name: str) -> str:
+    """An encoding's name as a person reads it: Windows-1252, ISO-8859-1 (Latin-1)..."""
+    e = codec_name(name)
+    if e.startswith("cp12") and e[2:].isdigit():
+        return f"Windows-{e[2:]}"
+    if e == "iso8859-1":
+        return "ISO-8859-1 (Latin-1)"
+    if e.startswith("iso8859-"):
+        return "ISO-8859-" + e.split("-", 1)[1]
+    if e.startswith("mac-"):
+        return "Mac " + e[4:].capitalize()
+    titles = {"utf-8": "UTF-8", "utf-16-le": "UTF-16LE", "utf-16-be": "UTF-16BE",
+              "utf-32-le": "UTF-32LE", "utf-32-be": "UTF-32BE", "shift_jis": "Shift JIS",
+              "euc_jp": "EUC-JP", "euc_kr": "EUC-KR", "gbk": "GBK", "gb18030": "GB18030",
+              "big5": "Big5", "koi8-r": "KOI8-R", "koi8-u": "KOI8-U", "cp932": "Windows-932",
+              "cp949": "Windows-949", "binary": "binary", "mojibake": "mojibake"}
+    return titles.get(e, e.upper().replace("_", "-"))
+
+
+# ------------------------------------------------------------------------- BOM and NULs
+
+def bom_encoding(head: bytes) -> tuple[str, str] | None:
+    """(``utf16``/``utf32``, codec name) when ``head`` starts with a UTF-16/32 byte order
+    mark."""
+    if head.startswith(b"\xff\xfe\x00\x00"):
+        return "utf32", "utf-32-le"
+    if head.startswith(b"\x00\x00\xfe\xff"):
+        return "utf32", "utf-32-be"
+    if head.startswith(b"\xff\xfe"):
+        return "utf16", "utf-16-le"
+    if head.startswith(b"\xfe\xff"):
+        return "utf16", "utf-16-be"
+    return None
+
+
+def nul_pattern(data: bytes) -> tuple[str, str] | None:
+    """(``utf16``/``utf32``, codec name) for UTF-16/32 without a BOM: text in them puts
+    NULs at fixed positions."""
+    n = len(data) - len(data) % 4
+    if n < 16:
+        return None
+    data = data[:n]
+    nuls = data.count(0)
+    if nuls < n * 0.2:
+        return None
+    by_pos = [data[k::4].count(0) for k in range(4)]
+    quarter = n // 4
+    # (A run of NULs is not text in any of them: the byte that carries the character
+    # must be mostly set.)
+    if (by_pos[1] > 0.9 * quarter and by_pos[2] > 0.9 * quarter and by_pos[3] > 0.9 * quarter
+            and by_pos[0] < 0.5 * quarter):
+        return "utf32", "utf-32-le"
+    if (by_pos[0] > 0.9 * quarter and by_pos[1] > 0.9 * quarter and by_pos[2] > 0.9 * quarter
+            and by_pos[3] < 0.5 * quarter):
+        return "utf32", "utf-32-be"
+    even = by_pos[0] + by_pos[2]
+    odd = by_pos[1] + by_pos[3]
+    if odd > 0.6 * (n // 2) and even < 0.2 * odd:
+        return "utf16", "utf-16-le"
+    if even > 0.6 * (n // 2) and odd < 0.2 * even:
+        return "utf16", "utf-16-be"
+    return None
+
+
+# ----------------------------------------------------------------------- legacy charsets
+
+class CharsetGuess:
+    """What :func:`guess_charset` found: the codec name, the language charset-normalizer
+    saw (empty when it saw none with a coherence of ``CONFIDENT`` or more), its chaos and
+    coherence, and the other candidates."""
+
+    __slots__ = ("encoding", "language", "chaos", "coherence", "candidates")
+
+    def __init__(self, encoding, language, chaos, coherence, candidates):
+        self.encoding = encoding
+        self.language = language
+        self.chaos = chaos
+        self.coherence = coherence
+        self.candidates = candidates
+
+    def __repr__(self):
+        return f"CharsetGuess({self.encoding!r}, {self.language!r}, chaos={self.chaos:.3f})"
+
+
+def _decodes_same(data: bytes, a: str, b: str) -> bool:
+    try:
+        return data.decode(a) == data.decode(b)
+    except (UnicodeDecodeError, LookupError):
+        return False
+
+
+def _decodes(data: bytes, name: str) -> bool:
+    try:
+        data.decode(name)
+        return True
+    except (UnicodeDecodeError, LookupError):
+        return False
+
+
+def uses_c1_range(data: bytes) -> bool:
+    """True when some byte of ``data`` is in 0x80-0x9F."""
+    return any(data.count(b) for b in range(0x80, 0xA0))
+
+
+def windows_or_iso(data: bytes, windows: str, iso: str) -> str:
+    """The Windows code page when ``data`` uses 0x80-0x9F and it decodes them all, else
+    the ISO 8859 part (see the module text)."""
+    if uses_c1_range(data) and _decodes(data, windows):
+        return windows
+    return iso if _decodes(data, iso) else windows
+
+
+def guess_charset(data: bytes) -> CharsetGuess | None:
+    """The legacy charset of ``data`` (bytes that are not UTF-8), or None when
+    charset-normalizer finds none, or finds a Unicode encoding. Only the first
+    ``GUESS_LIMIT`` bytes are looked at."""
+    try:
+        from charset_normalizer import from_bytes
+    except ImportError:  # pragma: no cover - a declared dependency
+        return None
+    data = bytes(data[:GUESS_LIMIT])
+    results = list(from_bytes(data))
+    if not results:
+        return None
+    least = min(r.chaos for r in results)
+    band = sorted((r for r in results if r.chaos <= least + TIE_CHAOS),
+                  key=lambda r: (-r.coherence, r.chaos))
+    first = band[0]
+    encoding = codec_name(first.encoding)
+    if encoding in _UNICODE_FAMILY:
+        return None
+    candidates: list[str] = []
+    for r in band:
+        for name in (r.encoding, *r.could_be_from_charset):
+            name = codec_name(name)
+            if name not in candidates:
+                candidates.append(name)
+    language = first.language if first.language != "Unknown" else ""
+    family = None
+    for pair, languages in _FAMILIES:
+        if language in languages and _FAMILY_MEMBERS[pair[0]] & set(candidates):
+            family = pair
+            break
+    if (family is not None and family[0] != "cp1252" and first.coherence < CONFIDENT
+            and _FAMILY_MEMBERS["cp1252"] & set(candidates)):
+        # A language told with little confidence does not outweigh the usual choice.
+        family = ("cp1252", "iso8859-1")
+    if family is not None:
+        encoding = windows_or_iso(data, *family)
+    else:
+        for usual in _USUAL.get(encoding, ()):
+            if _decodes_same(data, encoding, usual):
+                encoding = usual
+                break
+    shown = language if first.coherence >= CONFIDENT else ""
+    return CharsetGuess(encoding, shown, first.chaos, first.coherence, candidates)
+
+
+# Characters that may stand inside a word: letters, apostrophes and quotes, dashes.
+def _wordlike(ch: str) -> bool:
+    return ch.isalpha() or unicodedata.category(ch) in ("Pi", "Pf", "Pd", "Mn", "Mc")
+
+
+def plausible(runs_in_words: list[bytes], runs_alone: list[bytes], encoding: str) -> float:
+    """How well ``encoding`` explains the bytes that are not UTF-8, from 0 to 1: the
+    share of the characters decoded from runs that touch an ASCII letter that are
+    letters (or apostrophes, quotes, dashes), and, for runs between other characters,
+    the share that decode without error to letters or punctuation. Random damage in
+    ASCII text scores about 0.6 in Windows-1252; text in that charset about 1."""
+    good = total = 0
+    for raw in runs_in_words:
+        text = raw.decode(encoding, "replace")
+        total += len(text)
+        good += sum(1 for ch in text if ch != "\ufffd" and _wordlike(ch))
+    for raw in runs_alone:
+        text = raw.decode(encoding, "replace")
+        total += len(text)
+        good += sum(1 for ch in text if ch != "\ufffd"
+                    and (ch.isalpha() or unicodedata.category(ch)[0] in "PZN"))
+    return good / total if total else 0.0
+
+
+# ------------------------------------------------------------------------------ mojibake
+
+class Mojibake:
+    """UTF-8 encoded twice: ``via`` is the charset the UTF-8 bytes were read in before
+    being encoded again; ``seen`` is one sequence as it shows, ``meant`` what it was."""
+
+    __slots__ = ("via", "seen", "meant")
+
+    def __init__(self, via: str, seen: str, meant: str):
+        self.via = via
+        self.seen = seen
+        self.meant = meant
+
+    def __repr__(self):
+        return f"Mojibake(via={self.via!r}, {self.seen!r} for {self.meant!r})"
+
+
+def mojibake_in(text: str) -> Mojibake | None:
+    """A :class:`Mojibake` when ftfy undoes a double encoding in ``text``, else None."""
+    try:
+        import ftfy
+    except ImportError:  # pragma: no cover - a declared dependency
+        return None
+    fixed, steps = ftfy.fix_and_explain(text)
+    if fixed == text or not steps:
+        return None
+    encodings = [arg for op, arg in steps if op == "encode"]
+    if not encodings or not any(op == "decode" and "utf-8" in arg for op, arg in steps):
+        return None
+    enc = encodings[0]
+    via = codec_name(enc)
+    for ch in fixed:
+        if ord(ch) > 0x7F:
+            try:
+                seen = ch.encode("utf-8").decode(enc)
+            except (UnicodeError, LookupError):
+                continue
+            if seen in text:
+                return Mojibake(via, seen, ch)
+    return Mojibake(via, "", "")
+
+
+def undo_mojibake(text: str, via: str) -> str:
+    """``text`` with its double encoding undone by ftfy (the same steps ftfy finds;
+    ``via`` is only a fallback when ftfy finds none: the text encoded in ``via`` and
+    decoded as UTF-8, characters that do not fit kept as they were)."""
+    try:
+        import ftfy
+        fixed = ftfy.fix_encoding(text)
+        if fixed != text:
+            return fixed
+    except ImportError:  # pragma: no cover - a declared dependency
+        pass
+    try:
+        return text.encode(via).decode("utf-8")
+    except (UnicodeError, LookupError):
+        return text

@@ -1,0 +1,1105 @@
+"""The encoding map: where a file changes encoding.
+
+:func:`encoding_map` turns a finished scan into :class:`Region` objects that cover the
+scanned range in order, without gaps or overlaps, each naming how its bytes are encoded:
+a Python codec name as ``codecs.lookup(name).name`` spells it (``utf-8``, ``cp1252``,
+``iso8859-1``, ``koi8-r``, ``shift_jis``, ``utf-16-le``...), ``binary``, or ``mojibake``
+(UTF-8 encoded twice; ``via`` names the charset it went through).
+
+What it reads. A scanned range of up to ``FULL_LIMIT`` bytes is read whole. A larger one
+is first cut along the scan's block index (per 64 KiB block: errors, multibyte units,
+binary-looking bytes) into runs of blocks of one class (ASCII, clean UTF-8, with errors,
+binary); then only a few windows are read: the head and the tail of each run and two
+windows spread over its inside, plus, where the windows on both sides of an unread
+stretch disagree, a bisection of small probes to find the change. The bytes read are
+bounded (about ``WINDOW`` × 4 per run for at most ``MAX_RUNS`` runs, plus the probes),
+whatever the size of the file: a 1 GiB file costs a few MiB of reading.
+
+How a window is read. Its bytes are cut into cells: lines, and pieces of at most
+``CELL_MAX`` bytes of longer lines. A cell is *binary* when a quarter of it is NULs,
+controls text does not use or bytes that are not UTF-8 (with at least one control),
+*damaged* when it holds bytes that are not UTF-8, *UTF-8* when it holds valid multibyte
+characters, *ASCII* otherwise. Consecutive cells of one class, with ASCII cells between
+them, make a stretch. A damaged stretch is weighed by the shape of its errors:
+
+* UTF-8-shaped: what only a UTF-8 encoder writes, an overlong form, an encoded
+  surrogate, a value above U+10FFFF, a 5- or 6-byte form, a sequence cut only by the end
+  of the data (with at least one continuation byte);
+* legacy-shaped: a run of bytes that are not UTF-8 touching an ASCII letter ("caf\\xe9"),
+  or holding two bytes of C0-FF in a row (a word of Cyrillic or Greek in an 8-bit
+  charset; a UTF-8 encoder never writes a lead byte after a lead byte).
+
+A stretch with at least ``MIN_LEGACY_RUNS`` legacy-shaped runs and ``LEGACY_WEIGHT``
+times as many as UTF-8-shaped errors is given to ``charset-normalizer`` (only its own
+bytes, only the first 32 KiB) and kept as that charset when the guess explains its bytes
+(:func:`inspector.core.analysis.charsets.plausible`); smaller legacy-shaped stretches are
+pooled, when the whole map leans that way, and take the charset of their pool. Everything
+else damaged stays UTF-8 with problems. UTF-8 stretches whose characters come in the
+pairs that double encoding makes (``Ã©``, ``Р°``) are asked to ``ftfy``, and become
+``mojibake`` when it undoes them.
+
+Boundaries. ASCII belongs to its neighbours: a region of another encoding inside UTF-8
+text is kept tight around its lines, starting at the start of the line that holds its
+first non-UTF-8 byte and ending after the newline of the line that holds its last one;
+when that line also holds valid UTF-8 characters on the outer side, the boundary moves to
+the word boundary (a space or tab) between them, or, failing one, right after (before) the
+last (first) valid character. A binary region is tight around its first and last binary
+byte. A boundary found in the bytes read is ``exact``; one placed where nothing was read
+(between two windows that disagree, when the probes ran out) is not.
+"""
+
+from __future__ import annotations
+
+import bisect
+
+import numpy as np
+
+from inspector.core.analysis import charsets as CS
+from inspector.core.units import kinds as K
+
+UTF8 = "utf-8"
+BINARY = "binary"
+MOJIBAKE = "mojibake"
+
+FULL_LIMIT = 2 << 20       # scanned ranges up to this are read whole
+WINDOW = 64 << 10          # a window read from a large file
+MARGIN = 4 << 10           # read before and after a run, to find its first line start
+FULL_RUN = 256 << 10       # runs up to this are read whole
+SPREAD = 2                 # windows inside a long run
+MAX_RUNS = 48              # runs given windows of their own; the others are labelled by class
+PROBE = 16 << 10           # a bisection probe
+MAX_PROBES = 48
+CELL_MAX = 1024            # longer lines are cut into cells of this size
+BIN_GAP = 512              # text shorter than this between binary cells is binary too
+BIN_MIN = 32               # binary-looking bytes a binary region needs
+MIN_LEGACY_RUNS = 3
+LEGACY_WEIGHT = 3
+PLAUSIBLE = 0.85
+MAX_GUESSES = 6
+MOJI_SHARE = 0.25          # of the multibyte characters of a line, in double-encoding pairs
+MOJI_TEXT = 16 << 10       # characters handed to ftfy to confirm a stretch
+
+# Cell and stretch classes.
+ASC, UTF, ERR, BIN, MOJ = 0, 1, 2, 3, 4
+
+_CTRL = np.zeros(256, dtype=bool)
+_CTRL[[*range(0x00, 0x09), *range(0x0E, 0x1B), *range(0x1C, 0x20), 0x7F]] = True
+_LETTER = np.zeros(256, dtype=bool)
+_LETTER[[*range(0x41, 0x5B), *range(0x61, 0x7B)]] = True
+_SPACE = np.zeros(256, dtype=bool)
+_SPACE[[0x20, 0x09, 0x0A, 0x0D, 0x0C, 0x0B]] = True
+_MOJI_LATIN_NEXT = np.zeros(256, dtype=bool)
+_MOJI_LATIN_NEXT[[0xC2, 0xC3, 0xC5, 0xC6, 0xCB, 0xE2]] = True
+_MOJI_CYR_NEXT = np.zeros(256, dtype=bool)
+_MOJI_CYR_NEXT[[0xC2, 0xD0, 0xD1, 0xD2, 0xE2]] = True
+
+
+class Region:
+    """One stretch of the map: [start, end) in ``encoding``. ``via``: for ``mojibake``,
+    the charset the UTF-8 went through. ``language``: the language charset-normalizer
+    saw, for a legacy charset. ``bom``: the region starts with a byte order mark.
+    ``ascii``: a UTF-8 region with no byte above 0x7F. ``exact``: both boundaries were
+    found in bytes read (False: placed between two samples). ``by``: what named it."""
+
+    __slots__ = ("start", "end", "encoding", "via", "language", "bom", "ascii", "exact", "by")
+
+    def __init__(self, start: int, end: int, encoding: str, *, via: str | None = None,
+                 language: str = "", bom: bool = False, ascii: bool = False,
+                 exact: bool = True, by: str = ""):
+        self.start = start
+        self.end = end
+        self.encoding = encoding
+        self.via = via
+        self.language = language
+        self.bom = bom
+        self.ascii = ascii
+        self.exact = exact
+        self.by = by
+
+    @property
+    def length(self) -> int:
+        return self.end - self.start
+
+    @property
+    def is_legacy(self) -> bool:
+        """A legacy (8-bit or East Asian) charset, not UTF-8/16/32, binary or mojibake."""
+        return self.encoding not in (UTF8, BINARY, MOJIBAKE) and not self.encoding.startswith("utf-")
+
+    def title(self) -> str:
+        """The encoding as a person reads it: "UTF-8", "Windows-1252", "binary",
+        "mojibake (UTF-8 read as Windows-1252)"."""
+        if self.encoding == MOJIBAKE:
+            return f"mojibake (UTF-8 read as {CS.charset_title(self.via)})" if self.via else "mojibake"
+        if self.encoding == UTF8 and self.ascii:
+            return "UTF-8 (ASCII)"
+        return CS.charset_title(self.encoding)
+
+    def to_dict(self) -> dict:
+        out = {"start": self.start, "end": self.end, "encoding": self.encoding}
+        if self.via:
+            out["via"] = self.via
+        if self.language:
+            out["language"] = self.language
+        if self.bom:
+            out["bom"] = True
+        if self.ascii:
+            out["ascii"] = True
+        out["exact"] = self.exact
+        if self.by:
+            out["by"] = self.by
+        return out
+
+    def __eq__(self, other):
+        return isinstance(other, Region) and self.to_dict() == other.to_dict()
+
+    def __repr__(self):
+        via = f" via {self.via}" if self.via else ""
+        return f"Region({self.start}, {self.end}, {self.encoding!r}{via})"
+
+
+class EncodingMap:
+    """The regions of a scanned range, in order, covering [start, end).
+    ``bytes_read``: how many bytes working it out read (the windows and probes).
+    ``shaped`` and ``legacy``: the UTF-8-shaped errors and legacy-shaped runs seen in
+    the bytes read (module text)."""
+
+    def __init__(self, start: int, end: int, regions: list[Region], bytes_read: int = 0,
+                 shaped: int = 0, legacy: int = 0):
+        self.start = start
+        self.end = end
+        self.regions = regions
+        self.bytes_read = bytes_read
+        self.shaped = shaped
+        self.legacy = legacy
+        self._starts = [r.start for r in regions]
+
+    def __iter__(self):
+        return iter(self.regions)
+
+    def __len__(self):
+        return len(self.regions)
+
+    def __getitem__(self, i):
+        return self.regions[i]
+
+    def region_at(self, offset: int) -> Region | None:
+        """The region holding ``offset`` (None outside the scanned range)."""
+        if offset < self.start or offset >= self.end or not self.regions:
+            return None
+        return self.regions[bisect.bisect_right(self._starts, offset) - 1]
+
+    def bytes_by_encoding(self) -> dict[str, int]:
+        """Bytes per encoding name (mojibake as ``mojibake``), largest first."""
+        out: dict[str, int] = {}
+        for r in self.regions:
+            out[r.encoding] = out.get(r.encoding, 0) + r.length
+        return dict(sorted(out.items(), key=lambda kv: -kv[1]))
+
+    @property
+    def encodings(self) -> list[str]:
+        """The distinct encodings, in order of first appearance."""
+        seen: list[str] = []
+        for r in self.regions:
+            key = r.encoding if r.encoding != MOJIBAKE else f"{MOJIBAKE}:{r.via}"
+            if key not in seen:
+                seen.append(key)
+        return seen
+
+    @property
+    def mixed(self) -> bool:
+        """More than one encoding (binary and mojibake count as encodings here)."""
+        return len(self.encodings) > 1
+
+    def to_list(self) -> list[dict]:
+        return [r.to_dict() for r in self.regions]
+
+    def __repr__(self):
+        return f"EncodingMap({self.regions!r})"
+
+
+# ------------------------------------------------------------------------------- bytes
+
+def _shift(x: np.ndarray, k: int, fill=False) -> np.ndarray:
+    """x[i + k] at i (positive k looks ahead), ``fill`` past the ends."""
+    out = np.full(len(x), fill, dtype=x.dtype)
+    if k > 0:
+        out[:len(x) - k] = x[k:]
+    elif k < 0:
+        out[-k:] = x[:len(x) + k]
+    else:
+        out[:] = x
+    return out
+
+
+class _Window:
+    """One stretch of bytes read and cut into cells, with what each byte is."""
+
+    def __init__(self, data: bytes, base: int, stream_start: bool, stream_end: bool):
+        self.data = data
+        self.base = base
+        self.end = base + len(data)
+        self.stream_start = stream_start
+        self.stream_end = stream_end
+        a = np.frombuffer(data, dtype=np.uint8)
+        self.a = a
+        n = len(a)
+        nxt = [_shift(a, k, 0) for k in range(1, 6)]
+        cont = [(b & 0xC0) == 0x80 for b in nxt]
+        b1 = nxt[0]
+        c1, c2, c3, c4, c5 = cont
+        v2 = (a >= 0xC2) & (a <= 0xDF) & c1
+        v3 = ((a >= 0xE0) & (a <= 0xEF) & c1 & c2
+              & ~((a == 0xE0) & (b1 < 0xA0)) & ~((a == 0xED) & (b1 >= 0xA0)))
+        v4 = ((a >= 0xF0) & (a <= 0xF4) & c1 & c2 & c3
+              & ~((a == 0xF0) & (b1 < 0x90)) & ~((a == 0xF4) & (b1 >= 0x90)))
+        covered = a < 0x80
+        covered |= v2 | _shift(v2, -1) | v3 | _shift(v3, -1) | _shift(v3, -2)
+        covered |= v4 | _shift(v4, -1) | _shift(v4, -2) | _shift(v4, -3)
+        err = ~covered
+        self.err = err
+        self.mb_lead = v2 | v3 | v4
+        # What only a UTF-8 encoder writes: complete sequences with a lead and the right
+        # number of continuation bytes that decode to something UTF-8 forbids.
+        shaped = ((((a == 0xC0) | (a == 0xC1)) & c1)
+                  | ((a == 0xE0) & (b1 < 0xA0) & c1 & c2)
+                  | ((a == 0xED) & (b1 >= 0xA0) & c1 & c2)
+                  | ((a == 0xF0) & (b1 < 0x90) & c1 & c2 & c3)
+                  | ((((a == 0xF4) & (b1 >= 0x90)) | ((a >= 0xF5) & (a <= 0xF7))) & c1 & c2 & c3)
+                  | ((a >= 0xF8) & (a <= 0xFB) & c1 & c2 & c3 & c4)
+                  | (((a == 0xFC) | (a == 0xFD)) & c1 & c2 & c3 & c4 & c5))
+        self.shaped = shaped & err
+        letter = _LETTER[a]
+        prev_err = _shift(err, -1)
+        next_err = _shift(err, 1)
+        touch_letter = err & (_shift(letter, -1) | _shift(letter, 1))
+        lead_pair = err & (a >= 0xC0) & next_err & (b1 >= 0xC0)
+        run_start = err & ~prev_err
+        starts = np.flatnonzero(run_start)
+        self.run_starts = starts
+        ends = np.flatnonzero(err & ~next_err) + 1
+        self.run_ends = ends
+        run_id = np.cumsum(run_start) - 1
+        in_words = np.zeros(len(starts), dtype=bool)
+        in_words[run_id[touch_letter]] = True
+        legacy = in_words.copy()
+        legacy[run_id[lead_pair]] = True
+        # A run holding a UTF-8-shaped error is not legacy evidence.
+        legacy[run_id[self.shaped]] = False
+        self.truncated_end = 0  # bytes missing from a sequence cut by the end of the data
+        if stream_end and n and err[-1] and len(starts):
+            k = n - int(starts[-1])
+            lead = int(a[starts[-1]])
+            need = 2 if 0xC2 <= lead <= 0xDF else 3 if 0xE0 <= lead <= 0xEF else 4 if 0xF0 <= lead <= 0xF4 else 0
+            if 0 < k < need and _valid_prefix(data[n - k:]):
+                if k >= 2 or not in_words[-1]:
+                    self.shaped[starts[-1]] = True
+                    legacy[-1] = False
+                    self.truncated_end = need - k
+        self.run_in_words = in_words
+        self.run_legacy = legacy
+        self.ctrl = _CTRL[a]
+        hi = a >= 0x80
+        moji = np.zeros(n, dtype=bool)
+        if n > 3:
+            moji = (((a == 0xC3) & (b1 >= 0x82) & (b1 <= 0xB4) & _MOJI_LATIN_NEXT[nxt[1]])
+                    | ((a == 0xD0) & ((b1 == 0xA0) | (b1 == 0xA1)) & _MOJI_CYR_NEXT[nxt[1]]))
+            moji &= covered & self.mb_lead
+        self._cells(n, err, hi & covered, moji)
+
+    # ------------------------------------------------------------------------ cells
+
+    def _cells(self, n, err, valid_hi, moji):
+        a = self.a
+        if n == 0:
+            self.cell_start = np.zeros(0, dtype=np.int64)
+            self.cell_end = np.zeros(0, dtype=np.int64)
+            self.cls = np.zeros(0, dtype=np.int8)
+            return
+        nl = np.flatnonzero(a == 0x0A) + 1
+        starts = np.concatenate(([0], nl[nl < n])).astype(np.int64)
+        lens = np.diff(np.append(starts, n))
+        long_cells = np.flatnonzero(lens > CELL_MAX)
+        if len(long_cells):
+            extra = [np.arange(starts[i] + CELL_MAX, starts[i] + lens[i], CELL_MAX)
+                     for i in long_cells]
+            extra = np.concatenate(extra)
+            for _ in range(3):  # not inside a UTF-8 character
+                inside = (a[np.minimum(extra, n - 1)] & 0xC0) == 0x80
+                extra = np.where(inside & (extra < n - 1), extra + 1, extra)
+            starts = np.unique(np.concatenate((starts, extra[extra < n])))
+        ends = np.append(starts[1:], n)
+        size = ends - starts
+
+        def per_cell(mask):
+            return np.add.reduceat(mask.astype(np.int32), starts)
+
+        n_err = per_cell(err)
+        n_valid = per_cell(valid_hi)
+        n_ctrl = per_cell(self.ctrl)
+        n_mb = per_cell(self.mb_lead)
+        n_moji = per_cell(moji)
+        runs = np.zeros(n, dtype=bool)
+        runs[self.run_starts[self.run_legacy]] = True
+        n_legacy = per_cell(runs)
+        n_shaped = per_cell(self.shaped)
+        cls = np.full(len(starts), ASC, dtype=np.int8)
+        cls[n_valid > 0] = UTF
+        cls[(n_moji > 0) & (n_moji >= MOJI_SHARE * n_mb) & (n_err == 0)] = MOJ
+        cls[n_err > 0] = ERR
+        binary = (n_ctrl >= 1) & ((n_ctrl + n_err) * 4 >= size) | (n_ctrl * 10 >= size) & (n_ctrl > 0)
+        cls[binary] = BIN
+        self.cell_start = starts
+        self.cell_end = ends
+        self.cls = cls
+        self.n_err = n_err
+        self.n_valid = n_valid
+        self.n_ctrl = n_ctrl
+        self.n_mb = n_mb
+        self.n_legacy = n_legacy
+        self.n_shaped = n_shaped
+
+    # --------------------------------------------------------------------- stretches
+
+    def stretches(self) -> list["_Stretch"]:
+        """The window's stretches of one class (ASCII cells are the gaps between)."""
+        cls = self.cls
+        idx = np.flatnonzero(cls != ASC)
+        if not len(idx):
+            return []
+        c = cls[idx]
+        cut = np.flatnonzero(np.diff(c) != 0) + 1
+        groups = np.split(np.arange(len(idx)), cut)
+        out = []
+        for g in groups:
+            first, last = int(idx[g[0]]), int(idx[g[-1]])
+            out.append(_Stretch(self, first, last, int(cls[first])))
+        return self._smooth(out)
+
+    def _smooth(self, stretches):
+        # Text shorter than BIN_GAP between two binary stretches is binary too.
+        res: list[_Stretch] = []
+        for s in stretches:
+            if s.cls == BIN:
+                j = next((k for k in range(len(res) - 1, -1, -1) if res[k].cls == BIN), None)
+                if j is not None and s.start - res[j].end < BIN_GAP:
+                    res[j:] = [_Stretch(self, res[j].first, s.last, BIN)]
+                    continue
+            res.append(s)
+        # A binary stretch with few binary bytes is damaged text.
+        out: list[_Stretch] = []
+        for s in res:
+            if s.cls == BIN and s.count(self.n_ctrl) + s.count(self.n_err) < BIN_MIN:
+                cls = ERR if s.count(self.n_err) else UTF if s.count(self.n_valid) else ASC
+                if cls == ASC:
+                    continue
+                s = _Stretch(self, s.first, s.last, cls)
+            if out and out[-1].cls == s.cls:
+                out[-1] = _Stretch(self, out[-1].first, s.last, s.cls)
+            else:
+                out.append(s)
+        return out
+
+
+def _valid_prefix(tail: bytes) -> bool:
+    """``tail`` is the start of a well-formed UTF-8 sequence (lead, then continuation
+    bytes in the ranges UTF-8 allows)."""
+    lead = tail[0]
+    if len(tail) >= 2:
+        second = tail[1]
+        lo, hi = 0x80, 0xBF
+        if lead == 0xE0:
+            lo = 0xA0
+        elif lead == 0xED:
+            hi = 0x9F
+        elif lead == 0xF0:
+            lo = 0x90
+        elif lead == 0xF4:
+            hi = 0x8F
+        if not lo <= second <= hi:
+            return False
+    return all(0x80 <= b <= 0xBF for b in tail[2:])
+
+
+class _Stretch:
+    """Cells first..last of a window, of one class, with ASCII cells between."""
+
+    __slots__ = ("w", "first", "last", "cls", "label", "via", "language", "group", "by")
+
+    def __init__(self, w: _Window, first: int, last: int, cls: int):
+        self.w = w
+        self.first = first
+        self.last = last
+        self.cls = cls
+        self.label = None
+        self.via = None
+        self.language = ""
+        self.group = None
+        self.by = ""
+
+    @property
+    def start(self) -> int:
+        return self.w.base + int(self.w.cell_start[self.first])
+
+    @property
+    def end(self) -> int:
+        return self.w.base + int(self.w.cell_end[self.last])
+
+    def count(self, per_cell) -> int:
+        return int(per_cell[self.first:self.last + 1].sum())
+
+    @property
+    def legacy_runs(self) -> int:
+        return self.count(self.w.n_legacy)
+
+    @property
+    def shaped(self) -> int:
+        return self.count(self.w.n_shaped)
+
+    @property
+    def bytes(self) -> bytes:
+        w = self.w
+        return w.data[int(w.cell_start[self.first]):int(w.cell_end[self.last])]
+
+    def runs(self, limit: int = 4000) -> tuple[list[bytes], list[bytes]]:
+        """The runs of non-UTF-8 bytes: (touching a letter, others)."""
+        w = self.w
+        lo, hi = int(w.cell_start[self.first]), int(w.cell_end[self.last])
+        i, j = np.searchsorted(w.run_starts, [lo, hi])
+        j = min(j, i + limit)
+        words, alone = [], []
+        for k in range(i, j):
+            raw = w.data[int(w.run_starts[k]):int(w.run_ends[k])]
+            (words if w.run_in_words[k] else alone).append(raw)
+        return words, alone
+
+    def tight(self, mask) -> tuple[int, int]:
+        """First and last+1 file offsets of ``mask`` bytes in the stretch (its cells)."""
+        w = self.w
+        lo, hi = int(w.cell_start[self.first]), int(w.cell_end[self.last])
+        hits = np.flatnonzero(mask[lo:hi])
+        if not len(hits):
+            return self.start, self.end
+        return w.base + lo + int(hits[0]), w.base + lo + int(hits[-1]) + 1
+
+    def edges(self) -> tuple[int, int]:
+        """Where a region of this stretch starts and ends in the file (module text)."""
+        w = self.w
+        if self.label == BINARY:
+            return self.tight(w.err | w.ctrl)
+        lo, hi = int(w.cell_start[self.first]), int(w.cell_end[self.last])
+        start, end = lo, hi
+        if self.cls == ERR:
+            first_err, last_err = (x - w.base for x in self.tight(w.err))
+            # Valid UTF-8 characters before the first error, in the same line?
+            line_end = int(w.cell_end[self.first])
+            seg = slice(lo, first_err)
+            valid = np.flatnonzero(w.mb_lead[seg])
+            if len(valid) and first_err < line_end:
+                after = lo + int(valid[-1])
+                after += _char_len(w.a[after])
+                spaces = np.flatnonzero(_SPACE[w.a[after:first_err]])
+                start = after + int(spaces[-1]) + 1 if len(spaces) else after
+            line_start = int(w.cell_start[self.last])
+            seg = slice(last_err, hi)
+            valid = np.flatnonzero(w.mb_lead[seg])
+            if len(valid) and last_err >= line_start:
+                before = last_err + int(valid[0])
+                spaces = np.flatnonzero(_SPACE[w.a[last_err:before]])
+                end = last_err + int(spaces[0]) if len(spaces) else before
+        return w.base + start, w.base + end
+
+
+def _char_len(lead: int) -> int:
+    return 2 if lead < 0xE0 else 3 if lead < 0xF0 else 4
+
+
+# --------------------------------------------------------------------------- decisions
+
+class _Labeller:
+    """Labels the damaged stretches of every window once all are known, so that small
+    ones can be pooled and charset-normalizer asked a bounded number of times."""
+
+    def __init__(self):
+        self.guesses: dict = {}  # group -> CharsetGuess or None
+        self.found: list = []    # (offset, CharsetGuess)
+
+    def label(self, stretches: list[_Stretch]) -> None:
+        errs = [s for s in stretches if s.cls == ERR]
+        for s in stretches:
+            if s.cls == UTF or s.cls == ASC:
+                s.label = UTF8
+            elif s.cls == BIN:
+                self._binary(s)
+            elif s.cls == MOJ:
+                self._mojibake(s)
+        if not errs:
+            return
+        shaped = sum(s.shaped for s in errs)
+        legacy = sum(s.legacy_runs for s in errs)
+        strong = [s for s in errs if s.legacy_runs >= MIN_LEGACY_RUNS
+                  and s.legacy_runs >= LEGACY_WEIGHT * s.shaped]
+        weak = [s for s in errs if s not in strong and s.legacy_runs and not s.shaped]
+        for s in errs:
+            s.label = UTF8
+        groups: dict = {}
+        for s in strong:
+            groups.setdefault(s.group, []).append(s)
+        order = sorted(groups, key=lambda g: -sum(s.legacy_runs for s in groups[g]))
+        for n, g in enumerate(order):
+            members = groups[g]
+            guess = None
+            if n < MAX_GUESSES:
+                guess = CS.guess_charset(_joined(members))
+                if guess is not None and not _explains(members, guess.encoding):
+                    guess = None
+                if guess is not None:
+                    self.found.append((members[0].start, guess))
+            else:
+                guess = self._nearest(members)
+            for s in members:
+                _set_legacy(s, guess)
+        if weak and legacy >= LEGACY_WEIGHT * shaped and sum(s.legacy_runs for s in weak) >= MIN_LEGACY_RUNS:
+            guess = self._nearest(weak) if self.found else None
+            if guess is None:
+                guess = CS.guess_charset(_joined(weak))
+                if guess is not None and not _explains(weak, guess.encoding):
+                    guess = None
+            for s in weak:
+                _set_legacy(s, guess)
+
+    def _nearest(self, members):
+        if not self.found:
+            return None
+        at = members[0].start
+        for _, guess in sorted(self.found, key=lambda f: abs(f[0] - at)):
+            if _explains(members, guess.encoding):
+                return guess
+        return None
+
+    @staticmethod
+    def _binary(s: _Stretch) -> None:
+        wide = CS.nul_pattern(s.bytes[:1 << 16])
+        if wide:
+            s.label, s.by = wide[1], "nul_pattern"
+        else:
+            s.label, s.by = BINARY, "controls"
+
+    @staticmethod
+    def _mojibake(s: _Stretch) -> None:
+        text = s.bytes.decode("utf-8", "replace")[:MOJI_TEXT]
+        found = CS.mojibake_in(text)
+        if found is not None:
+            s.label, s.via, s.by = MOJIBAKE, found.via, "ftfy"
+        else:
+            s.label = UTF8
+
+
+def _joined(members: list[_Stretch]) -> bytes:
+    parts, total = [], 0
+    for s in members:
+        b = s.bytes[:CS.GUESS_LIMIT - total]
+        parts.append(b)
+        total += len(b)
+        if total >= CS.GUESS_LIMIT:
+            break
+    return b"\n".join(parts)
+
+
+def _explains(members: list[_Stretch], encoding: str) -> bool:
+    words, alone = [], []
+    for s in members:
+        w, a = s.runs()
+        words += w
+        alone += a
+    try:
+        return CS.plausible(words, alone, encoding) >= PLAUSIBLE
+    except LookupError:
+        return False
+
+
+def _set_legacy(s: _Stretch, guess) -> None:
+    if guess is None:
+        return
+    s.label = guess.encoding
+    s.language = guess.language
+    s.by = "charset-normalizer"
+
+
+# ------------------------------------------------------------------------ the map
+
+class _Piece:
+    """An item of the map being assembled: a labelled stretch, or ASCII (label None).
+    ``in_start``/``in_end``: where the region's boundary goes when this piece meets
+    another encoding (its tight or word-level edges). ``seen_start``/``seen_end``: its
+    edges lie in bytes that were read."""
+
+    __slots__ = ("start", "end", "label", "via", "language", "by", "in_start", "in_end",
+                 "seen_start", "seen_end", "ascii")
+
+    def __init__(self, start, end, label, *, via=None, language="", by="", in_start=None,
+                 in_end=None, seen=True, ascii=False):
+        self.start = start
+        self.end = end
+        self.label = label
+        self.via = via
+        self.language = language
+        self.by = by
+        self.in_start = start if in_start is None else in_start
+        self.in_end = end if in_end is None else in_end
+        self.seen_start = self.seen_end = seen
+        self.ascii = ascii
+
+    def key(self):
+        return (self.label, self.via)
+
+    def absorb(self, p: "_Piece") -> None:
+        """Take ``p`` (which follows) into this piece."""
+        self.end = p.end
+        self.in_end = p.in_end
+        self.seen_end = p.seen_end
+        self.ascii = self.ascii and p.ascii
+        if not self.language:
+            self.language = p.language
+        if not self.by:
+            self.by = p.by
+
+
+def _pieces_of_window(w: _Window, stretches: list[_Stretch], lo: int, hi: int) -> list[_Piece]:
+    """Pieces covering [lo, hi) of the window (ASCII between its stretches)."""
+    out = []
+    pos = lo
+    for s in stretches:
+        a, b = max(s.start, lo), min(s.end, hi)
+        if b <= a:
+            continue
+        if a > pos:
+            out.append(_Piece(pos, a, None))
+        es, ee = s.edges()
+        out.append(_Piece(a, b, s.label, via=s.via, language=s.language, by=s.by,
+                          in_start=max(a, min(es, b)), in_end=min(b, max(ee, a))))
+        pos = b
+    if pos < hi:
+        out.append(_Piece(pos, hi, None))
+    return out
+
+
+def _assemble(pieces: list[_Piece], start: int, end: int) -> list[Region]:
+    """Regions from pieces that cover [start, end) in order (module text: ASCII goes to
+    its neighbours, to the UTF-8 side between UTF-8 and another encoding, to the text side
+    next to binary; ASCII with only binary or the file's edge around it is UTF-8)."""
+    items: list[_Piece] = []
+    for p in pieces:
+        if p.end <= p.start:
+            continue
+        if p.label is None and items and items[-1].label is None:
+            items[-1].absorb(p)
+        else:
+            items.append(p)
+    if not items:
+        return []
+    # ASCII between binary regions (or binary and the edge) is text of its own, if
+    # there is enough of it to be more than a chance run of printable bytes.
+    for i, p in enumerate(items):
+        if p.label is not None:
+            continue
+        before = items[i - 1].label if i > 0 else None
+        after = items[i + 1].label if i + 1 < len(items) else None
+        if before in (None, BINARY) and after in (None, BINARY):
+            if before is None and after is None:
+                p.label, p.ascii, p.by = UTF8, True, "ascii"
+            elif p.end - p.start < BIN_GAP:
+                p.label, p.by = BINARY, "controls"
+                p.in_start, p.in_end = p.start, p.end
+            else:
+                p.label, p.ascii, p.by = UTF8, True, "ascii"
+    # Same encodings merged, across ASCII too.
+    merged: list[_Piece] = []
+    for p in items:
+        if p.label is not None and merged:
+            if merged[-1].label is not None and merged[-1].key() == p.key():
+                merged[-1].absorb(p)
+                continue
+            if (len(merged) >= 2 and merged[-1].label is None
+                    and merged[-2].key() == p.key()):
+                gap = merged.pop()
+                merged[-1].absorb(gap)
+                merged[-1].absorb(p)
+                continue
+        merged.append(p)
+    labelled = [p for p in merged if p.label is not None]
+    regions: list[Region] = []
+    for i, p in enumerate(labelled):
+        regions.append(Region(p.start, p.end, p.label, via=p.via, language=p.language,
+                              ascii=p.ascii and p.label == UTF8, by=p.by))
+    # Boundaries between neighbours: the foreign side is tight, binary is tight.
+    for i in range(len(labelled) - 1):
+        left, right = labelled[i], labelled[i + 1]
+        if left.label == UTF8 and not right.label == BINARY:
+            pos, seen = right.in_start, right.seen_start
+        elif right.label == UTF8 and not left.label == BINARY:
+            pos, seen = left.in_end, left.seen_end
+        elif left.label == BINARY:
+            pos, seen = left.in_end, left.seen_end
+        elif right.label == BINARY:
+            pos, seen = right.in_start, right.seen_start
+        else:
+            pos, seen = right.in_start, right.seen_start
+        pos = min(max(pos, left.start), right.end)
+        regions[i].end = pos
+        regions[i + 1].start = pos
+        regions[i].exact = regions[i].exact and seen
+        regions[i + 1].exact = seen
+    if regions:
+        regions[0].start = start
+        regions[-1].end = end
+    return [r for r in regions if r.end > r.start]
+
+
+# ------------------------------------------------------------------------- windows
+
+def _aligned(source, lo: int, hi: int, start: int, end: int) -> tuple[int, bytes]:
+    """Read [lo, hi) moved to line starts (or at least character starts) unless at the
+    stream's edges."""
+    data = source.read(lo, hi - lo)
+    hi = lo + len(data)
+    a, b = 0, len(data)
+    if lo > start:
+        nl = data.find(b"\n", 0, MARGIN)
+        if nl >= 0:
+            a = nl + 1
+        else:
+            while a < min(4, b) and 0x80 <= data[a] <= 0xBF:
+                a += 1
+    if hi < end:
+        nl = data.rfind(b"\n", max(a, b - MARGIN), b)
+        if nl >= 0:
+            b = nl + 1
+        else:
+            k = b - 1
+            while k > max(a, b - 4) and 0x80 <= data[k] <= 0xBF:
+                k -= 1
+            if k >= a and data[k] >= 0xC0:
+                b = k
+    if b <= a:
+        return lo, b""
+    return lo + a, data[a:b]
+
+
+def _read_window(source, lo, hi, start, end) -> _Window | None:
+    pos, data = _aligned(source, lo, hi, start, end)
+    if not data:
+        return None
+    return _Window(data, pos, pos == start, pos + len(data) == end)
+
+
+def _block_classes(result) -> np.ndarray:
+    idx = result.index
+    nb = idx.n_blocks
+    sizes = np.full(nb, idx.block_size, dtype=np.int64)
+    if nb:
+        sizes[-1] = idx.end - (idx.start + (nb - 1) * idx.block_size)
+    err = idx.errors.sum(axis=1)
+    mb = idx.units[:, 1:].sum(axis=1)
+    binary = idx.binary.astype(np.int64)
+    ctrl = binary - idx.error_bytes
+    cls = np.full(nb, ASC, dtype=np.int8)
+    cls[mb > 0] = UTF
+    cls[err > 0] = ERR
+    cls[(binary * 4 >= sizes) & (ctrl * 200 >= sizes) & (ctrl > 0)] = BIN
+    done = idx.blocks_done
+    cls[done:] = ERR  # not scanned (an unfinished scan): look at it
+    return cls
+
+
+def encoding_map(source, result) -> EncodingMap:
+    """The encoding map of a finished scan (see the module text). Reads bounded samples
+    of ``source`` and the scan's block index. May raise what reading ``source`` raises."""
+    start, end = result.start, result.end
+    if end <= start:
+        return EncodingMap(start, end, [], 0)
+    head = source.read(start, min(end - start, WINDOW))
+    wide = CS.bom_encoding(head[:4])
+    by = "bom"
+    if wide is None:
+        wide, by = CS.nul_pattern(head), "nul_pattern"
+    if wide is not None:
+        return EncodingMap(start, end, [Region(start, end, wide[1], bom=by == "bom", by=by)],
+                           len(head))
+    builder = _MapBuilder(source, start, end)
+    if end - start <= FULL_LIMIT or result.index is None or result.index.n_blocks == 0:
+        builder.whole()
+    else:
+        builder.sampled(result)
+    regions = builder.regions()
+    if regions and regions[0].encoding == UTF8 and head.startswith(b"\xef\xbb\xbf"):
+        regions[0].bom = True
+    shaped = legacy = 0
+    for _, _, _, stretches in builder.windows:
+        for st in stretches:
+            if st.cls == ERR:
+                shaped += st.shaped
+                legacy += st.legacy_runs
+    return EncodingMap(start, end, regions, builder.bytes_read + len(head), shaped, legacy)
+
+
+class _MapBuilder:
+    def __init__(self, source, start: int, end: int):
+        self.source = source
+        self.start = start
+        self.end = end
+        self.bytes_read = 0
+        self.windows: list[tuple[int, int, _Window | None, list[_Stretch]]] = []
+        self.spans: list[_Piece] = []  # unread parts, labelled
+        self.labeller = _Labeller()
+
+    # -------------------------------------------------------------------- reading
+
+    def _window(self, lo, hi):
+        lo, hi = max(lo, self.start), min(hi, self.end)
+        w = _read_window(self.source, lo, hi, self.start, self.end)
+        self.bytes_read += hi - lo
+        return w
+
+    def whole(self) -> None:
+        data = self.source.read(self.start, self.end - self.start)
+        self.bytes_read += len(data)
+        w = _Window(data, self.start, True, True)
+        stretches = w.stretches()
+        for k, s in enumerate(stretches):
+            s.group = k
+        self.labeller.label(stretches)
+        self.windows.append((self.start, self.start + len(data), w, stretches))
+        if self.start + len(data) < self.end:  # the file ended sooner than it said
+            self.spans.append(_Piece(self.start + len(data), self.end, None))
+
+    def sampled(self, result) -> None:
+        idx = result.index
+        cls = _block_classes(result)
+        change = np.flatnonzero(np.diff(cls) != 0) + 1
+        run_first = np.concatenate(([0], change))
+        run_last = np.append(change, len(cls))  # exclusive
+        runs = []
+        for f, l in zip(run_first.tolist(), run_last.tolist()):
+            c = int(cls[f])
+            a = idx.start + f * idx.block_size
+            b = min(idx.end, idx.start + l * idx.block_size)
+            runs.append((a, b, c))
+        busy = [r for r in runs if r[2] != ASC]
+        if len(busy) > MAX_RUNS:
+            # The largest runs get windows; the others are labelled by their class.
+            chosen = set(sorted(busy, key=lambda r: -(r[1] - r[0]))[:MAX_RUNS])
+        else:
+            chosen = set(busy)
+        wanted: list[tuple[int, int, int]] = []  # (lo, hi, group)
+        for g, (a, b, c) in enumerate(runs):
+            if (a, b, c) not in chosen:
+                continue
+            if b - a <= FULL_RUN:
+                wanted.append((a - MARGIN, b + MARGIN, g))
+                continue
+            wanted.append((a - MARGIN, a + WINDOW, g))
+            if c != BIN:
+                for k in range(1, SPREAD + 1):
+                    m = a + (b - a) * k // (SPREAD + 1)
+                    wanted.append((m, m + WINDOW, g))
+            wanted.append((b - WINDOW, b + MARGIN, g))
+        wanted.sort()
+        merged: list[list[int]] = []
+        for lo, hi, g in wanted:
+            lo, hi = max(lo, self.start), min(hi, self.end)
+            if merged and lo <= merged[-1][1]:
+                merged[-1][1] = max(merged[-1][1], hi)
+            else:
+                merged.append([lo, hi, g])
+        all_stretches = []
+        for lo, hi, g in merged:
+            w = self._window(lo, hi)
+            stretches = w.stretches() if w is not None else []
+            for s in stretches:
+                s.group = self._run_of(runs, s.start)
+            all_stretches += stretches
+            if w is None:
+                continue
+            self.windows.append((w.base, w.end, w, stretches))
+        self.labeller.label(all_stretches)
+        self._label_unread(runs, chosen)
+
+    @staticmethod
+    def _run_of(runs, offset):
+        starts = [r[0] for r in runs]
+        return max(0, bisect.bisect_right(starts, offset) - 1)
+
+    # ---------------------------------------------------------------- unread spans
+
+    def _label_unread(self, runs, chosen) -> None:
+        """Label what lies between the windows: ASCII blocks are ASCII; inside a run,
+        the labels at the edges of the windows on both sides, bisected when they differ;
+        a run without windows takes the label most of its class got."""
+        by_class: dict[int, dict] = {}
+        for _, _, w, stretches in self.windows:
+            for s in stretches:
+                if s.label is None:
+                    continue
+                key = (s.label, s.via)
+                d = by_class.setdefault(_run_class(runs, s.start), {})
+                d[key] = d.get(key, 0) + (s.end - s.start)
+        self.windows.sort(key=lambda t: t[0])
+        gaps = []
+        pos = self.start
+        for lo, hi, _, _ in self.windows:
+            if lo > pos:
+                gaps.append((pos, lo))
+            pos = max(pos, hi)
+        if pos < self.end:
+            gaps.append((pos, self.end))
+        probes_left = [MAX_PROBES]
+        for a, b in gaps:
+            for ra, rb, c in runs:
+                lo, hi = max(a, ra), min(b, rb)
+                if hi <= lo:
+                    continue
+                if c == ASC:
+                    self.spans.append(_Piece(lo, hi, None, seen=False, ascii=True))
+                elif (ra, rb, c) not in chosen:
+                    label = _majority(by_class.get(c)) or _default(c)
+                    self.spans.append(_Piece(lo, hi, label[0], via=label[1], seen=False,
+                                             by="block index"))
+                else:
+                    self._between(lo, hi, probes_left)
+
+    def _edge_label(self, offset: int, before: bool):
+        """The label of the stretch nearest to ``offset`` in the window ending (before)
+        or starting (not before) there."""
+        for lo, hi, w, stretches in self.windows:
+            if before and hi == offset and stretches:
+                s = stretches[-1]
+                return (s.label, s.via, s.language, s.by)
+            if not before and lo == offset and stretches:
+                s = stretches[0]
+                return (s.label, s.via, s.language, s.by)
+        return None
+
+    def _span(self, lo, hi, lab, seen=False) -> None:
+        if hi > lo:
+            self.spans.append(_Piece(lo, hi, lab[0], via=lab[1], language=lab[2], by=lab[3],
+                                     seen=seen))
+
+    def _probe(self, lo, hi, left, right):
+        """Read and label [lo, hi) (moved to line starts) as one of the two labels."""
+        w = self._window(lo, hi)
+        if w is None:
+            return None, []
+        stretches = w.stretches()
+        for s in stretches:
+            s.label, s.via, s.language, s.by = self._probe_label(s, left, right)
+        return w, stretches
+
+    def _between(self, lo: int, hi: int, probes_left: list) -> None:
+        left = self._edge_label(lo, True)
+        right = self._edge_label(hi, False)
+        if left is None and right is None:
+            self._span(lo, hi, (UTF8, None, "", "block index"))
+            return
+        if left is None or right is None or left[:2] == right[:2]:
+            self._span(lo, hi, left or right)
+            return
+        # The labels differ: bisect for the change with small probes.
+        while hi - lo > 2 * PROBE and probes_left[0] > 0:
+            probes_left[0] -= 1
+            mid = (lo + hi) // 2
+            w, stretches = self._probe(mid - PROBE // 2, mid + PROBE // 2, left, right)
+            labels = {(s.label, s.via) for s in stretches}
+            if w is None or len(labels) != 1:
+                if len(labels) > 1:  # the change is inside the probe
+                    self.windows.append((w.base, w.end, w, stretches))
+                    self._span(lo, w.base, left)
+                    self._span(w.end, hi, right)
+                    return
+                break  # all ASCII: nothing to tell the sides apart
+            if labels == {left[:2]}:
+                self._span(lo, mid, left)
+                lo = mid
+            else:
+                self._span(mid, hi, right)
+                hi = mid
+        if hi - lo <= 2 * PROBE:
+            w, stretches = self._probe(lo, hi, left, right)
+            if w is not None:
+                self.windows.append((w.base, w.end, w, stretches))
+                # The few bytes before the first line start and after the last one.
+                self._span(lo, w.base, left, seen=True)
+                self._span(w.end, hi, right, seen=True)
+                return
+        mid = (lo + hi) // 2
+        self._span(lo, mid, left)
+        self._span(mid, hi, right)
+
+    @staticmethod
+    def _probe_label(s: _Stretch, left, right):
+        """Which of the two neighbouring labels a stretch of a probe has."""
+        options = (left, right)
+        if s.cls == BIN:
+            want = BINARY
+        elif s.cls == MOJ:
+            want = MOJIBAKE
+        elif s.cls == ERR and s.legacy_runs and s.legacy_runs >= LEGACY_WEIGHT * s.shaped:
+            legacy = [o for o in options if o[0] not in (UTF8, BINARY, MOJIBAKE)]
+            if legacy:
+                best = max(legacy, key=lambda o: _explains_score(s, o[0]))
+                return best
+            want = UTF8
+        else:
+            want = UTF8
+        for o in options:
+            if o[0] == want:
+                return o
+        return (UTF8, None, "", "")
+
+    # ------------------------------------------------------------------ assembly
+
+    def regions(self) -> list[Region]:
+        pieces: list[_Piece] = []
+        for lo, hi, w, stretches in self.windows:
+            pieces += _pieces_of_window(w, stretches, lo, hi)
+        pieces += self.spans
+        pieces.sort(key=lambda p: p.start)
+        # Windows and spans never overlap; trim defensively so the map stays a partition.
+        clean: list[_Piece] = []
+        pos = self.start
+        for p in pieces:
+            if p.end <= pos:
+                continue
+            if p.start > pos:
+                clean.append(_Piece(pos, p.start, None, seen=False))
+            if p.start < pos:
+                p.start = pos
+                p.in_start = max(p.in_start, pos)
+            clean.append(p)
+            pos = p.end
+        if pos < self.end:
+            clean.append(_Piece(pos, self.end, None, seen=False))
+        return _assemble(clean, self.start, self.end)
+
+
+def _explains_score(s: _Stretch, encoding: str) -> float:
+    words, alone = s.runs()
+    try:
+        return CS.plausible(words, alone, encoding)
+    except LookupError:
+        return 0.0
+
+
+def _run_class(runs, offset) -> int:
+    starts = [r[0] for r in runs]
+    i = max(0, bisect.bisect_right(starts, offset) - 1)
+    return runs[i][2]
+
+
+def _majority(counts):
+    if not counts:
+        return None
+    return max(counts.items(), key=lambda kv: kv[1])[0]
+
+
+def _default(cls: int):
+    return (BINARY, None) if cls == BIN else (UTF8, None)
