@@ -135,31 +135,41 @@ def bom_encoding(head: bytes) -> tuple[str, str] | None:
     return None
 
 
+def _text_like(data: bytes, encoding: str) -> bool:
+    """``data`` decodes in ``encoding`` (but perhaps for a character cut at its end) to
+    text: hardly any controls other than tab, newline, carriage return, form feed."""
+    text = data.decode(encoding, "replace")
+    if text[:-1].count("\ufffd"):
+        return False
+    controls = sum(1 for ch in text if ord(ch) < 0x20 and ch not in "\t\n\r\x0c")
+    return controls <= 0.01 * len(text)
+
+
 def nul_pattern(data: bytes) -> tuple[str, str] | None:
     """(``utf16``/``utf32``, codec name) for UTF-16/32 without a BOM: text in them puts
-    NULs at fixed positions."""
+    NULs at fixed positions (UTF-32: the top byte of every character, and nearly always
+    the next; UTF-16: the high byte of every ASCII or Latin-1 character, on one side
+    only), and decodes to text."""
     n = len(data) - len(data) % 4
     if n < 16:
         return None
-    data = data[:n]
-    nuls = data.count(0)
-    if nuls < n * 0.2:
-        return None
+    data = bytes(data[:n])
+    q = n // 4
     by_pos = [data[k::4].count(0) for k in range(4)]
-    quarter = n // 4
     # (A run of NULs is not text in any of them: the byte that carries the character
     # must be mostly set.)
-    if (by_pos[1] > 0.9 * quarter and by_pos[2] > 0.9 * quarter and by_pos[3] > 0.9 * quarter
-            and by_pos[0] < 0.5 * quarter):
+    if (by_pos[3] >= 0.99 * q and by_pos[2] >= 0.9 * q and by_pos[0] < 0.5 * q
+            and _text_like(data, "utf-32-le")):
         return "utf32", "utf-32-le"
-    if (by_pos[0] > 0.9 * quarter and by_pos[1] > 0.9 * quarter and by_pos[2] > 0.9 * quarter
-            and by_pos[3] < 0.5 * quarter):
+    if (by_pos[0] >= 0.99 * q and by_pos[1] >= 0.9 * q and by_pos[3] < 0.5 * q
+            and _text_like(data, "utf-32-be")):
         return "utf32", "utf-32-be"
     even = by_pos[0] + by_pos[2]
     odd = by_pos[1] + by_pos[3]
-    if odd > 0.6 * (n // 2) and even < 0.2 * odd:
+    half = n // 2
+    if odd >= 0.1 * half and even <= 0.1 * odd and _text_like(data, "utf-16-le"):
         return "utf16", "utf-16-le"
-    if even > 0.6 * (n // 2) and odd < 0.2 * even:
+    if even >= 0.1 * half and odd <= 0.1 * even and _text_like(data, "utf-16-be"):
         return "utf16", "utf-16-be"
     return None
 
@@ -212,6 +222,19 @@ def windows_or_iso(data: bytes, windows: str, iso: str) -> str:
     return iso if _decodes(data, iso) else windows
 
 
+def _letter_share(data: bytes, encoding: str) -> float:
+    """The share of the bytes above 0x7F that ``encoding`` decodes to letters or
+    punctuation (for charsets that spell every character with one byte)."""
+    high = bytes(b for b in data if b > 0x7F)
+    if not high:
+        return 0.0
+    try:
+        text = high.decode(encoding, "replace")
+    except LookupError:
+        return 0.0
+    return sum(1 for ch in text if ch != "\ufffd" and (ch.isalpha() or unicodedata.category(ch)[0] == "P")) / len(text)
+
+
 def guess_charset(data: bytes) -> CharsetGuess | None:
     """The legacy charset of ``data`` (bytes that are not UTF-8), or None when
     charset-normalizer finds none, or finds a Unicode encoding. Only the first
@@ -240,13 +263,20 @@ def guess_charset(data: bytes) -> CharsetGuess | None:
     language = first.language if first.language != "Unknown" else ""
     family = None
     for pair, languages in _FAMILIES:
-        if language in languages and _FAMILY_MEMBERS[pair[0]] & set(candidates):
+        if language in languages:
             family = pair
             break
-    if (family is not None and family[0] != "cp1252" and first.coherence < CONFIDENT
-            and _FAMILY_MEMBERS["cp1252"] & set(candidates)):
+    western = _FAMILY_MEMBERS["cp1252"] & set(candidates)
+    if western and (family is None or (family[0] != "cp1252" and first.coherence < CONFIDENT)):
         # A language told with little confidence does not outweigh the usual choice.
         family = ("cp1252", "iso8859-1")
+    if family is not None and not _FAMILY_MEMBERS[family[0]] & set(candidates):
+        # The family of the language was not among the candidates (charset-normalizer
+        # keeps one of the charsets that decode alike): it still fits if it explains
+        # the bytes as well as the first choice does.
+        mine = windows_or_iso(data, *family)
+        if _letter_share(data, mine) < _letter_share(data, encoding) - 0.02:
+            family = None
     if family is not None:
         encoding = windows_or_iso(data, *family)
     else:
@@ -280,6 +310,39 @@ def plausible(runs_in_words: list[bytes], runs_alone: list[bytes], encoding: str
         good += sum(1 for ch in text if ch != "\ufffd"
                     and (ch.isalpha() or unicodedata.category(ch)[0] in "PZN"))
     return good / total if total else 0.0
+
+
+_MULTIBYTE: dict[str, bool] = {}
+
+
+def is_multibyte(encoding: str) -> bool:
+    """True for a charset that spells some characters with two or more bytes (Shift
+    JIS, EUC, GBK, Big5...), where a byte means nothing cut from its neighbours."""
+    found = _MULTIBYTE.get(encoding)
+    if found is None:
+        try:
+            found = any(len(bytes((b, 0xA1)).decode(encoding, "replace")) == 1
+                        for b in range(0x81, 0x100))
+        except LookupError:
+            found = False
+        _MULTIBYTE[encoding] = found
+    return found
+
+
+def plausible_text(data: bytes, encoding: str) -> float:
+    """How well a multibyte ``encoding`` explains ``data``, from 0 to 1: the share of the
+    characters above ASCII that decode without error to letters, digits, punctuation or
+    spaces (0 when more than 2 % do not decode)."""
+    text = data.decode(encoding, "replace")
+    high = [ch for ch in text if ord(ch) > 0x7F]
+    if not high:
+        return 0.0
+    bad = sum(1 for ch in high if ch == "\ufffd")
+    if bad > 0.02 * len(high):
+        return 0.0
+    good = sum(1 for ch in high if ch != "\ufffd"
+               and (ch.isalpha() or unicodedata.category(ch)[0] in "PNZ"))
+    return good / len(high)
 
 
 # ------------------------------------------------------------------------------ mojibake

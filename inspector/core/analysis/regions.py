@@ -72,6 +72,7 @@ MAX_PROBES = 48
 CELL_MAX = 1024            # longer lines are cut into cells of this size
 BIN_GAP = 512              # text shorter than this between binary cells is binary too
 BIN_MIN = 32               # binary-looking bytes a binary region needs
+PAD_RUN = 8                # NULs and controls in a row that end a cell where they end
 MIN_LEGACY_RUNS = 3
 LEGACY_WEIGHT = 3
 PLAUSIBLE = 0.85
@@ -79,8 +80,8 @@ MAX_GUESSES = 6
 MOJI_SHARE = 0.25          # of the multibyte characters of a line, in double-encoding pairs
 MOJI_TEXT = 16 << 10       # characters handed to ftfy to confirm a stretch
 
-# Cell and stretch classes.
-ASC, UTF, ERR, BIN, MOJ = 0, 1, 2, 3, 4
+# Cell and stretch classes (PAD: blocks of the index at least half NULs and controls).
+ASC, UTF, ERR, BIN, MOJ, PAD = 0, 1, 2, 3, 4, 5
 
 _CTRL = np.zeros(256, dtype=bool)
 _CTRL[[*range(0x00, 0x09), *range(0x0E, 0x1B), *range(0x1C, 0x20), 0x7F]] = True
@@ -222,6 +223,8 @@ class EncodingMap:
 def _shift(x: np.ndarray, k: int, fill=False) -> np.ndarray:
     """x[i + k] at i (positive k looks ahead), ``fill`` past the ends."""
     out = np.full(len(x), fill, dtype=x.dtype)
+    if abs(k) >= len(x):
+        return out
     if k > 0:
         out[:len(x) - k] = x[k:]
     elif k < 0:
@@ -267,7 +270,19 @@ class _Window:
                   | ((((a == 0xF4) & (b1 >= 0x90)) | ((a >= 0xF5) & (a <= 0xF7))) & c1 & c2 & c3)
                   | ((a >= 0xF8) & (a <= 0xFB) & c1 & c2 & c3 & c4)
                   | (((a == 0xFC) | (a == 0xFD)) & c1 & c2 & c3 & c4 & c5))
-        self.shaped = shaped & err
+        shaped &= err
+        # Bytes covered by those sequences: a run of errors made only of them is what a
+        # UTF-8 encoder wrote; one shaped sequence inside a longer run (C0 A1 in EUC-KR
+        # text, F4 B0 A1 B2 in GBK) is chance.
+        seq_len = np.zeros(n, dtype=np.int8)
+        seq_len[shaped & (a < 0xE0)] = 2
+        seq_len[shaped & (a >= 0xE0) & (a < 0xF0)] = 3
+        seq_len[shaped & (a >= 0xF0) & (a < 0xF8)] = 4
+        seq_len[shaped & (a >= 0xF8) & (a < 0xFC)] = 5
+        seq_len[shaped & (a >= 0xFC)] = 6
+        in_shaped = shaped.copy()
+        for k in range(1, 6):
+            in_shaped |= _shift(seq_len > k, -k)
         letter = _LETTER[a]
         prev_err = _shift(err, -1)
         next_err = _shift(err, 1)
@@ -283,8 +298,12 @@ class _Window:
         in_words[run_id[touch_letter]] = True
         legacy = in_words.copy()
         legacy[run_id[lead_pair]] = True
-        # A run holding a UTF-8-shaped error is not legacy evidence.
-        legacy[run_id[self.shaped]] = False
+        run_shaped = np.zeros(len(starts), dtype=bool)
+        if len(starts):
+            # Sums from one run start to the next: only the run's own bytes are errors.
+            outside = np.add.reduceat((err & ~in_shaped).astype(np.int32), starts)
+            run_shaped = (outside == 0) & (np.add.reduceat(shaped.astype(np.int32), starts) > 0)
+        legacy &= ~run_shaped
         self.truncated_end = 0  # bytes missing from a sequence cut by the end of the data
         if stream_end and n and err[-1] and len(starts):
             k = n - int(starts[-1])
@@ -292,9 +311,12 @@ class _Window:
             need = 2 if 0xC2 <= lead <= 0xDF else 3 if 0xE0 <= lead <= 0xEF else 4 if 0xF0 <= lead <= 0xF4 else 0
             if 0 < k < need and _valid_prefix(data[n - k:]):
                 if k >= 2 or not in_words[-1]:
-                    self.shaped[starts[-1]] = True
+                    run_shaped[-1] = True
                     legacy[-1] = False
                     self.truncated_end = need - k
+        # One mark per UTF-8-shaped run, at its first byte.
+        self.shaped = np.zeros(n, dtype=bool)
+        self.shaped[starts[run_shaped]] = True
         self.run_in_words = in_words
         self.run_legacy = legacy
         self.ctrl = _CTRL[a]
@@ -327,6 +349,19 @@ class _Window:
                 inside = (a[np.minimum(extra, n - 1)] & 0xC0) == 0x80
                 extra = np.where(inside & (extra < n - 1), extra + 1, extra)
             starts = np.unique(np.concatenate((starts, extra[extra < n])))
+        # Where a long run of NULs and controls (padding) meets other bytes, a cell
+        # ends, so that text right after padding is not read as part of it.
+        ctrl = self.ctrl
+        edges = np.flatnonzero(ctrl[1:] != ctrl[:-1]) + 1
+        if len(edges):
+            bounds = np.concatenate(([0], edges, [n]))
+            lengths = np.diff(bounds)
+            is_ctrl = ctrl[bounds[:-1]]
+            long_runs = np.flatnonzero(is_ctrl & (lengths >= PAD_RUN))
+            extra = np.concatenate((bounds[long_runs], bounds[long_runs + 1]))
+            extra = extra[(extra > 0) & (extra < n)]
+            if len(extra):
+                starts = np.unique(np.concatenate((starts, extra)))
         ends = np.append(starts[1:], n)
         size = ends - starts
 
@@ -482,7 +517,10 @@ class _Stretch:
         return w.base + lo + int(hits[0]), w.base + lo + int(hits[-1]) + 1
 
     def edges(self) -> tuple[int, int]:
-        """Where a region of this stretch starts and ends in the file (module text)."""
+        """Where a region of this stretch starts and ends in the file (module text): a
+        binary one at its first and last binary byte; a damaged one at the start of the
+        line of its first error, or at the start of that error's word when the line
+        holds valid UTF-8 characters before that word (and the same at the end)."""
         w = self.w
         if self.label == BINARY:
             return self.tight(w.err | w.ctrl)
@@ -490,27 +528,16 @@ class _Stretch:
         start, end = lo, hi
         if self.cls == ERR:
             first_err, last_err = (x - w.base for x in self.tight(w.err))
-            # Valid UTF-8 characters before the first error, in the same line?
-            line_end = int(w.cell_end[self.first])
-            seg = slice(lo, first_err)
-            valid = np.flatnonzero(w.mb_lead[seg])
-            if len(valid) and first_err < line_end:
-                after = lo + int(valid[-1])
-                after += _char_len(w.a[after])
-                spaces = np.flatnonzero(_SPACE[w.a[after:first_err]])
-                start = after + int(spaces[-1]) + 1 if len(spaces) else after
+            spaces = np.flatnonzero(_SPACE[w.a[lo:first_err]])
+            if len(spaces) and w.mb_lead[lo:lo + int(spaces[-1])].any():
+                start = lo + int(spaces[-1]) + 1
             line_start = int(w.cell_start[self.last])
-            seg = slice(last_err, hi)
-            valid = np.flatnonzero(w.mb_lead[seg])
-            if len(valid) and last_err >= line_start:
-                before = last_err + int(valid[0])
-                spaces = np.flatnonzero(_SPACE[w.a[last_err:before]])
-                end = last_err + int(spaces[0]) if len(spaces) else before
+            spaces = np.flatnonzero(_SPACE[w.a[last_err:hi]])
+            if len(spaces):
+                ws = last_err + int(spaces[0])
+                if ws >= line_start and w.mb_lead[ws:hi].any():
+                    end = ws
         return w.base + start, w.base + end
-
-
-def _char_len(lead: int) -> int:
-    return 2 if lead < 0xE0 else 3 if lead < 0xF0 else 4
 
 
 # --------------------------------------------------------------------------- decisions
@@ -595,9 +622,12 @@ class _Labeller:
 
 
 def _joined(members: list[_Stretch]) -> bytes:
+    """The bytes of damaged stretches, each from its first to its last word that is
+    not UTF-8 (see ``_Stretch.edges``), joined by newlines, at most GUESS_LIMIT."""
     parts, total = [], 0
     for s in members:
-        b = s.bytes[:CS.GUESS_LIMIT - total]
+        a, b = s.edges()
+        b = s.w.data[a - s.w.base:b - s.w.base][:CS.GUESS_LIMIT - total]
         parts.append(b)
         total += len(b)
         if total >= CS.GUESS_LIMIT:
@@ -606,15 +636,24 @@ def _joined(members: list[_Stretch]) -> bytes:
 
 
 def _explains(members: list[_Stretch], encoding: str) -> bool:
-    words, alone = [], []
-    for s in members:
-        w, a = s.runs()
-        words += w
-        alone += a
+    return _score(members, encoding) >= PLAUSIBLE
+
+
+def _score(members: list[_Stretch], encoding: str) -> float:
+    """How well ``encoding`` explains the bytes of the stretches that are not UTF-8:
+    their runs (single-byte charsets), or their whole text (multibyte charsets, whose
+    bytes mean nothing cut from their neighbours)."""
     try:
-        return CS.plausible(words, alone, encoding) >= PLAUSIBLE
+        if CS.is_multibyte(encoding):
+            return CS.plausible_text(_joined(members), encoding)
+        words, alone = [], []
+        for s in members:
+            w, a = s.runs()
+            words += w
+            alone += a
+        return CS.plausible(words, alone, encoding)
     except LookupError:
-        return False
+        return 0.0
 
 
 def _set_legacy(s: _Stretch, guess) -> None:
@@ -806,6 +845,9 @@ def _block_classes(result) -> np.ndarray:
     cls[mb > 0] = UTF
     cls[err > 0] = ERR
     cls[(binary * 4 >= sizes) & (ctrl * 200 >= sizes) & (ctrl > 0)] = BIN
+    # Padding (NULs, a sparse file's holes) apart from other binary, so that a block
+    # where text meets padding starts a run of its own and gets a window.
+    cls[ctrl * 2 >= sizes] = PAD
     done = idx.blocks_done
     cls[done:] = ERR  # not scanned (an unfinished scan): look at it
     return cls
@@ -898,7 +940,7 @@ class _MapBuilder:
                 wanted.append((a - MARGIN, b + MARGIN, g))
                 continue
             wanted.append((a - MARGIN, a + WINDOW, g))
-            if c != BIN:
+            if c not in (BIN, PAD):
                 for k in range(1, SPREAD + 1):
                     m = a + (b - a) * k // (SPREAD + 1)
                     wanted.append((m, m + WINDOW, g))
@@ -1045,7 +1087,7 @@ class _MapBuilder:
         elif s.cls == ERR and s.legacy_runs and s.legacy_runs >= LEGACY_WEIGHT * s.shaped:
             legacy = [o for o in options if o[0] not in (UTF8, BINARY, MOJIBAKE)]
             if legacy:
-                best = max(legacy, key=lambda o: _explains_score(s, o[0]))
+                best = max(legacy, key=lambda o: _score([s], o[0]))
                 return best
             want = UTF8
         else:
@@ -1081,14 +1123,6 @@ class _MapBuilder:
         return _assemble(clean, self.start, self.end)
 
 
-def _explains_score(s: _Stretch, encoding: str) -> float:
-    words, alone = s.runs()
-    try:
-        return CS.plausible(words, alone, encoding)
-    except LookupError:
-        return 0.0
-
-
 def _run_class(runs, offset) -> int:
     starts = [r[0] for r in runs]
     i = max(0, bisect.bisect_right(starts, offset) - 1)
@@ -1102,4 +1136,4 @@ def _majority(counts):
 
 
 def _default(cls: int):
-    return (BINARY, None) if cls == BIN else (UTF8, None)
+    return (BINARY, None) if cls in (BIN, PAD) else (UTF8, None)
