@@ -44,7 +44,8 @@ first non-UTF-8 byte and ending after the newline of the line that holds its las
 when that line also holds valid UTF-8 characters on the outer side, the boundary moves to
 the word boundary (a space or tab) between them, or, failing one, right after (before) the
 last (first) valid character. A binary region is tight around its first and last binary
-byte. A boundary found in the bytes read is ``exact``; one placed where nothing was read
+byte (its first and last control byte, when ``TEXT_RUN`` bytes or more without a control
+stand between that and the line's edge: text in a legacy charset glued to the data). A boundary found in the bytes read is ``exact``; one placed where nothing was read
 (between two windows that disagree, when the probes ran out) is not.
 """
 
@@ -73,6 +74,7 @@ CELL_MAX = 1024            # longer lines are cut into cells of this size
 BIN_GAP = 512              # text shorter than this between binary cells is binary too
 BIN_MIN = 32               # binary-looking bytes a binary region needs
 PAD_RUN = 8                # NULs and controls in a row that end a cell where they end
+TEXT_RUN = 32              # bytes without a control at a binary region's edge: text
 MIN_LEGACY_RUNS = 3
 LEGACY_WEIGHT = 3
 PLAUSIBLE = 0.85
@@ -294,6 +296,7 @@ class _Window:
         ends = np.flatnonzero(err & ~next_err) + 1
         self.run_ends = ends
         run_id = np.cumsum(run_start) - 1
+        self.run_id = run_id
         in_words = np.zeros(len(starts), dtype=bool)
         in_words[run_id[touch_letter]] = True
         legacy = in_words.copy()
@@ -495,17 +498,16 @@ class _Stretch:
         w = self.w
         return w.data[int(w.cell_start[self.first]):int(w.cell_end[self.last])]
 
-    def runs(self, limit: int = 4000) -> tuple[list[bytes], list[bytes]]:
-        """The runs of non-UTF-8 bytes: (touching a letter, others)."""
+    def runs(self) -> tuple[bytes, bytes]:
+        """The bytes of the stretch that are not UTF-8: (in runs touching an ASCII
+        letter, in other runs)."""
         w = self.w
         lo, hi = int(w.cell_start[self.first]), int(w.cell_end[self.last])
-        i, j = np.searchsorted(w.run_starts, [lo, hi])
-        j = min(j, i + limit)
-        words, alone = [], []
-        for k in range(i, j):
-            raw = w.data[int(w.run_starts[k]):int(w.run_ends[k])]
-            (words if w.run_in_words[k] else alone).append(raw)
-        return words, alone
+        err = w.err[lo:hi]
+        ids = w.run_id[lo:hi][err]
+        words = w.run_in_words[ids] if len(ids) else np.zeros(0, dtype=bool)
+        raw = w.a[lo:hi][err]
+        return raw[words].tobytes(), raw[~words].tobytes()
 
     def tight(self, mask) -> tuple[int, int]:
         """First and last+1 file offsets of ``mask`` bytes in the stretch (its cells)."""
@@ -522,9 +524,18 @@ class _Stretch:
         line of its first error, or at the start of that error's word when the line
         holds valid UTF-8 characters before that word (and the same at the end)."""
         w = self.w
-        if self.label == BINARY:
-            return self.tight(w.err | w.ctrl)
         lo, hi = int(w.cell_start[self.first]), int(w.cell_end[self.last])
+        if self.label == BINARY:
+            start, end = self.tight(w.err | w.ctrl)
+            c_start, c_end = self.tight(w.ctrl)
+            if w.ctrl[lo:hi].any():
+                # Text in another charset right before or after the data, in the same
+                # line: a long stretch with no control at all is that text, not data.
+                if c_start - (w.base + lo) >= TEXT_RUN:
+                    start = c_start
+                if w.base + hi - c_end >= TEXT_RUN:
+                    end = c_end
+            return start, end
         start, end = lo, hi
         if self.cls == ERR:
             first_err, last_err = (x - w.base for x in self.tight(w.err))
@@ -646,12 +657,8 @@ def _score(members: list[_Stretch], encoding: str) -> float:
     try:
         if CS.is_multibyte(encoding):
             return CS.plausible_text(_joined(members), encoding)
-        words, alone = [], []
-        for s in members:
-            w, a = s.runs()
-            words += w
-            alone += a
-        return CS.plausible(words, alone, encoding)
+        words, alone = zip(*(s.runs() for s in members))
+        return CS.plausible(b"".join(words), b"".join(alone), encoding)
     except LookupError:
         return 0.0
 
