@@ -235,6 +235,17 @@ def _letter_share(data: bytes, encoding: str) -> float:
     return sum(1 for ch in text if ch != "\ufffd" and (ch.isalpha() or unicodedata.category(ch)[0] == "P")) / len(text)
 
 
+def head_lines(data: bytes, limit: int) -> bytes:
+    """The first ``limit`` bytes of ``data``, cut after the last newline in them when
+    there is one in their second half (so that no character is cut)."""
+    data = bytes(data[:limit + 1])
+    if len(data) <= limit:
+        return data
+    data = data[:limit]
+    nl = data.rfind(b"\n")
+    return data[:nl + 1] if nl >= limit // 2 else data
+
+
 def guess_charset(data: bytes) -> CharsetGuess | None:
     """The legacy charset of ``data`` (bytes that are not UTF-8), or None when
     charset-normalizer finds none, or finds a Unicode encoding. Only the first
@@ -243,8 +254,13 @@ def guess_charset(data: bytes) -> CharsetGuess | None:
         from charset_normalizer import from_bytes
     except ImportError:  # pragma: no cover - a declared dependency
         return None
-    data = bytes(data[:GUESS_LIMIT])
+    data = head_lines(data, GUESS_LIMIT)
     results = list(from_bytes(data))
+    for trim in (1, 2, 3):
+        # A sample cut inside a multibyte character fails every multibyte charset.
+        if results or len(data) <= trim:
+            break
+        results = list(from_bytes(data[:-trim]))
     if not results:
         return None
     least = min(r.chaos for r in results)

@@ -76,9 +76,12 @@ BIN_MIN = 32               # binary-looking bytes a binary region needs
 PAD_RUN = 8                # NULs and controls in a row that end a cell where they end
 TEXT_RUN = 32              # bytes without a control at a binary region's edge: text
 MIN_LEGACY_RUNS = 3
+MAX_STRETCHES = 2048       # changes of class kept per window before coarsening
 LEGACY_WEIGHT = 3
 PLAUSIBLE = 0.85
 MAX_GUESSES = 6
+MAX_MOJI_CHECKS = 8
+GUESS_ALONE = 1024         # a damaged stretch this long is guessed on its own, not pooled
 MOJI_SHARE = 0.25          # of the multibyte characters of a line, in double-encoding pairs
 MOJI_TEXT = 16 << 10       # characters handed to ftfy to confirm a stretch
 
@@ -399,43 +402,92 @@ class _Window:
     # --------------------------------------------------------------------- stretches
 
     def stretches(self) -> list["_Stretch"]:
-        """The window's stretches of one class (ASCII cells are the gaps between)."""
+        """The window's stretches: runs of cells of one class, ASCII cells being the
+        gaps between them. Worked out on arrays: text shorter than ``BIN_GAP`` between
+        binary is binary, binary with fewer than ``BIN_MIN`` binary bytes is text,
+        damaged text that cannot be a legacy charset (no legacy-shaped run, UTF-8-shaped
+        errors outweighing them, or more valid UTF-8 than damage) is UTF-8 with
+        problems, and a window with more than ``MAX_STRETCHES`` changes is coarsened (short
+        damaged or double-encoded stretches next to UTF-8 become its problems: the safe
+        reading for a repair, which then treats their bytes as UTF-8 problems)."""
         cls = self.cls
         idx = np.flatnonzero(cls != ASC)
         if not len(idx):
             return []
-        c = cls[idx]
-        cut = np.flatnonzero(np.diff(c) != 0) + 1
-        groups = np.split(np.arange(len(idx)), cut)
-        out = []
-        for g in groups:
-            first, last = int(idx[g[0]]), int(idx[g[-1]])
-            out.append(_Stretch(self, first, last, int(cls[first])))
-        return self._smooth(out)
+        first, last, g_cls = _groups(idx, cls[idx])
+        sums = {name: np.concatenate(([0], np.cumsum(getattr(self, name), dtype=np.int64)))
+                for name in ("n_err", "n_valid", "n_ctrl", "n_legacy", "n_shaped")}
 
-    def _smooth(self, stretches):
-        # Text shorter than BIN_GAP between two binary stretches is binary too.
-        res: list[_Stretch] = []
-        for s in stretches:
-            if s.cls == BIN:
-                j = next((k for k in range(len(res) - 1, -1, -1) if res[k].cls == BIN), None)
-                if j is not None and s.start - res[j].end < BIN_GAP:
-                    res[j:] = [_Stretch(self, res[j].first, s.last, BIN)]
-                    continue
-            res.append(s)
-        # A binary stretch with few binary bytes is damaged text.
-        out: list[_Stretch] = []
-        for s in res:
-            if s.cls == BIN and s.count(self.n_ctrl) + s.count(self.n_err) < BIN_MIN:
-                cls = ERR if s.count(self.n_err) else UTF if s.count(self.n_valid) else ASC
-                if cls == ASC:
-                    continue
-                s = _Stretch(self, s.first, s.last, cls)
-            if out and out[-1].cls == s.cls:
-                out[-1] = _Stretch(self, out[-1].first, s.last, s.cls)
-            else:
-                out.append(s)
-        return out
+        def gsum(name, f, l):
+            cum = sums[name]
+            return cum[l + 1] - cum[f]
+
+        starts = self.cell_start
+        ends = self.cell_end
+        # Text shorter than BIN_GAP between two binary groups is binary.
+        b = np.flatnonzero(g_cls == BIN)
+        if len(b) > 1:
+            gap = starts[first[b[1:]]] - ends[last[b[:-1]]]
+            bridge = np.flatnonzero(gap < BIN_GAP)
+            if len(bridge):
+                mark = np.zeros(len(g_cls) + 1, dtype=np.int64)
+                np.add.at(mark, b[bridge], 1)
+                np.add.at(mark, b[bridge + 1], -1)
+                g_cls = np.where(np.cumsum(mark)[:-1] > 0, BIN, g_cls)
+                first, last, g_cls = _merge(first, last, g_cls)
+        # Binary with few binary bytes is text.
+        few = (g_cls == BIN) & (gsum("n_ctrl", first, last) + gsum("n_err", first, last) < BIN_MIN)
+        if few.any():
+            as_text = np.where(gsum("n_err", first, last) > 0, ERR,
+                               np.where(gsum("n_valid", first, last) > 0, UTF, ASC))
+            g_cls = np.where(few, as_text, g_cls)
+        # Damage that cannot be a legacy charset is UTF-8 with problems.
+        legacy = gsum("n_legacy", first, last)
+        maybe = ((legacy >= 1) & (legacy >= LEGACY_WEIGHT * gsum("n_shaped", first, last))
+                 & (gsum("n_err", first, last) >= gsum("n_valid", first, last)))
+        g_cls = np.where((g_cls == ERR) & ~maybe, UTF, g_cls)
+        keep = g_cls != ASC
+        first, last, g_cls = _merge(first[keep], last[keep], g_cls[keep])
+        # Too many changes: short damaged or double-encoded stretches become part of the
+        # UTF-8 around them (its problems), short text between binary becomes binary.
+        limit = BIN_GAP
+        while len(g_cls) > MAX_STRETCHES:
+            size = ends[last] - starts[first]
+            short = size <= limit
+            before = np.roll(g_cls, 1)
+            after = np.roll(g_cls, -1)
+            to_utf = short & ((g_cls == ERR) | (g_cls == MOJ)) & ((before == UTF) | (after == UTF))
+            to_bin = short & (g_cls == UTF) & (before == BIN) & (after == BIN)
+            g_cls = np.where(to_utf, UTF, np.where(to_bin, BIN, g_cls))
+            if limit > len(self.data):  # whatever is left: short ones join their left neighbour
+                join = short.copy()
+                join[0] = False
+                g_cls = np.where(join, before, g_cls)
+            first, last, g_cls = _merge(first, last, g_cls)
+            limit *= 2
+        return [_Stretch(self, int(f), int(l), int(c)) for f, l, c in zip(first, last, g_cls)]
+
+
+def _char_len(lead: int) -> int:
+    return 2 if lead < 0xE0 else 3 if lead < 0xF0 else 4
+
+
+def _groups(idx: np.ndarray, c: np.ndarray):
+    """(first cell, last cell, class) of the runs of equal classes among cells ``idx``."""
+    brk = np.flatnonzero(np.diff(c) != 0) + 1
+    f = np.concatenate(([0], brk))
+    l = np.concatenate((brk - 1, [len(idx) - 1]))
+    return idx[f], idx[l], c[f]
+
+
+def _merge(first, last, g_cls):
+    """Neighbouring groups of one class joined."""
+    if len(g_cls) < 2:
+        return first, last, g_cls
+    new = np.concatenate(([True], g_cls[1:] != g_cls[:-1]))
+    heads = np.flatnonzero(new)
+    tails = np.concatenate((heads[1:] - 1, [len(g_cls) - 1]))
+    return first[heads], last[tails], g_cls[heads]
 
 
 def _valid_prefix(tail: bytes) -> bool:
@@ -539,71 +591,84 @@ class _Stretch:
         start, end = lo, hi
         if self.cls == ERR:
             first_err, last_err = (x - w.base for x in self.tight(w.err))
-            spaces = np.flatnonzero(_SPACE[w.a[lo:first_err]])
-            if len(spaces) and w.mb_lead[lo:lo + int(spaces[-1])].any():
-                start = lo + int(spaces[-1]) + 1
+            valid = np.flatnonzero(w.mb_lead[lo:first_err])
+            if len(valid):
+                # After the last valid character before the first error, at the start
+                # of the word (after a space) if a space comes between.
+                after = lo + int(valid[-1])
+                after += _char_len(int(w.a[after]))
+                spaces = np.flatnonzero(_SPACE[w.a[after:first_err]])
+                start = after + int(spaces[-1]) + 1 if len(spaces) else after
             line_start = int(w.cell_start[self.last])
-            spaces = np.flatnonzero(_SPACE[w.a[last_err:hi]])
-            if len(spaces):
-                ws = last_err + int(spaces[0])
-                if ws >= line_start and w.mb_lead[ws:hi].any():
-                    end = ws
+            valid = np.flatnonzero(w.mb_lead[last_err:hi])
+            if len(valid) and last_err >= line_start:
+                before = last_err + int(valid[0])
+                spaces = np.flatnonzero(_SPACE[w.a[last_err:before]])
+                end = last_err + int(spaces[0]) if len(spaces) else before
         return w.base + start, w.base + end
 
 
 # --------------------------------------------------------------------------- decisions
 
 class _Labeller:
-    """Labels the damaged stretches of every window once all are known, so that small
-    ones can be pooled and charset-normalizer asked a bounded number of times."""
+    """Labels the stretches of every window once all are known, so that small damaged
+    ones are pooled and charset-normalizer and ftfy are asked a bounded number of
+    times (``MAX_GUESSES``, ``MAX_MOJI_CHECKS``)."""
 
     def __init__(self):
-        self.guesses: dict = {}  # group -> CharsetGuess or None
-        self.found: list = []    # (offset, CharsetGuess)
+        self.found: list = []    # (offset, CharsetGuess) of the guesses that held
+        self.moji: list = []     # (offset, via) of the double encodings ftfy undid
 
     def label(self, stretches: list[_Stretch]) -> None:
-        errs = [s for s in stretches if s.cls == ERR]
+        mojis = []
         for s in stretches:
             if s.cls == UTF or s.cls == ASC:
                 s.label = UTF8
             elif s.cls == BIN:
                 self._binary(s)
             elif s.cls == MOJ:
-                self._mojibake(s)
+                mojis.append(s)
+        self._mojibake(mojis)
+        errs = [s for s in stretches if s.cls == ERR]
+        for s in errs:
+            s.label = UTF8
         if not errs:
             return
         shaped = sum(s.shaped for s in errs)
         legacy = sum(s.legacy_runs for s in errs)
         strong = [s for s in errs if s.legacy_runs >= MIN_LEGACY_RUNS
                   and s.legacy_runs >= LEGACY_WEIGHT * s.shaped]
-        weak = [s for s in errs if s not in strong and s.legacy_runs and not s.shaped]
-        for s in errs:
-            s.label = UTF8
+        chosen = {id(s) for s in strong}
+        weak = [s for s in errs if id(s) not in chosen and s.legacy_runs and not s.shaped]
+        if legacy < LEGACY_WEIGHT * shaped:
+            weak = []  # the damage is UTF-8-shaped on the whole: small legacy-like bits are chance
+        # Large stretches (or all of a run of blocks) are guessed on their own, small ones
+        # pooled: charset-normalizer cannot tell much from a line.
         groups: dict = {}
+        pool = list(weak)
         for s in strong:
-            groups.setdefault(s.group, []).append(s)
+            if s.group is None:
+                pool.append(s)
+            else:
+                groups.setdefault(s.group, []).append(s)
         order = sorted(groups, key=lambda g: -sum(s.legacy_runs for s in groups[g]))
         for n, g in enumerate(order):
             members = groups[g]
-            guess = None
-            if n < MAX_GUESSES:
-                guess = CS.guess_charset(_joined(members))
-                if guess is not None and not _explains(members, guess.encoding):
-                    guess = None
-                if guess is not None:
-                    self.found.append((members[0].start, guess))
-            else:
-                guess = self._nearest(members)
+            guess = self._guess(members) if n < MAX_GUESSES else self._nearest(members)
             for s in members:
                 _set_legacy(s, guess)
-        if weak and legacy >= LEGACY_WEIGHT * shaped and sum(s.legacy_runs for s in weak) >= MIN_LEGACY_RUNS:
-            guess = self._nearest(weak) if self.found else None
-            if guess is None:
-                guess = CS.guess_charset(_joined(weak))
-                if guess is not None and not _explains(weak, guess.encoding):
-                    guess = None
-            for s in weak:
+        if pool and sum(s.legacy_runs for s in pool) >= MIN_LEGACY_RUNS:
+            guess = self._guess(pool) if len(order) < MAX_GUESSES else None
+            guess = guess or self._nearest(pool)
+            for s in pool:
                 _set_legacy(s, guess)
+
+    def _guess(self, members):
+        guess = CS.guess_charset(_joined(members))
+        if guess is None or not _explains(members, guess.encoding):
+            return None
+        self.found.append((members[0].start, guess))
+        return guess
 
     def _nearest(self, members):
         if not self.found:
@@ -622,14 +687,24 @@ class _Labeller:
         else:
             s.label, s.by = BINARY, "controls"
 
-    @staticmethod
-    def _mojibake(s: _Stretch) -> None:
-        text = s.bytes.decode("utf-8", "replace")[:MOJI_TEXT]
-        found = CS.mojibake_in(text)
-        if found is not None:
-            s.label, s.via, s.by = MOJIBAKE, found.via, "ftfy"
-        else:
-            s.label = UTF8
+    def _mojibake(self, stretches: list[_Stretch]) -> None:
+        """ftfy is asked about the largest candidates; the others take the charset of
+        the nearest one it undid (they showed the same pairs), or stay UTF-8."""
+        by_size = sorted(stretches, key=lambda s: -(s.end - s.start))
+        for s in by_size[:MAX_MOJI_CHECKS]:
+            text = s.bytes[:MOJI_TEXT * 2].decode("utf-8", "replace")[:MOJI_TEXT]
+            found = CS.mojibake_in(text)
+            if found is not None:
+                s.label, s.via, s.by = MOJIBAKE, found.via, "ftfy"
+                self.moji.append((s.start, found.via))
+            else:
+                s.label = UTF8
+        for s in by_size[MAX_MOJI_CHECKS:]:
+            if self.moji:
+                _, via = min(self.moji, key=lambda m: abs(m[0] - s.start))
+                s.label, s.via, s.by = MOJIBAKE, via, "ftfy"
+            else:
+                s.label = UTF8
 
 
 def _joined(members: list[_Stretch]) -> bytes:
@@ -638,7 +713,7 @@ def _joined(members: list[_Stretch]) -> bytes:
     parts, total = [], 0
     for s in members:
         a, b = s.edges()
-        b = s.w.data[a - s.w.base:b - s.w.base][:CS.GUESS_LIMIT - total]
+        b = CS.head_lines(s.w.data[a - s.w.base:b - s.w.base], CS.GUESS_LIMIT - total)
         parts.append(b)
         total += len(b)
         if total >= CS.GUESS_LIMIT:
@@ -883,11 +958,10 @@ def encoding_map(source, result) -> EncodingMap:
     if regions and regions[0].encoding == UTF8 and head.startswith(b"\xef\xbb\xbf"):
         regions[0].bom = True
     shaped = legacy = 0
-    for _, _, _, stretches in builder.windows:
-        for st in stretches:
-            if st.cls == ERR:
-                shaped += st.shaped
-                legacy += st.legacy_runs
+    for _, _, w, _ in builder.windows:
+        if len(w.cls):
+            shaped += int(w.n_shaped.sum())
+            legacy += int(w.n_legacy.sum())
     return EncodingMap(start, end, regions, builder.bytes_read + len(head), shaped, legacy)
 
 
@@ -915,7 +989,7 @@ class _MapBuilder:
         w = _Window(data, self.start, True, True)
         stretches = w.stretches()
         for k, s in enumerate(stretches):
-            s.group = k
+            s.group = k if s.end - s.start >= GUESS_ALONE else None
         self.labeller.label(stretches)
         self.windows.append((self.start, self.start + len(data), w, stretches))
         if self.start + len(data) < self.end:  # the file ended sooner than it said

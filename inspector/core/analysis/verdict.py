@@ -34,6 +34,7 @@ RESCAN_WHOLE_LIMIT = 16 << 20
 BINARY_SHARE = 0.3  # of the scanned bytes: NULs, controls text never uses, bytes in errors
 CONTROL_SHARE = 0.02  # of the scanned bytes: NULs and controls text never uses
 MOSTLY_BINARY = 0.5  # of the range in binary regions, the rest ASCII: a binary file
+MOJIBAKE_SAMPLE = 64 << 10  # bytes ftfy reads to show one double-encoded sequence
 
 
 class Verdict:
@@ -78,10 +79,6 @@ def sample_ranges(start: int, end: int) -> list[tuple[int, int]]:
     elif rest > 0:
         out.append((out[0][1], end))
     return out
-
-
-def _sample(source, start: int, end: int) -> bytes:
-    return b"".join(source.read(a, b - a) for a, b in sample_ranges(start, end))
 
 
 _DIALECT_EXPLAINS = {
@@ -207,7 +204,7 @@ def verdict(result, source) -> Verdict:
         return judged("mixed", _mixed_text(emap, scanned),
                       {"encodings": by_encoding, "regions": len(emap), **evidence})
     if only is not None and only.encoding == MOJIBAKE:
-        sample = _sample(source, result.start, result.end)
+        sample = source.read(only.start, min(only.length, MOJIBAKE_SAMPLE))
         moji = CS.mojibake_in(sample.decode("utf-8", "replace"))
         seen, meant = (moji.seen, moji.meant) if moji else ("", "")
         via = only.via or (moji.via if moji else "")
