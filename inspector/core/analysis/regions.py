@@ -4,49 +4,77 @@
 scanned range in order, without gaps or overlaps, each naming how its bytes are encoded:
 a Python codec name as ``codecs.lookup(name).name`` spells it (``utf-8``, ``cp1252``,
 ``iso8859-1``, ``koi8-r``, ``shift_jis``, ``utf-16-le``...), ``binary``, or ``mojibake``
-(UTF-8 encoded twice; ``via`` names the charset it went through).
+(UTF-8 encoded twice; ``via`` names the charset it went through). Neighbouring regions
+always differ. A file in one encoding is one region.
 
-What it reads. A scanned range of up to ``FULL_LIMIT`` bytes is read whole. A larger one
-is first cut along the scan's block index (per 64 KiB block: errors, multibyte units,
-binary-looking bytes) into runs of blocks of one class (ASCII, clean UTF-8, with errors,
-binary); then only a few windows are read: the head and the tail of each run and two
-windows spread over its inside, plus, where the windows on both sides of an unread
-stretch disagree, a bisection of small probes to find the change. The bytes read are
-bounded (about ``WINDOW`` × 4 per run for at most ``MAX_RUNS`` runs, plus the probes),
-whatever the size of the file: a 1 GiB file costs a few MiB of reading.
+What it reads. A range that starts with a UTF-16/32 byte order mark, or whose first
+64 KiB have the NULs of UTF-16/32 text, is one region in it. Otherwise a range of up to
+``FULL_LIMIT`` bytes is read whole. A larger one is first cut along the scan's block
+index (per block of 64 KiB: errors, multibyte units, binary-looking bytes) into runs of
+blocks of one class (ASCII, clean UTF-8, damaged, binary, padding); then only windows
+are read: the head and the tail of each run (with ``MARGIN`` bytes around, to find line
+starts) and ``SPREAD`` windows inside it (none inside binary), plus, where the windows
+on both sides of an unread stretch disagree (a double-encoded part inside clean UTF-8),
+a bisection of ``PROBE``-sized probes that finds the change. Runs of ASCII blocks are
+not read. So the bytes read are bounded: about ``WINDOW`` × 4 per run for at most
+``MAX_RUNS`` runs (the largest; the others take the label most runs of their class got)
+and ``MAX_PROBES`` probes, whatever the size: a 1 GiB file with six parts costs
+1.4 MiB of reading (``tests/benchmarks/bench_verdict.py``).
 
-How a window is read. Its bytes are cut into cells: lines, and pieces of at most
-``CELL_MAX`` bytes of longer lines. A cell is *binary* when a quarter of it is NULs,
-controls text does not use or bytes that are not UTF-8 (with at least one control),
-*damaged* when it holds bytes that are not UTF-8, *UTF-8* when it holds valid multibyte
-characters, *ASCII* otherwise. Consecutive cells of one class, with ASCII cells between
-them, make a stretch. A damaged stretch is weighed by the shape of its errors:
+How a window is read. Its bytes are cut into cells: lines, pieces of at most
+``CELL_MAX`` bytes of longer lines, and runs of ``PAD_RUN`` or more NULs and controls. A
+cell is *binary* when it holds a control text does not use and a quarter of it is such
+controls or bytes that are not UTF-8 (or a tenth of it controls), *damaged* when it
+holds bytes that are not UTF-8, *double-encoded* when a quarter of its multibyte
+characters start the pairs that double encoding makes (``Ã©``, ``Ð``/``Ñ`` pairs from
+Windows-1251), *UTF-8* when it holds valid multibyte characters, *ASCII* otherwise.
+Cells of one class with only ASCII cells between make a stretch. Text shorter than
+``BIN_GAP`` between binary stretches is binary; binary with fewer than ``BIN_MIN``
+binary bytes is text. A damaged stretch is weighed by the shape of its errors, run by
+run (a run: bytes that are not UTF-8 in a row):
 
-* UTF-8-shaped: what only a UTF-8 encoder writes, an overlong form, an encoded
-  surrogate, a value above U+10FFFF, a 5- or 6-byte form, a sequence cut only by the end
-  of the data (with at least one continuation byte);
-* legacy-shaped: a run of bytes that are not UTF-8 touching an ASCII letter ("caf\\xe9"),
-  or holding two bytes of C0-FF in a row (a word of Cyrillic or Greek in an 8-bit
+* UTF-8-shaped: a run made only of what a UTF-8 encoder writes and UTF-8 forbids, overlong
+  forms, encoded surrogates, values above U+10FFFF, 5- and 6-byte forms; or a sequence
+  cut only by the end of the data (with at least one continuation byte, or not touching
+  a letter). One such form inside a longer run (C0 A1 in EUC-KR text) is chance;
+* legacy-shaped: a run touching an ASCII letter ("caf\\xe9"), or holding two bytes of
+  C0-FF in a row (Cyrillic, Greek or East Asian text in an 8-bit or double-byte
   charset; a UTF-8 encoder never writes a lead byte after a lead byte).
 
-A stretch with at least ``MIN_LEGACY_RUNS`` legacy-shaped runs and ``LEGACY_WEIGHT``
-times as many as UTF-8-shaped errors is given to ``charset-normalizer`` (only its own
-bytes, only the first 32 KiB) and kept as that charset when the guess explains its bytes
-(:func:`inspector.core.analysis.charsets.plausible`); smaller legacy-shaped stretches are
-pooled, when the whole map leans that way, and take the charset of their pool. Everything
-else damaged stays UTF-8 with problems. UTF-8 stretches whose characters come in the
-pairs that double encoding makes (``Ã©``, ``Р°``) are asked to ``ftfy``, and become
-``mojibake`` when it undoes them.
+A damaged stretch can be in a legacy charset only when it has a legacy-shaped run,
+``LEGACY_WEIGHT`` times as many of them as UTF-8-shaped runs, and no more valid UTF-8
+bytes than damaged ones; any other is UTF-8 with problems and joins the UTF-8 around
+it. A stretch with ``MIN_LEGACY_RUNS`` legacy-shaped runs or more is given to
+charset-normalizer (only its own bytes, from its first to its last damaged word, at most
+32 KiB cut at a line; see :func:`inspector.core.analysis.charsets.guess_charset`): on its
+own when it is ``GUESS_ALONE`` bytes or more (in a large file: all the stretches of one
+run of blocks together), else pooled with the other small ones and with the stretches
+that have fewer legacy-shaped runs but no UTF-8-shaped one (when the whole map leans
+that way). The guess is kept when it explains the bytes that are not UTF-8
+(:func:`~inspector.core.analysis.charsets.plausible`: letters where letters stand;
+random damage in English text does not pass). charset-normalizer is asked at most
+``MAX_GUESSES`` + 1 times; further stretches take the nearest guess that explains them.
+Double-encoded stretches are asked to ftfy (the ``MAX_MOJI_CHECKS`` largest; others
+take the nearest answer) and become ``mojibake`` when it undoes them, UTF-8 otherwise.
+A window with more than ``MAX_STRETCHES`` changes is coarsened: short damaged or
+double-encoded stretches next to UTF-8 become its problems (the safe reading for a
+repair), short text between binary becomes binary.
 
-Boundaries. ASCII belongs to its neighbours: a region of another encoding inside UTF-8
-text is kept tight around its lines, starting at the start of the line that holds its
-first non-UTF-8 byte and ending after the newline of the line that holds its last one;
-when that line also holds valid UTF-8 characters on the outer side, the boundary moves to
-the word boundary (a space or tab) between them, or, failing one, right after (before) the
-last (first) valid character. A binary region is tight around its first and last binary
-byte (its first and last control byte, when ``TEXT_RUN`` bytes or more without a control
-stand between that and the line's edge: text in a legacy charset glued to the data). A boundary found in the bytes read is ``exact``; one placed where nothing was read
-(between two windows that disagree, when the probes ran out) is not.
+Boundaries ("as close as the data allows"). ASCII belongs to its neighbours. A region of
+another encoding inside UTF-8 text is kept tight around its lines: it starts at the start
+of the line that holds its first byte that is not UTF-8, and ends after the newline of
+the line that holds its last one. When that first (last) line also holds valid UTF-8
+characters before (after) it, the boundary is the word boundary between them: after the
+last space or tab between the last valid character and the first error (before the
+first space after the last error), or right after (before) the valid character when no
+space stands between. A double-encoded region covers whole lines. A binary region is
+tight around its first and last binary-looking byte (its first and last control byte,
+when ``TEXT_RUN`` bytes or more without a control stand between that and the line's
+edge: text in a legacy charset glued to the data); ASCII between binary and text goes
+to the text. Between two other encodings the later starts at its line start. A
+boundary found in the bytes read is ``exact``; one placed where nothing was read
+(between two samples that disagree, when the probes ran out, or at a block edge of a run
+that got no window) is not.
 """
 
 from __future__ import annotations
@@ -56,7 +84,6 @@ import bisect
 import numpy as np
 
 from inspector.core.analysis import charsets as CS
-from inspector.core.units import kinds as K
 
 UTF8 = "utf-8"
 BINARY = "binary"
@@ -85,8 +112,10 @@ GUESS_ALONE = 1024         # a damaged stretch this long is guessed on its own, 
 MOJI_SHARE = 0.25          # of the multibyte characters of a line, in double-encoding pairs
 MOJI_TEXT = 16 << 10       # characters handed to ftfy to confirm a stretch
 
-# Cell and stretch classes (PAD: blocks of the index at least half NULs and controls).
-ASC, UTF, ERR, BIN, MOJ, PAD = 0, 1, 2, 3, 4, 5
+# Cell and stretch classes; PAD and SPARSE are classes of blocks of the index only: at
+# least half NULs and controls, and a few errors (fewer than one in DENSE_PER bytes).
+ASC, UTF, ERR, BIN, MOJ, PAD, SPARSE = 0, 1, 2, 3, 4, 5, 6
+DENSE_PER = 4096
 
 _CTRL = np.zeros(256, dtype=bool)
 _CTRL[[*range(0x00, 0x09), *range(0x0E, 0x1B), *range(0x1C, 0x20), 0x7F]] = True
@@ -849,21 +878,19 @@ def _assemble(pieces: list[_Piece], start: int, end: int) -> list[Region]:
         merged.append(p)
     labelled = [p for p in merged if p.label is not None]
     regions: list[Region] = []
-    for i, p in enumerate(labelled):
+    for p in labelled:
         regions.append(Region(p.start, p.end, p.label, via=p.via, language=p.language,
                               ascii=p.ascii and p.label == UTF8, by=p.by))
-    # Boundaries between neighbours: the foreign side is tight, binary is tight.
+    # Boundaries between neighbours.
     for i in range(len(labelled) - 1):
         left, right = labelled[i], labelled[i + 1]
-        if left.label == UTF8 and not right.label == BINARY:
-            pos, seen = right.in_start, right.seen_start
-        elif right.label == UTF8 and not left.label == BINARY:
-            pos, seen = left.in_end, left.seen_end
-        elif left.label == BINARY:
+        if left.label == BINARY:  # binary is tight: ASCII after it goes to the text
             pos, seen = left.in_end, left.seen_end
         elif right.label == BINARY:
             pos, seen = right.in_start, right.seen_start
-        else:
+        elif right.label == UTF8:  # another encoding is tight: ASCII goes to UTF-8
+            pos, seen = left.in_end, left.seen_end
+        else:  # UTF-8 then another encoding, or two others: the later starts at its edge
             pos, seen = right.in_start, right.seen_start
         pos = min(max(pos, left.start), right.end)
         regions[i].end = pos
@@ -925,7 +952,10 @@ def _block_classes(result) -> np.ndarray:
     ctrl = binary - idx.error_bytes
     cls = np.full(nb, ASC, dtype=np.int8)
     cls[mb > 0] = UTF
-    cls[err > 0] = ERR
+    cls[err > 0] = SPARSE
+    # Damage throughout the block (text in another charset) apart from a few errors
+    # in text (UTF-8 with problems), so that the two make runs of their own.
+    cls[err * DENSE_PER >= sizes] = ERR
     cls[(binary * 4 >= sizes) & (ctrl * 200 >= sizes) & (ctrl > 0)] = BIN
     # Padding (NULs, a sparse file's holes) apart from other binary, so that a block
     # where text meets padding starts a run of its own and gets a window.
@@ -1009,8 +1039,12 @@ class _MapBuilder:
             runs.append((a, b, c))
         busy = [r for r in runs if r[2] != ASC]
         if len(busy) > MAX_RUNS:
-            # The largest runs get windows; the others are labelled by their class.
-            chosen = set(sorted(busy, key=lambda r: -(r[1] - r[0]))[:MAX_RUNS])
+            # Half the windows go to the largest runs, half to runs spread over the
+            # file; the others are labelled by their class.
+            largest = sorted(busy, key=lambda r: -(r[1] - r[0]))[:MAX_RUNS // 2]
+            step = len(busy) / (MAX_RUNS - len(largest))
+            spread = [busy[int(k * step)] for k in range(MAX_RUNS - len(largest))]
+            chosen = set(largest) | set(spread)
         else:
             chosen = set(busy)
         wanted: list[tuple[int, int, int]] = []  # (lo, hi, group)
@@ -1034,23 +1068,23 @@ class _MapBuilder:
                 merged[-1][1] = max(merged[-1][1], hi)
             else:
                 merged.append([lo, hi, g])
+        self.run_starts = [r[0] for r in runs]
         all_stretches = []
-        for lo, hi, g in merged:
+        for lo, hi, _ in merged:
             w = self._window(lo, hi)
-            stretches = w.stretches() if w is not None else []
-            for s in stretches:
-                s.group = self._run_of(runs, s.start)
-            all_stretches += stretches
             if w is None:
                 continue
+            stretches = w.stretches()
+            for s in stretches:
+                s.group = self._run_of(s.start)
+            all_stretches += stretches
             self.windows.append((w.base, w.end, w, stretches))
         self.labeller.label(all_stretches)
         self._label_unread(runs, chosen)
 
-    @staticmethod
-    def _run_of(runs, offset):
-        starts = [r[0] for r in runs]
-        return max(0, bisect.bisect_right(starts, offset) - 1)
+    def _run_of(self, offset: int) -> int:
+        """The index of the run of blocks holding ``offset``."""
+        return max(0, bisect.bisect_right(self.run_starts, offset) - 1)
 
     # ---------------------------------------------------------------- unread spans
 
@@ -1059,13 +1093,17 @@ class _MapBuilder:
         the labels at the edges of the windows on both sides, bisected when they differ;
         a run without windows takes the label most of its class got."""
         by_class: dict[int, dict] = {}
-        for _, _, w, stretches in self.windows:
+        for _, _, _, stretches in self.windows:
             for s in stretches:
                 if s.label is None:
                     continue
                 key = (s.label, s.via)
-                d = by_class.setdefault(_run_class(runs, s.start), {})
-                d[key] = d.get(key, 0) + (s.end - s.start)
+                for k in range(self._run_of(s.start), len(runs)):
+                    ra, rb, c = runs[k]
+                    if ra >= s.end:
+                        break
+                    d = by_class.setdefault(c, {})
+                    d[key] = d.get(key, 0) + min(rb, s.end) - max(ra, s.start)
         self.windows.sort(key=lambda t: t[0])
         gaps = []
         pos = self.start
@@ -1077,7 +1115,10 @@ class _MapBuilder:
             gaps.append((pos, self.end))
         probes_left = [MAX_PROBES]
         for a, b in gaps:
-            for ra, rb, c in runs:
+            for k in range(self._run_of(a), len(runs)):
+                ra, rb, c = runs[k]
+                if ra >= b:
+                    break
                 lo, hi = max(a, ra), min(b, rb)
                 if hi <= lo:
                     continue
@@ -1093,7 +1134,7 @@ class _MapBuilder:
     def _edge_label(self, offset: int, before: bool):
         """The label of the stretch nearest to ``offset`` in the window ending (before)
         or starting (not before) there."""
-        for lo, hi, w, stretches in self.windows:
+        for lo, hi, _, stretches in self.windows:
             if before and hi == offset and stretches:
                 s = stretches[-1]
                 return (s.label, s.via, s.language, s.by)
@@ -1202,12 +1243,6 @@ class _MapBuilder:
         if pos < self.end:
             clean.append(_Piece(pos, self.end, None, seen=False))
         return _assemble(clean, self.start, self.end)
-
-
-def _run_class(runs, offset) -> int:
-    starts = [r[0] for r in runs]
-    i = max(0, bisect.bisect_right(starts, offset) - 1)
-    return runs[i][2]
 
 
 def _majority(counts):

@@ -171,8 +171,7 @@ def cases() -> list[Case]:
     out.append(whole("zh_big5", ZH_TW * 3, "big5"))
     out.append(whole("ko_euc_kr", KO * 3, "euc_kr"))
     # UTF-16/32, with and without a BOM.
-    for enc, code, title in (("utf-16-le", "utf16", None), ("utf-16-be", "utf16", None),
-                             ("utf-32-le", "utf32", None)):
+    for enc, code in (("utf-16-le", "utf16"), ("utf-16-be", "utf16"), ("utf-32-le", "utf32")):
         data = MULTI.encode(enc)
         out.append(Case(f"{enc}_nobom", data, code, [(0, len(data), enc)]))
         bom_data = "\ufeff".encode(enc) + data

@@ -2,7 +2,6 @@
 their charset, mojibake undone, UTF-8 repaired as usual, binary kept or dropped."""
 
 import json
-import os
 
 import pytest
 from hypothesis import given, settings
