@@ -113,9 +113,11 @@ MOJI_SHARE = 0.25          # of the multibyte characters of a line, in double-en
 MOJI_TEXT = 16 << 10       # characters handed to ftfy to confirm a stretch
 
 # Cell and stretch classes; PAD and SPARSE are classes of blocks of the index only: at
-# least half NULs and controls, and a few errors (fewer than one in DENSE_PER bytes).
+# least half NULs and controls, and a few errors (fewer than DENSE_MIN, and than one in
+# DENSE_PER bytes).
 ASC, UTF, ERR, BIN, MOJ, PAD, SPARSE = 0, 1, 2, 3, 4, 5, 6
 DENSE_PER = 4096
+DENSE_MIN = 8
 
 _CTRL = np.zeros(256, dtype=bool)
 _CTRL[[*range(0x00, 0x09), *range(0x0E, 0x1B), *range(0x1C, 0x20), 0x7F]] = True
@@ -955,7 +957,7 @@ def _block_classes(result) -> np.ndarray:
     cls[err > 0] = SPARSE
     # Damage throughout the block (text in another charset) apart from a few errors
     # in text (UTF-8 with problems), so that the two make runs of their own.
-    cls[err * DENSE_PER >= sizes] = ERR
+    cls[err >= np.maximum(DENSE_MIN, sizes // DENSE_PER)] = ERR
     cls[(binary * 4 >= sizes) & (ctrl * 200 >= sizes) & (ctrl > 0)] = BIN
     # Padding (NULs, a sparse file's holes) apart from other binary, so that a block
     # where text meets padding starts a run of its own and gets a window.

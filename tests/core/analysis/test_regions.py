@@ -274,3 +274,28 @@ def test_a_gib_file_is_mapped_from_bounded_samples(sparse_gib):
     assert counting.read_bytes <= emap.bytes_read
     assert counting.read_bytes < 4 * MiB, counting.read_bytes  # of 1,024 MiB
     assert v.code == "mixed"
+
+
+def test_many_runs_without_windows_are_labelled_by_their_class():
+    """Blocks alternating between Latin-1 and UTF-8, more runs than get windows: every
+    part is still named right (at block edges where no window fell, marked inexact)."""
+    block = 4096
+
+    def rep(b):
+        return (b * (block // len(b) + 1))[:block]
+
+    legacy = rep((C.FR * 2).encode("latin-1"))
+    utf8 = rep(C.MULTI.encode())
+    data = (legacy + utf8) * 60
+    with pytest.MonkeyPatch.context() as mp:
+        for name, value in {"FULL_LIMIT": 8192, "WINDOW": 1024, "MARGIN": 256,
+                            "FULL_RUN": 2048, "MAX_RUNS": 8}.items():
+            mp.setattr(R, name, value)
+        src = MemorySource(data)
+        emap = encoding_map(src, scan(src, block_size=block))
+    assert_partition(emap, 0, len(data))
+    for k in range(120):
+        want = "iso8859-1" if k % 2 == 0 else "utf-8"
+        assert emap.region_at(k * block + block // 2).encoding == want, k
+    assert not all(r.exact for r in emap) and any(r.exact for r in emap)
+    assert emap.bytes_read < len(data) // 4
