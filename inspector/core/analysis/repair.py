@@ -795,9 +795,10 @@ def region_spans(regions, size: int) -> list[Span]:
     for start, end, encoding, via in sorted(items, key=lambda t: t[0]):
         if encoding not in ("binary", "mojibake"):
             try:
-                encoding = codec_name(encoding) if codecs.lookup(encoding) else encoding
+                codecs.lookup(encoding)
             except LookupError:
                 raise ValueError(f"unknown encoding {encoding!r} for the region at {start:,}") from None
+            encoding = codec_name(encoding)
         start, end = max(start, pos), min(end, size)
         if end <= start:
             continue
