@@ -68,10 +68,10 @@ characters before (after) it, the boundary is the word boundary between them: af
 last space or tab between the last valid character and the first error (before the
 first space after the last error), or right after (before) the valid character when no
 space stands between. A double-encoded region covers whole lines. A binary region is
-tight around its first and last binary-looking byte (its first and last control byte,
-when ``TEXT_RUN`` bytes or more without a control stand between that and the line's
-edge: text in a legacy charset glued to the data); ASCII between binary and text goes
-to the text. Between two other encodings the later starts at its line start. A
+tight around its first and last binary-looking byte, or around its first and last
+control byte when the bytes beyond it hold spaces like text (``TEXT_RUN`` bytes or more,
+a space in every 16: text in an 8-bit charset glued to the data); ASCII between binary
+and text goes to the text. Between two other encodings the later starts at its line start. A
 boundary found in the bytes read is ``exact``; one placed where nothing was read
 (between two samples that disagree, when the probes ran out, or at a block edge of a run
 that got no window) is not.
@@ -101,7 +101,7 @@ CELL_MAX = 1024            # longer lines are cut into cells of this size
 BIN_GAP = 512              # text shorter than this between binary cells is binary too
 BIN_MIN = 32               # binary-looking bytes a binary region needs
 PAD_RUN = 8                # NULs and controls in a row that end a cell where they end
-TEXT_RUN = 32              # bytes without a control at a binary region's edge: text
+TEXT_RUN = 32              # bytes at a binary region's edge that may be text glued to it
 MIN_LEGACY_RUNS = 3
 MAX_STRETCHES = 2048       # changes of class kept per window before coarsening
 LEGACY_WEIGHT = 3
@@ -499,6 +499,12 @@ class _Window:
         return [_Stretch(self, int(f), int(l), int(c)) for f, l, c in zip(first, last, g_cls)]
 
 
+def _spaced(data: bytes) -> bool:
+    """``TEXT_RUN`` bytes or more with a space in every 16 on average: text, where data
+    has one in 256."""
+    return len(data) >= TEXT_RUN and data.count(b" ") * 16 >= len(data)
+
+
 def _char_len(lead: int) -> int:
     return 2 if lead < 0xE0 else 3 if lead < 0xF0 else 4
 
@@ -610,13 +616,14 @@ class _Stretch:
         lo, hi = int(w.cell_start[self.first]), int(w.cell_end[self.last])
         if self.label == BINARY:
             start, end = self.tight(w.err | w.ctrl)
-            c_start, c_end = self.tight(w.ctrl)
             if w.ctrl[lo:hi].any():
-                # Text in another charset right before or after the data, in the same
-                # line: a long stretch with no control at all is that text, not data.
-                if c_start - (w.base + lo) >= TEXT_RUN:
+                # Text in an 8-bit charset glued to the data, in the same line: bytes that
+                # are not UTF-8 between the data's first (last) control and its edge,
+                # with the spaces of text among them, are that text.
+                c_start, c_end = self.tight(w.ctrl)
+                if _spaced(w.data[start - w.base:c_start - w.base]):
                     start = c_start
-                if w.base + hi - c_end >= TEXT_RUN:
+                if _spaced(w.data[c_end - w.base:end - w.base]):
                     end = c_end
             return start, end
         start, end = lo, hi

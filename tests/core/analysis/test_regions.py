@@ -299,3 +299,25 @@ def test_many_runs_without_windows_are_labelled_by_their_class():
         assert emap.region_at(k * block + block // 2).encoding == want, k
     assert not all(r.exact for r in emap) and any(r.exact for r in emap)
     assert emap.bytes_read < len(data) // 4
+
+
+def test_binary_edges_as_close_as_the_data_allows():
+    """A blob of random bytes in an ASCII log: the binary region runs from its first to
+    its last byte that is not ASCII text (random printable bytes at its edges cannot be
+    told from the log). Text in KOI8-R glued to a blob starts right after it."""
+    import random
+
+    rng = random.Random(9)
+    blob = bytes(rng.randrange(256) for _ in range(3000))
+    log = C.log_lines(200)
+    half = log.index("\n", len(log) // 2) + 1
+    data = log[:half].encode() + blob + log[half:].encode()
+    texty = [i for i, b in enumerate(data) if b >= 0x80 or (b < 0x20 and b not in (9, 10, 13))]
+    v = judged(data)
+    assert v.code == "mixed"
+    assert spans(v) == [(0, texty[0], "utf-8"), (texty[0], texty[-1] + 1, "binary"),
+                        (texty[-1] + 1, len(data), "utf-8")]
+    glued = C.blob(2000) + (C.RU * 3).encode("koi8-r")
+    data = log[:half].encode() + glued
+    a, b = half, half + 2000
+    assert spans(judged(data)) == [(0, a, "utf-8"), (a, b, "binary"), (b, len(data), "koi8-r")]
