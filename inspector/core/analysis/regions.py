@@ -466,6 +466,15 @@ class _Window:
                 np.add.at(mark, b[bridge + 1], -1)
                 g_cls = np.where(np.cumsum(mark)[:-1] > 0, BIN, g_cls)
                 first, last, g_cls = _merge(first, last, g_cls)
+        # So is a short stretch between binary and the window's edge (the first or last
+        # line of random data, cut by its newlines).
+        if len(g_cls) > 1:
+            size = ends[last] - starts[first]
+            if g_cls[0] != BIN and g_cls[1] == BIN and size[0] < BIN_GAP:
+                g_cls[0] = BIN
+            if g_cls[-1] != BIN and g_cls[-2] == BIN and size[-1] < BIN_GAP:
+                g_cls[-1] = BIN
+            first, last, g_cls = _merge(first, last, g_cls)
         # Binary with few binary bytes is text.
         few = (g_cls == BIN) & (gsum("n_ctrl", first, last) + gsum("n_err", first, last) < BIN_MIN)
         if few.any():

@@ -321,3 +321,15 @@ def test_binary_edges_as_close_as_the_data_allows():
     data = log[:half].encode() + glued
     a, b = half, half + 2000
     assert spans(judged(data)) == [(0, a, "utf-8"), (a, b, "binary"), (b, len(data), "koi8-r")]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_random_bytes_are_one_binary_region(seed):
+    """Random data has short lines at its edges that hold no control: they are part of
+    the data, not regions of text of their own."""
+    import random
+
+    rng = random.Random(seed)
+    data = rng.randbytes(rng.choice([2000, 20000, 60000]))
+    v = judged(data)
+    assert v.code == "binary" and spans(v) == [(0, len(data), "binary")]
