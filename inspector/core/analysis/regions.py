@@ -5,7 +5,10 @@ scanned range in order, without gaps or overlaps, each naming how its bytes are 
 a Python codec name as ``codecs.lookup(name).name`` spells it (``utf-8``, ``cp1252``,
 ``iso8859-1``, ``koi8-r``, ``shift_jis``, ``utf-16-le``...), ``binary``, or ``mojibake``
 (UTF-8 encoded twice; ``via`` names the charset it went through). Neighbouring regions
-always differ. A file in one encoding is one region.
+always differ. A file in one encoding is one region. The verdict works the map out once
+and keeps it (``verdict_of(result, source).regions``, an :class:`EncodingMap`): a view
+asks it for ``region_at(offset)`` and draws ``regions``; the repair policy
+:func:`inspector.core.analysis.repair.region_repair_steps` takes it as it is.
 
 What it reads. A range that starts with a UTF-16/32 byte order mark, or whose first
 64 KiB have the NULs of UTF-16/32 text, is one region in it. Otherwise a range of up to
