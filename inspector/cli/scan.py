@@ -34,6 +34,7 @@ from inspector.core.analysis.report import write_csv, write_json
 from inspector.core.scan import corpus as CO
 
 PROGRESS_AFTER = 0.5  # seconds: quick files never show a bar
+REGIONS_SHOWN = 10  # regions the readable summary lists (JSON has them all)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -107,6 +108,20 @@ class _ProgressBar:
             self.stream.flush()
 
 
+def _region_line(r: dict) -> str:
+    """One region as the summary shows it: its byte range, length and encoding."""
+    name = r["encoding"]
+    if name == "mojibake" and r.get("via"):
+        name = f"mojibake (UTF-8 read as {r['via']})"
+    elif r.get("ascii"):
+        name += " (ASCII)"
+    elif r.get("language"):
+        name += f" ({r['language']})"
+    if not r.get("exact", True):
+        name += ", boundary estimated"
+    return f"{r['start']:,}-{r['end']:,} ({r['end'] - r['start']:,} bytes): {name}"
+
+
 def _summary(report: dict) -> str:
     lines = [f"{report['path']}: {report['verdict']}"]
     units = report["units"]
@@ -122,6 +137,13 @@ def _summary(report: dict) -> str:
         more = errors["total"] - min(10, len(report["first_errors"]))
         if more > 0:
             lines.append(f"    ... and {more:,} more (--json or --csv list them)")
+    regions = report.get("regions") or []
+    if len(regions) > 1:
+        lines.append(f"  regions: {len(regions):,}")
+        for r in regions[:REGIONS_SHOWN]:
+            lines.append("    " + _region_line(r))
+        if len(regions) > REGIONS_SHOWN:
+            lines.append(f"    ... and {len(regions) - REGIONS_SHOWN:,} more (--json lists them)")
     warnings = {k: n for k, n in report["warnings"]["by_kind"].items() if n}
     if warnings:
         lines.append("  warnings: " + ", ".join(f"{n:,} {k}" for k, n in warnings.items()))

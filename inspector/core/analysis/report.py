@@ -2,8 +2,8 @@
 
 :func:`build_report` makes one plain dict (the ``scan`` command's JSON object, and the
 base of the HTML report): the tool's version, the time, the file's path, size,
-modification time and SHA-256, the dialect, the full counts, the first errors and the
-verdict. :func:`write_csv` streams every error unit of a file, however many, without
+modification time and SHA-256, the dialect, the full counts, the first errors, the
+verdict and the encoding map (``regions``). :func:`write_csv` streams every error unit of a file, however many, without
 holding them in memory.
 """
 
@@ -100,6 +100,7 @@ def build_report(result, source, path, verdict, findings=None) -> dict:
         "verdict": verdict.text if verdict is not None else None,
         "verdict_code": verdict.code if verdict is not None else None,
         "verdict_details": verdict.details if verdict is not None else None,
+        "regions": _regions(verdict),
         "scan": {
             "start": result.start,
             "end": result.end,
@@ -118,6 +119,13 @@ def build_report(result, source, path, verdict, findings=None) -> dict:
     if findings is not None:
         report["findings"] = list(findings)
     return report
+
+
+def _regions(verdict) -> list[dict] | None:
+    """The encoding map the verdict was judged on, as ``{start, end, encoding, ...}``
+    dicts in file order (see :mod:`inspector.core.analysis.regions`)."""
+    emap = getattr(verdict, "regions", None)
+    return None if emap is None else emap.to_list()
 
 
 def write_json(report, fileobj, indent: int | None = 2) -> None:

@@ -1,17 +1,30 @@
 """One line a person understands, plus its machine form, for a finished scan.
 
-Codes: ``empty``, ``valid``, ``valid_bom``, ``problems``, ``dialect_cesu-8``,
-``dialect_mutf-8``, ``dialect_wtf-8``, ``dialect_fss-utf``, ``utf16``, ``utf32``,
-``legacy_charset``, ``mojibake``, ``binary``.
+Codes: ``empty``, ``valid``, ``valid_bom``, ``problems``, ``truncated_end``,
+``dialect_cesu-8``, ``dialect_mutf-8``, ``dialect_wtf-8``, ``dialect_fss-utf``,
+``utf16``, ``utf32``, ``legacy_charset``, ``mojibake``, ``binary``, ``mixed``.
 
-Only bounded samples are read (the first MiB and a few windows spread over the file), so
-a verdict on a huge file costs about as much as on a small one. Other encodings are
-guessed by ``charset-normalizer`` and double encoding is recognised by ``ftfy``: no
-home-made guesser.
+The verdict reads the encoding map (:mod:`inspector.core.analysis.regions`), which weighs
+the shape of the errors (what only a UTF-8 encoder writes against isolated high bytes
+between letters), asks charset-normalizer only about the stretches that are not UTF-8 and
+only on enough evidence, and asks ftfy about double encoding. Then:
+
+* ``mixed``: the map has more than one encoding (binary counts, and so does mojibake),
+  unless binary covers most of the range and the rest is plain ASCII (``binary``);
+* one region in UTF-16/32, a legacy charset, mojibake, binary: ``utf16``/``utf32``,
+  ``legacy_charset``, ``mojibake``, ``binary``;
+* UTF-8: ``valid``/``valid_bom`` without errors; ``truncated_end`` when the only error
+  is a last character cut by the end of the data (the text says how many bytes are
+  missing); a ``dialect_*`` that explains every error; else ``problems``.
+
+Only bounded samples are read (see the map), so a verdict on a huge file costs about as
+much as on a small one. The map is kept on the verdict (``Verdict.regions``).
 """
 
 from __future__ import annotations
 
+from inspector.core.analysis import charsets as CS
+from inspector.core.analysis.regions import BINARY, MOJIBAKE, UTF8, EncodingMap, encoding_map
 from inspector.core.units import kinds as K
 
 HEAD_SAMPLE = 1 << 20
@@ -20,15 +33,23 @@ SPREAD_COUNT = 3
 RESCAN_WHOLE_LIMIT = 16 << 20
 BINARY_SHARE = 0.3  # of the scanned bytes: NULs, controls text never uses, bytes in errors
 CONTROL_SHARE = 0.02  # of the scanned bytes: NULs and controls text never uses
+MOSTLY_BINARY = 0.5  # of the range in binary regions, the rest ASCII: a binary file
+MOJIBAKE_SAMPLE = 64 << 10  # bytes ftfy reads to show one double-encoded sequence
 
 
 class Verdict:
-    __slots__ = ("code", "text", "details")
+    """``code`` and ``text`` (see the module text), ``details`` (counts and what decided),
+    ``regions``: the :class:`~inspector.core.analysis.regions.EncodingMap` it was judged
+    on (None when made by hand)."""
 
-    def __init__(self, code: str, text: str, details: dict | None = None):
+    __slots__ = ("code", "text", "details", "regions")
+
+    def __init__(self, code: str, text: str, details: dict | None = None,
+                 regions: EncodingMap | None = None):
         self.code = code
         self.text = text
         self.details = details or {}
+        self.regions = regions
 
     def to_dict(self) -> dict:
         return {"code": self.code, "text": self.text, "details": self.details}
@@ -58,102 +79,6 @@ def sample_ranges(start: int, end: int) -> list[tuple[int, int]]:
     elif rest > 0:
         out.append((out[0][1], end))
     return out
-
-
-def _sample(source, start: int, end: int) -> bytes:
-    return b"".join(source.read(a, b - a) for a, b in sample_ranges(start, end))
-
-
-def _nul_pattern(data: bytes) -> tuple[str, str] | None:
-    """UTF-16/32 without a BOM: text in them puts NULs at fixed positions."""
-    n = len(data) - len(data) % 4
-    if n < 16:
-        return None
-    data = data[:n]
-    nuls = data.count(0)
-    if nuls < n * 0.2:
-        return None
-    by_pos = [data[k::4].count(0) for k in range(4)]
-    quarter = n // 4
-    if by_pos[1] > 0.9 * quarter and by_pos[2] > 0.9 * quarter and by_pos[3] > 0.9 * quarter:
-        return "utf32", "UTF-32LE"
-    if by_pos[0] > 0.9 * quarter and by_pos[1] > 0.9 * quarter and by_pos[2] > 0.9 * quarter:
-        return "utf32", "UTF-32BE"
-    even = by_pos[0] + by_pos[2]
-    odd = by_pos[1] + by_pos[3]
-    if odd > 0.6 * (n // 2) and even < 0.2 * odd:
-        return "utf16", "UTF-16LE"
-    if even > 0.6 * (n // 2) and odd < 0.2 * even:
-        return "utf16", "UTF-16BE"
-    return None
-
-
-def _bom_encoding(head: bytes) -> tuple[str, str] | None:
-    if head.startswith(b"\xff\xfe\x00\x00"):
-        return "utf32", "UTF-32LE"
-    if head.startswith(b"\x00\x00\xfe\xff"):
-        return "utf32", "UTF-32BE"
-    if head.startswith(b"\xff\xfe"):
-        return "utf16", "UTF-16LE"
-    if head.startswith(b"\xfe\xff"):
-        return "utf16", "UTF-16BE"
-    return None
-
-
-def _charset_name(encoding: str) -> str:
-    e = encoding.lower().replace("-", "_")
-    if e.startswith("cp12") and e[2:].isdigit():
-        return f"Windows-{e[2:]}"
-    if e in ("latin_1", "iso8859_1", "latin1"):
-        return "Latin-1 (ISO-8859-1)"
-    if e.startswith("iso8859_"):
-        return "ISO-8859-" + e.split("_", 1)[1]
-    if e.startswith("mac_"):
-        return "Mac " + e[4:].capitalize()
-    return encoding.upper().replace("_", "-")
-
-
-def _legacy_guess(sample: bytes) -> str | None:
-    try:
-        from charset_normalizer import from_bytes
-    except ImportError:  # pragma: no cover - a declared dependency
-        return None
-    best = from_bytes(sample).best()
-    if best is None:
-        return None
-    enc = best.encoding
-    if enc.replace("-", "_").lower() in ("utf_8", "ascii", "utf_8_sig"):
-        return None
-    return enc
-
-
-def _mojibake(sample: bytes) -> tuple[str, str, str] | None:
-    """(seen, meant, encoding) when ftfy undoes a double encoding in the sample."""
-    from inspector.core.analysis.mojibake import could_be_mojibake
-
-    text = sample.decode("utf-8", "replace")
-    if not could_be_mojibake(text):
-        return None  # nothing ftfy could undo: spare its ~1 ms per 10 KB
-    try:
-        import ftfy
-    except ImportError:  # pragma: no cover - a declared dependency
-        return None
-    fixed, steps = ftfy.fix_and_explain(text)
-    if fixed == text or not steps:
-        return None
-    encodings = [arg for op, arg in steps if op == "encode"]
-    if not encodings or not any(op == "decode" and "utf-8" in arg for op, arg in steps):
-        return None
-    enc = encodings[0]
-    for ch in fixed:
-        if ord(ch) > 0x7F:
-            try:
-                seen = ch.encode("utf-8").decode(enc)
-            except (UnicodeError, LookupError):
-                continue
-            if seen in text:
-                return seen, ch, enc
-    return None
 
 
 _DIALECT_EXPLAINS = {
@@ -202,7 +127,7 @@ def _problems_text(result) -> str:
 
 def verdict_of(result, source) -> Verdict:
     """The verdict on a finished scan: the one its own worker worked out (see
-    ``judgedscan.judged_scan_steps``), else judged now and kept on the result, so
+    ``scanner.background_scan_steps``), else judged now and kept on the result, so
     that the next view asking does not judge again. May raise what reading ``source``
     raises."""
     if result.verdict is None:
@@ -210,25 +135,89 @@ def verdict_of(result, source) -> Verdict:
     return result.verdict
 
 
+def _share(n: int, total: int) -> str:
+    pct = 100 * n / total if total else 0
+    return "<1%" if 0 < pct < 1 else f"{pct:.0f}%"
+
+
+def _mixed_text(emap: EncodingMap, scanned: int) -> str:
+    parts = {}
+    for r in emap:
+        title = r.title()
+        if r.encoding == UTF8:
+            title = "UTF-8"
+        parts[title] = parts.get(title, 0) + r.length
+    ordered = sorted(parts.items(), key=lambda kv: -kv[1])
+    return (f"mixed encodings in {len(emap)} regions: "
+            + ", ".join(f"{title} {_share(n, scanned)}" for title, n in ordered))
+
+
+def truncated_tail(tail: bytes) -> tuple[int, int] | None:
+    """(bytes present, bytes missing) when ``tail`` (the last bytes of the data, 4 are
+    enough) ends inside a well-formed UTF-8 sequence, else None."""
+    for k in range(1, min(4, len(tail)) + 1):
+        b = tail[-k]
+        if 0x80 <= b <= 0xBF:
+            continue
+        need = 2 if 0xC2 <= b <= 0xDF else 3 if 0xE0 <= b <= 0xEF else 4 if 0xF0 <= b <= 0xF4 else 0
+        if not need or k >= need:
+            return None
+        if k >= 2:
+            second = tail[-k + 1]
+            lo, hi = {0xE0: (0xA0, 0xBF), 0xED: (0x80, 0x9F), 0xF0: (0x90, 0xBF),
+                      0xF4: (0x80, 0x8F)}.get(b, (0x80, 0xBF))
+            if not lo <= second <= hi:
+                return None
+        return k, need - k
+    return None
+
+
 def verdict(result, source) -> Verdict:
-    """The verdict on a finished :class:`~inspector.core.scan.results.ScanResult`."""
+    """The verdict on a finished :class:`~inspector.core.scan.scanner.ScanResult`."""
     scanned = result.end - result.start
     counts = {"errors": result.error_units, "warnings": result.warning_units,
               "code_points": result.code_points, "binary_bytes": result.binary_bytes,
               "bytes": scanned}
     if scanned == 0:
-        return Verdict("empty", "empty file" if result.size == 0 else "empty region", counts)
-    head = source.read(result.start, 4)
-    sample = _sample(source, result.start, result.end)
+        return Verdict("empty", "empty file" if result.size == 0 else "empty region", counts,
+                       EncodingMap(result.start, result.end, []))
+    emap = encoding_map(source, result)
+    evidence = {"utf8_shaped": emap.shaped, "legacy_shaped": emap.legacy}
+
+    def judged(code, text, details=None):
+        return Verdict(code, text, {**counts, **(details or {})}, emap)
+
     name = "UTF-8" if result.dialect == K.UTF8 else K.DIALECT_TITLES[result.dialect]
-    if result.error_units:
-        bom = _bom_encoding(head)
-        if bom:
-            return Verdict(bom[0], f"probably {bom[1]} (BOM)", {**counts, "encoding": bom[1], "by": "bom"})
-    nul = _nul_pattern(sample)
-    if nul:
-        return Verdict(nul[0], f"probably {nul[1]} (NUL byte pattern, no BOM)",
-                       {**counts, "encoding": nul[1], "by": "nul_pattern"})
+    by_encoding = emap.bytes_by_encoding()
+    only = emap.regions[0] if len(emap) == 1 else None
+    if only is not None and only.encoding.startswith(("utf-16", "utf-32")):
+        how = "BOM" if only.bom else "NUL byte pattern, no BOM"
+        title = CS.charset_title(only.encoding)
+        return judged("utf16" if "16" in only.encoding else "utf32", f"probably {title} ({how})",
+                      {"encoding": title, "by": only.by})
+    binary_share = by_encoding.get(BINARY, 0)
+    text_regions = [r for r in emap if r.encoding != BINARY]
+    if binary_share and (not text_regions or (binary_share > MOSTLY_BINARY * scanned
+                                              and all(r.ascii for r in text_regions))):
+        return judged("binary", "binary data with little text")
+    if emap.mixed:
+        return judged("mixed", _mixed_text(emap, scanned),
+                      {"encodings": by_encoding, "regions": len(emap), **evidence})
+    if only is not None and only.encoding == MOJIBAKE:
+        sample = source.read(only.start, min(only.length, MOJIBAKE_SAMPLE))
+        moji = CS.mojibake_in(sample.decode("utf-8", "replace"))
+        seen, meant = (moji.seen, moji.meant) if moji else ("", "")
+        via = only.via or (moji.via if moji else "")
+        shown = f": {seen!r} for {meant!r}" if seen else ""
+        return judged("mojibake", f"UTF-8 encoded twice (mojibake){shown} (ftfy)",
+                      {"seen": seen, "meant": meant, "via": via, "by": "ftfy"})
+    if only is not None and only.is_legacy:
+        language = f"; {only.language}" if only.language else ""
+        return judged("legacy_charset",
+                      f"probably {CS.charset_title(only.encoding)}, not UTF-8 "
+                      f"(charset-normalizer{language})",
+                      {"encoding": only.encoding, "by": "charset-normalizer",
+                       **({"language": only.language} if only.language else {}), **evidence})
     multibyte = sum(n for length, n in result.units.items() if length > 1)
     controls = result.binary_bytes - result.error_bytes
     # Binary: much of it is NULs, controls text does not use, or bytes in errors, and
@@ -237,31 +226,26 @@ def verdict(result, source) -> Verdict:
               and controls > CONTROL_SHARE * scanned)
     if result.error_units == 0:
         if binary:
-            return Verdict("binary", "binary data with little text", counts)
-        if multibyte:
-            moji = _mojibake(sample)
-            if moji:
-                seen, meant, enc = moji
-                return Verdict("mojibake", f"UTF-8 encoded twice (mojibake): {seen!r} for {meant!r} (ftfy)",
-                               {**counts, "seen": seen, "meant": meant, "via": enc, "by": "ftfy"})
+            return judged("binary", "binary data with little text")
         if result.warnings_by_kind.get(K.BOM):
-            return Verdict("valid_bom", f"valid {name} with a byte order mark", counts)
+            return judged("valid_bom", f"valid {name} with a byte order mark")
         if not multibyte and result.dialect == K.UTF8:
-            return Verdict("valid", "valid UTF-8 (plain ASCII)", {**counts, "ascii": True})
-        return Verdict("valid", f"valid {name}", counts)
+            return judged("valid", "valid UTF-8 (plain ASCII)", {"ascii": True})
+        return judged("valid", f"valid {name}")
+    if result.error_units == result.errors_by_kind[K.TRUNCATED] == 1:
+        cut = truncated_tail(source.read(max(result.start, result.end - 4),
+                                         min(4, result.end - result.start)))
+        if cut is not None:
+            have, missing = cut
+            noun = "byte" if missing == 1 else "bytes"
+            return judged("truncated_end",
+                          f"valid {name} cut short: the last character is incomplete, "
+                          f"{missing} {noun} missing ({have} of {have + missing})",
+                          {"missing_bytes": missing, "present_bytes": have})
     dialect = _dialect_explaining(result, source)
     if dialect:
-        return Verdict(f"dialect_{dialect}", _DIALECT_EXPLAINS[dialect][1], {**counts, "dialect": dialect})
+        return judged(f"dialect_{dialect}", _DIALECT_EXPLAINS[dialect][1], {"dialect": dialect})
     if binary:
-        return Verdict("binary", "binary data with little text", counts)
-    # 8-bit text read as UTF-8: its accented letters are leads followed by ASCII
-    # (truncated) or bytes 80-BF on their own (stray), and they outnumber valid UTF-8.
-    e = result.errors_by_kind
-    legacy_like = e[K.TRUNCATED] + e[K.UNEXPECTED_CONTINUATION] + e[K.INVALID_BYTE]
-    if result.error_units > multibyte and legacy_like >= 0.8 * result.error_units:
-        enc = _legacy_guess(sample)
-        if enc:
-            return Verdict("legacy_charset", f"probably {_charset_name(enc)}, not UTF-8 (charset-normalizer)",
-                           {**counts, "encoding": enc, "by": "charset-normalizer"})
-    return Verdict("problems", _problems_text(result),
-                   {**counts, "by_kind": {k: n for k, n in result.errors_by_kind.items() if n}})
+        return judged("binary", "binary data with little text")
+    return judged("problems", _problems_text(result),
+                  {"by_kind": {k: n for k, n in result.errors_by_kind.items() if n}, **evidence})
