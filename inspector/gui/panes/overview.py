@@ -106,7 +106,8 @@ def bins_from_index(index: BlockIndex, size: int, n: int) -> Bins:
     last = -(-rel_e // bs)            # the first block starting at or after its end
     first_c = np.minimum(first, done)
     last_c = np.minimum(last, done)
-    inside = (ends > base) & (starts < region_end)
+    # A file smaller than the strip has bins of no width: each shows the byte at its start.
+    inside = (np.maximum(ends, starts + 1) > base) & (starts < region_end)
 
     # Bins with no block of their own borrow the block under their first byte.
     under = np.minimum(rel_s // bs, max(done - 1, 0))

@@ -231,3 +231,14 @@ def test_small_file_gets_a_fine_picture(qtbot):
     n = len(bins)
     assert len(with_errors) and n // 4 < with_errors[0] and with_errors[-1] < 3 * n // 4
     assert bins.errors.sum() >= 6000 - 64  # bins own their (small) blocks
+
+
+def test_a_file_smaller_than_the_strip_is_all_scanned():
+    """With fewer bytes than pixel rows, bins have no width of their own: each shows the
+    byte at its start, and a finished scan leaves nothing hatched as unscanned."""
+    data = "café \xa9 2024".encode("latin-1") * 3
+    result = scanner.scan(MemorySource(data))
+    bins = bins_from_index(result.index, len(data), 500)
+    assert bins.scanned.all()
+    errors = bins.errors.sum(axis=1)
+    assert errors.sum() >= result.error_units and errors.any()
