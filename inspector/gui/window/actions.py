@@ -191,6 +191,8 @@ class PanelToggles:
 MENU_BAR = (
     Menu("&File", name="fileMenu", items=(
         Action("act_open", "&Open…", "actionOpen", "open_dialog", keys=(SK.Open,)),
+        Action("act_open_folder", "Open &Folder…", "actionOpenFolder", "open_folder_dialog",
+               keys=("Ctrl+Shift+O",)),
         Menu("Open &Recent", name="recentMenu", attr="recent_menu", fill="fill_recent_menu"),
         Action("act_reload", "&Reload", "actionReload", "reload", keys=("F5",)),
         Action("act_close", "&Close", "actionClose", "close_file", keys=(SK.Close,)),
@@ -267,6 +269,11 @@ MENU_BAR = (
                args=(True,), keys=("F8",)),
         Action("act_previous", "&Previous problem", "actionPreviousProblem", "find_problem",
                args=(False,), keys=("Shift+F8",)),
+        Action("act_next_file", "Next &file with problems", "actionNextProblemFile",
+               "next_problem_file", args=(True,), keys=("F7",)),
+        Action("act_previous_file", "Previous file &with problems",
+               "actionPreviousProblemFile", "next_problem_file", args=(False,),
+               keys=("Shift+F7",)),
     )),
     Menu("&Tools", name="toolsMenu", items=(
         Action("act_encoder", "&Encoder…", "actionEncoder", "show_encoder", keys=("Ctrl+E",)),

@@ -35,6 +35,7 @@ from inspector.gui.dialogs.goto import GotoDialog
 from inspector.gui.dialogs.legend import LegendDialog
 from inspector.gui.dialogs.reference import ReferenceDialog
 from inspector.gui.docks import problemlist
+from inspector.gui.docks.foldertriage import FolderTriageDock
 from inspector.gui.docks.inspectordock import SequenceInspector
 from inspector.gui.docks.statistics import StatisticsDock
 from inspector.gui.document import Document
@@ -182,7 +183,15 @@ class MainWindow(QMainWindow):
         self.tabifyDockWidget(self.inspector_dock, self.statistics_dock)
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.problem_dock)
         self.inspector_dock.raise_()
-        self.docks = [self.inspector_dock, self.statistics_dock, self.problem_dock]
+        # Folder triage: below the views with the problem list, shown by Open Folder.
+        self.triage_dock = FolderTriageDock(self, opener=self.open_triaged)
+        self.triage_dock.export_requested = self.export_triage
+        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.triage_dock)
+        self.tabifyDockWidget(self.problem_dock, self.triage_dock)
+        self.triage_dock.hide()
+        self.problem_dock.raise_()
+        self.docks = [self.inspector_dock, self.statistics_dock, self.problem_dock,
+                      self.triage_dock]
         for dock in self.docks:
             dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetClosable
                              | QDockWidget.DockWidgetFeature.DockWidgetMovable
@@ -310,6 +319,31 @@ class MainWindow(QMainWindow):
     def open_dialog(self) -> None:
         fileopening.open_dialog(self)
 
+    def open_folder(self, path) -> bool:
+        """Triage every regular file below ``path`` in the Folder triage dock."""
+        return fileopening.open_folder(self, path)
+
+    def open_folder_dialog(self) -> None:
+        fileopening.open_folder_dialog(self)
+
+    def open_triaged(self, path, offset=None) -> bool:
+        """A triaged file: open it, the cursor on its first problem (``offset``)."""
+        if not self.open_file(path):
+            return False
+        if offset is not None and 0 <= offset < self.document.size:
+            self.go_to(offset)
+        return True
+
+    def next_problem_file(self, forward: bool = True) -> None:
+        """F7 / Shift+F7: the next (previous) file with problems of the triage."""
+        if not self.triage_dock.step(forward):
+            self.show_message("no further file with problems" if forward
+                              else "no earlier file with problems")
+
+    def export_triage(self, kind: str, path=None):
+        """The triage table as ``csv``, ``json`` or ``html`` (asks for a path unless given)."""
+        return fileopening.export_triage(self, kind, path)
+
     def reload(self) -> None:
         fileopening.reload(self)
 
@@ -334,7 +368,10 @@ class MainWindow(QMainWindow):
             event.ignore()
             return
         event.acceptProposedAction()
-        self.open_file(path)
+        if os.path.isdir(path):
+            self.open_folder(path)
+        else:
+            self.open_file(path)
 
     # ------------------------------------------------------------------ changes on disk
     def check_file(self):
@@ -508,6 +545,7 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------------ closing
     def closeEvent(self, event) -> None:
         self.cancel_background()
+        self.triage_dock.cancel()
         self.file_watch.stop()
         self.settings.save_window(self.saveGeometry(), self.saveState(), self.splitter.saveState())
         self.settings.sync()
@@ -516,6 +554,10 @@ class MainWindow(QMainWindow):
     def shutdown(self, timeout: float = 5.0) -> None:
         """Cancel background work and wait for it (tests, and before exiting)."""
         self.cancel_background()
+        worker = self.triage_dock.worker
+        self.triage_dock.cancel()
+        if worker is not None:
+            worker.wait(timeout)
         self.file_watch.stop()
         self.find_bar.cancel()
         self.find_bar.wait(timeout)
