@@ -252,6 +252,8 @@ MENU_BAR = (
         Action("act_whitespace", "Show &whitespace and control pictures",
                "actionShowWhitespace", "set_show_whitespace", keys=("Ctrl+Shift+W",),
                checkable=True),
+        Action("act_line_numbers", "Show &line numbers in the hex view", "actionLineNumbers",
+               "set_show_line_numbers", keys=("Ctrl+Shift+N",), checkable=True),
         Choices("theme", "&Theme", "theme", tuple((t, t.capitalize()) for t in THEMES),
                 "set_theme"),
         SEPARATOR,

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (QAbstractScrollArea, QApplication, QDockWidget, Q
                                QMainWindow, QMessageBox, QSplitter, QVBoxLayout, QWidget)
 
 from inspector.core.analysis import copyformats
+from inspector.core.scan.lines import NotReached
 from inspector.core.source.bytesource import display_path
 from inspector.gui.dialogs.encoder import EncoderDialog
 from inspector.gui.dialogs.goto import GotoDialog
@@ -73,6 +74,7 @@ class MainWindow(QMainWindow):
         self.error_box: QMessageBox | None = None
         self.goto_dialog = GotoDialog(self)
         self.goto_dialog.offsetChosen.connect(self.go_to)
+        self.goto_dialog.line_resolver = self.offset_of_line
         self.legend_dialog: LegendDialog | None = None
 
         self.encoder_dialog: EncoderDialog | None = None
@@ -94,6 +96,7 @@ class MainWindow(QMainWindow):
         self.status_resync, self.status_dialect = fields.resync, fields.dialect
         self.status_size, self.status_verdict = fields.size, fields.verdict
         self.status_readonly = fields.read_only
+        self.status_line = fields.line
         self.progress, self.cancel_button = fields.progress, fields.cancel_button
         self.cancel_button.clicked.connect(self.cancel_background)
 
@@ -284,6 +287,9 @@ class MainWindow(QMainWindow):
         on = bool(on)
         self.settings.show_whitespace = on
         self.text_view.set_show_whitespace(on)
+
+    def set_show_line_numbers(self, on: bool) -> None:
+        self.hex_view.set_show_line_numbers(on)
 
     def set_theme(self, theme: str) -> None:
         self.theme_actions[theme].setChecked(True)
@@ -479,6 +485,18 @@ class MainWindow(QMainWindow):
         d = self.document
         self.goto_dialog.prepare(d.cursor, d.size)
         self.goto_dialog.open()
+
+    def offset_of_line(self, line: int, column: int = 1) -> int:
+        """Go to's ``L120`` / ``120:5``: the offset, or ValueError saying why not (past the
+        last line; the scan has not counted that far yet: no waiting on the UI thread)."""
+        try:
+            offset, reached = self.document.offset_of_line(line, column)
+        except NotReached as e:
+            raise ValueError(f"The scan has not reached line {line:,} yet ({e}); "
+                             "try again once it has.") from None
+        if reached < column:
+            self.show_message(f"line {line:,} ends at column {reached:,}")
+        return offset
 
     def go_to(self, offset: int) -> None:
         # A jump: off screen, the target lands a few rows below the top of each pane
