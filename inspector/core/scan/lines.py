@@ -287,17 +287,20 @@ def locate_line(source, line: int, index=None, direct_limit: int = 16 << 20) -> 
     size = source.size
     usable = (index is not None and getattr(index, "lf", None) is not None
               and index.start == 0 and index.n_blocks > 0)
-    if usable and index.done >= index.end:
-        return offset_of_line(source, line, index)
-    if size <= direct_limit:
-        return offset_of_line(source, line)
     if not usable:
+        if size <= direct_limit:
+            return offset_of_line(source, line)
         raise NotReached(0, 0)
-    finished = index.blocks_done
+    complete = index.done >= index.end
+    finished = index.n_blocks if complete else index.blocks_done
     cum = np.cumsum(index.lf[:finished], dtype=np.int64)
     want = line - 1
     known = int(cum[-1]) if len(cum) else 0
     if known < want:
+        if complete:
+            return None
+        if size <= direct_limit:
+            return offset_of_line(source, line)
         raise NotReached(known, index.start + finished * index.block_size)
     blk = int(np.searchsorted(cum, want))
     seen = int(cum[blk - 1]) if blk else 0
