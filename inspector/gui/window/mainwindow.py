@@ -492,8 +492,8 @@ class MainWindow(QMainWindow):
         try:
             offset, reached = self.document.offset_of_line(line, column)
         except NotReached as e:
-            raise ValueError(f"The scan has not reached line {line:,} yet ({e}); "
-                             "try again once it has.") from None
+            raise ValueError(f"The scan has not reached line {line:,} yet: it has counted "
+                             f"{e.lines:,} lines so far. Try again once it has.") from None
         if reached < column:
             self.show_message(f"line {line:,} ends at column {reached:,}")
         return offset
