@@ -22,7 +22,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Inspect bytes the way a UTF-8 decoder sees them. Subcommands: "
                     "'units' lists units, 'scan' checks whole files; with no subcommand "
                     "the window opens (on the demo sample when no PATH is given).")
-    p.add_argument("path", nargs="?", help="file to open (default: the bundled demo sample)")
+    p.add_argument("path", nargs="?", help="file to open, or a folder to triage (default: the bundled demo sample)")
     p.add_argument("--offset", type=str, default=None, help="byte offset to open at (decimal or 0x hex)")
     p.add_argument("--dialect", type=str, default="utf-8", help=f"one of {', '.join(DIALECTS)}")
     p.add_argument("--version", "-V", action="store_true", help="print the version and exit")

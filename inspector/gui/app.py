@@ -8,6 +8,7 @@ loop ends in one line on stderr with the log's path, and exit status 2.
 from __future__ import annotations
 
 import gc
+import os
 import sys
 
 from PySide6.QtCore import QLoggingCategory
@@ -48,6 +49,8 @@ def open_initial(window, path=None, offset: int | None = None) -> bool:
     Returns whether the file was opened."""
     if path is None:
         return False
+    if os.path.isdir(path):  # a folder: triage its files
+        return window.open_folder(path)
     if not window.open_file(path):
         return False
     if offset is not None:

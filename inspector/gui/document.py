@@ -17,6 +17,7 @@ from collections import OrderedDict
 
 from PySide6.QtCore import QObject, Signal
 
+from inspector.core.scan import lines as LN
 from inspector.core.units import decoder
 from inspector.core.units import kinds as K
 from inspector.core.source.bytesource import ByteSource, FileSource, MemorySource, SourceChange
@@ -233,6 +234,64 @@ class Document(QObject):
     def set_scan(self, result) -> None:
         self._scan = result
         self.scanChanged.emit(result)
+
+    # ------------------------------------------------------------------ lines, columns
+    # What the UI thread may read to answer a line or column: a file this small is counted
+    # directly; past it only the scan's block index (LF counts per block) answers.
+    DIRECT_LINES = 16 << 20
+    COLUMN_REACH = 1 << 20   # bytes decoded back to a line's start for its column
+
+    def _line_index(self):
+        scan = self._scan
+        return scan.index if scan is not None else None
+
+    def line_column(self, offset: int, wait: bool = True,
+                    reach: int | None = None) -> tuple[int | None, int | None]:
+        """(line, column), 1-based, of the unit at ``offset``, as ``scan`` counts them
+        (lines: LF bytes before it; column: the characters a replacing decoder makes from
+        the line's start, in the current dialect). The scan's block index counts the lines
+        when it has reached the offset; a small file is counted directly.
+
+        ``wait=False`` (the status bar, on the UI thread): never read far, give None for
+        the line when the scan has not reached the offset in a big file, None for the
+        column when the line's start is more than ``reach`` (default
+        :attr:`COLUMN_REACH`) bytes back."""
+        source, index = self._source, self._line_index()
+        offset = self._clamp(offset)
+        dialect = self._dialect
+        if wait:
+            return LN.line_column(source, offset,
+                                  index if LN.index_reaches(index, offset) else None, dialect)
+        line = LN.line_of_offset(source, offset, index, self.DIRECT_LINES)
+        if line is None:
+            return None, None
+        if LN.index_reaches(index, offset):
+            start = LN.line_start_indexed(source, offset, index, reach or self.COLUMN_REACH)
+        elif offset <= self.DIRECT_LINES:
+            start = LN.line_start(source, offset)
+        else:
+            start = None
+        # Other dialects are cut unit by unit in Python: a shorter reach.
+        reach = reach or self.COLUMN_REACH
+        reach = reach if dialect == K.UTF8 else reach >> 4
+        if start is None or offset - start > reach:
+            return line, None
+        return line, LN.column_of(source, offset, dialect, start=start)
+
+    def offset_of_line(self, line: int, column: int = 1) -> tuple[int, int]:
+        """Where line ``line``, column ``column`` is: (offset, the column reached, less
+        than asked when the line is shorter). Cheap: the scan's index (one block read) or,
+        in a small file, a direct count. Raises ValueError past the last line, and
+        :class:`~inspector.core.scan.lines.NotReached` (a ValueError too) when the scan has
+        not counted that far yet."""
+        if line < 1 or column < 1:
+            raise ValueError("Lines and columns start at 1.")
+        start = LN.locate_line(self._source, line, self._line_index(), self.DIRECT_LINES)
+        if start is None or (start >= self.size and line > 1):
+            raise ValueError(f"Line {line:,} is past the last line of the file.")
+        if column == 1:
+            return start, 1
+        return LN.offset_of_column(self._source, start, column, self._dialect)
 
     # ------------------------------------------------------------------ decoding
     def units(self, start: int, end: int) -> list[decoder.Unit]:

@@ -391,3 +391,38 @@ def write_html(path: str | os.PathLike, report: Mapping, overview: list[Mapping]
         if temp.exists():
             temp.unlink()
     return len(text)
+
+
+# ------------------------------------------------------------------------ a folder's triage
+
+def render_triage_html(rows: Iterable[Any], folder: Any = None, title: str | None = None) -> str:
+    """A folder's triage as one HTML document: a table with a line per file (relative
+    path, size, verdict, errors, warnings, first problem's offset and line:column),
+    every value escaped. ``rows``: objects with the attributes of
+    :class:`inspector.core.analysis.triage.TriageRow`."""
+    rows = list(rows)
+    title = title or f"UTF-8 triage: {folder if folder is not None else 'folder'}"
+    bad = sum(1 for r in rows if r.problem)
+    out = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
+           '<meta name="viewport" content="width=device-width, initial-scale=1">',
+           f"<title>{_e(title)}</title>", f"<style>{_CSS}</style>", "</head>", "<body>",
+           f"<h1>{_e(title)}</h1>",
+           f'<div class="verdict {"bad" if bad else "ok"}" id="verdict">'
+           f'{len(rows):,} files, {bad:,} with problems</div>',
+           '<table class="problems" id="files"><tr><th>path</th><th class="n">size</th>'
+           '<th>verdict</th><th class="n">errors</th><th class="n">warnings</th>'
+           '<th class="n">first problem</th><th class="n">line:column</th><th>kind</th></tr>']
+    for r in rows:
+        first = r.first_offset
+        where = f"{_num(first)} (0x{first:X})" if isinstance(first, int) else ""
+        out.append(
+            f'<tr class="{_verdict_class(r.report)}"><td class="mono">{_e(r.relative)}</td>'
+            f'<td class="n">{_num(r.size)}</td><td>{_e(r.verdict)}</td>'
+            f'<td class="n">{_num(r.errors)}</td><td class="n">{_num(r.warnings)}</td>'
+            f'<td class="n mono">{where}</td><td class="n">{_e(r.where)}</td>'
+            f'<td><code>{_e(r.first_kind)}</code></td></tr>')
+    out.append("</table>")
+    out.append(f'<footer id="footer">Made by utf8-inspector {_e(__version__)} on '
+               f'{_e(_dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"))}.</footer>')
+    out.append("</body></html>")
+    return "\n".join(out) + "\n"

@@ -227,3 +227,111 @@ class LineCounter:
         else:
             self.column += int(ncum[stop]) + int(cadj[-1])
         return lines, cols
+
+
+# ---------------------------------------------------------------- a window's cheap answers
+
+class NotReached(ValueError):
+    """The scan's finished blocks do not reach what was asked: ``lines`` LF bytes are
+    counted so far, up to offset ``done``."""
+
+    def __init__(self, lines: int, done: int):
+        super().__init__(f"the scan has counted {lines:,} lines so far (up to offset {done:,})")
+        self.lines = lines
+        self.done = done
+
+
+def index_reaches(index, offset: int) -> bool:
+    """Can ``index`` count the lines before ``offset`` (one block read)?"""
+    return _index_usable(index, offset)
+
+
+def line_start_indexed(source, offset: int, index, limit: int | None = None) -> int | None:
+    """The start of the line holding ``offset`` found through the index's LF counts: the
+    offset's block is read back to it, then the last earlier block with an LF. ``limit``:
+    give up (None) when the start is more than that many bytes back."""
+    read = _reader(source)
+    blk = min(index.block_of(offset), index.n_blocks - 1)
+    lo = index.start + blk * index.block_size
+    k = read(lo, offset - lo).rfind(b"\n") if offset > lo else -1
+    if k >= 0:
+        return lo + k + 1
+    earlier = np.flatnonzero(index.lf[:blk])
+    if not len(earlier):
+        return 0 if limit is None or offset <= limit else None
+    b = int(earlier[-1])
+    lo, hi = index.block_range(b)
+    if limit is not None and offset - hi > limit:
+        return None
+    return lo + read(lo, hi - lo).rfind(b"\n") + 1
+
+
+def line_of_offset(source, offset: int, index=None, direct_limit: int = 16 << 20) -> int | None:
+    """1-based line of ``offset``, cheaply: through the index when it reaches the offset,
+    by counting LF bytes when the offset is within ``direct_limit`` bytes of the start;
+    else None (it would mean reading the file up to the offset)."""
+    if _index_usable(index, offset):
+        return 1 + lines_before(source, offset, index)
+    if offset <= direct_limit:
+        return 1 + lines_before(source, offset)
+    return None
+
+
+def locate_line(source, line: int, index=None, direct_limit: int = 16 << 20) -> int | None:
+    """Where line ``line`` starts without reading much: through the index's finished
+    blocks (one block read), or by reading a file of at most ``direct_limit`` bytes. None:
+    past the last line. Raises :class:`NotReached` when the scan has not counted that far
+    (a big file, no finished index)."""
+    if line <= 1:
+        return 0
+    size = source.size
+    usable = (index is not None and getattr(index, "lf", None) is not None
+              and index.start == 0 and index.n_blocks > 0)
+    if not usable:
+        if size <= direct_limit:
+            return offset_of_line(source, line)
+        raise NotReached(0, 0)
+    complete = index.done >= index.end
+    finished = index.n_blocks if complete else index.blocks_done
+    cum = np.cumsum(index.lf[:finished], dtype=np.int64)
+    want = line - 1
+    known = int(cum[-1]) if len(cum) else 0
+    if known < want:
+        if complete:
+            return None
+        if size <= direct_limit:
+            return offset_of_line(source, line)
+        raise NotReached(known, index.start + finished * index.block_size)
+    blk = int(np.searchsorted(cum, want))
+    seen = int(cum[blk - 1]) if blk else 0
+    lo, hi = index.block_range(blk)
+    data = _reader(source)(lo, hi - lo)
+    k = -1
+    for _ in range(want - seen):
+        k = data.index(b"\n", k + 1)
+    return lo + k + 1
+
+
+def offset_of_column(source, start: int, column: int, dialect: str = K.UTF8) -> tuple[int, int]:
+    """The unit of column ``column`` on the line that starts at ``start``: (its offset,
+    the column reached). A column past the line's end gives the line's LF (or the end of
+    the file) and the last column there is."""
+    from inspector.core.units.decoder import units_in_range
+
+    size = source.size
+    col = 1
+    pos = start
+    while pos < size:
+        stop = min(size, pos + max(4096, 6 * (column - col) + 8))
+        units = [u for u in units_in_range(source, pos, stop, start, dialect) if u.offset >= pos]
+        if not units:
+            break
+        for u in units:
+            if u.kind == K.VALID and u.value == 10:
+                return u.offset, col  # the line ends at or before that column
+            width = 1 if u.kind == K.VALID else u.replacements
+            if column < col + width:
+                return u.offset, col  # the unit that makes that column
+            col += width
+        pos = units[-1].end
+    return min(pos, max(size - 1, 0)), col

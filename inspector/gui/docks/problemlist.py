@@ -219,8 +219,9 @@ def cut_piece(source, pos: int, end: int, dialect: str, kinds: frozenset[str], o
 class ProblemModel(QAbstractTableModel):
     """Rows = problem units matching the filter, computed on demand from the index."""
 
-    COLUMNS = ("Offset", "Kind", "Bytes", "Repl.", "Explanation")
-    OFFSET, KIND, BYTES, REPLACEMENTS, EXPLANATION = range(5)
+    COLUMNS = ("Offset", "Kind", "Bytes", "Repl.", "Explanation", "Line:Col")
+    OFFSET, KIND, BYTES, REPLACEMENTS, EXPLANATION, LINE = range(6)
+    LINE_REACH = 64 << 10  # bytes back to a line's start a row's column may cost
     BLOCK_CACHE = 8
     ROW_CACHE = 512
     MAX_BYTES_SHOWN = 8
@@ -241,6 +242,9 @@ class ProblemModel(QAbstractTableModel):
         self._rows: OrderedDict[int, tuple | None] = OrderedDict()
         self.unfiltered_total = 0
         self.complete = False
+        # (offset, wait=False, reach=...) -> (line, column), either None when not cheap:
+        # asked only for the rows Qt paints (they are made on demand).
+        self.line_column = None
 
     # ------------------------------------------------------------------ state
     @property
@@ -420,18 +424,30 @@ class ProblemModel(QAbstractTableModel):
                 shown + (" …" if len(data) > self.MAX_BYTES_SHOWN else ""),
                 str(unit.replacements),
                 short_explanation(unit, data),
+                self._line_text(unit.offset),
             ))
         self._rows[row] = texts
         if len(self._rows) > self.ROW_CACHE:
             self._rows.popitem(last=False)
         return texts
 
+    def _line_text(self, offset: int) -> str:
+        if self.line_column is None:
+            return ""
+        try:
+            line, column = self.line_column(offset, wait=False, reach=self.LINE_REACH)
+        except OSError:
+            return ""
+        if line is None:
+            return "?"
+        return f"{line}:{column}" if column is not None else f"{line}:?"
+
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
         if role not in self._ROLES or not index.isValid():
             return None
         column = index.column()
         if role == Qt.ItemDataRole.TextAlignmentRole:
-            return self._RIGHT if column in (self.OFFSET, self.REPLACEMENTS) else None
+            return self._RIGHT if column in (self.OFFSET, self.REPLACEMENTS, self.LINE) else None
         found = self._row_texts(index.row())
         if found is None:
             return "…" if role == Qt.ItemDataRole.DisplayRole and column == 0 else None
@@ -471,6 +487,7 @@ class ProblemListDock(QDockWidget):
         self.setObjectName("errorList")
         self.document = document
         self.model = ProblemModel(self)
+        self.model.line_column = document.line_column
 
         body = QWidget(self)
         layout = QVBoxLayout(body)
@@ -507,8 +524,10 @@ class ProblemListDock(QDockWidget):
         header = self.table.horizontalHeader()
         header.setStretchLastSection(True)
         width = self.table.fontMetrics().horizontalAdvance("0")
-        for column, chars in ((0, 12), (1, 29), (2, 25), (3, 6)):
+        for column, chars in ((0, 12), (1, 29), (2, 25), (3, 6), (ProblemModel.LINE, 11)):
             self.table.setColumnWidth(column, width * chars)
+        # The line column is the last one in the model, shown next to the offset.
+        header.moveSection(ProblemModel.LINE, 1)
         layout.addWidget(self.table, 1)
 
         self.status = QLabel(body)

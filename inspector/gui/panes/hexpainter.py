@@ -20,6 +20,7 @@ from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QPainter, QPen, QPixmap
 from inspector.core.units import kinds as K
 from inspector.gui.look import style
 from inspector.gui.panes.hexlayout import spelling_table
+from inspector.gui.panes.hexlines import paint_line_numbers
 
 
 class HexPainter:
@@ -60,7 +61,8 @@ class HexPainter:
         key = (id(pal), pal.theme, id(lay), self.view.top_row, vp.width(), vp.height(), hscroll,
                ratio, id(doc.source), doc.size, doc.origin, doc.dialect, selected,
                tuple(doc.matches_in(start, end)),
-               tuple((f.start, f.end) for f in doc.findings_in(start, end)))
+               tuple((f.start, f.end) for f in doc.findings_in(start, end)),
+               self.view.line_numbers_key())
         if self._base is None or key != self._base_key:
             pm = QPixmap(max(1, math.ceil(vp.width() * ratio)), max(1, math.ceil(vp.height() * ratio)))
             pm.setDevicePixelRatio(ratio)
@@ -152,6 +154,8 @@ class HexPainter:
             p.drawLine(off_right, 0, off_right, height)
             chars_left = lay.chars_x_chars * cw - cw
             p.drawLine(chars_left, 0, chars_left, height)
+            if self.view.show_line_numbers:
+                paint_line_numbers(p, self.view, pal, start, end, data, top)
             # Origin and back-in-step markers: vertical bars with a flag on top.
             last_row = top + nrows - 1
             if resync is not None:

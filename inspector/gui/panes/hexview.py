@@ -26,6 +26,7 @@ from inspector.core.units import decoder
 from inspector.gui.panes.hexinput import HexInput
 from inspector.gui.panes.hexlayout import FIT, HexLayout
 from inspector.gui.panes.hexpainter import HexPainter
+from inspector.gui.panes.hexlines import line_starts_in
 from inspector.gui.panes.hexsprites import HexSprites
 
 BASE_POINT_SIZE = 10
@@ -48,6 +49,7 @@ class HexView(QAbstractScrollArea):
         self._updating_bar = False
         self.context_actions: list[QAction] = []  # the window adds Go to..., etc.
         self._last_visible = (0, 0)
+        self.show_line_numbers = False    # View > Line numbers: tags at line starts
         self.painter = HexPainter(self)   # paints the viewport, keeps its pictures
         self._input = HexInput(self)      # keys, mouse, hover, context menu
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
@@ -70,6 +72,7 @@ class HexView(QAbstractScrollArea):
         d.anchorChanged.connect(self._on_anchor)
         d.fileChanged.connect(self._drop_base)
         d.findingsChanged.connect(self.viewport().update)
+        d.scanChanged.connect(self._on_scan)
         self._update_bar()
 
     # ------------------------------------------------------------------ settings
@@ -257,6 +260,25 @@ class HexView(QAbstractScrollArea):
 
     def _on_decoding(self, *_):
         self.viewport().update()
+
+    # ------------------------------------------------------------------ line numbers
+    def set_show_line_numbers(self, on: bool) -> None:
+        self.show_line_numbers = bool(on)
+        self.viewport().update()
+
+    def line_numbers_key(self):
+        """What the line tags of a paint depend on (part of the painter's cache key)."""
+        if not self.show_line_numbers:
+            return None
+        scan = self.document.scan
+        return (id(scan), scan.index.done if scan is not None else None)
+
+    def line_starts_in(self, start: int, end: int) -> list[tuple[int, int]]:
+        return line_starts_in(self.document, start, end)
+
+    def _on_scan(self, _result) -> None:
+        if self.show_line_numbers:
+            self.viewport().update()
 
     def sizeHint(self) -> QSize:
         """Wide enough for a whole row of the current layout."""

@@ -191,6 +191,8 @@ class PanelToggles:
 MENU_BAR = (
     Menu("&File", name="fileMenu", items=(
         Action("act_open", "&Open…", "actionOpen", "open_dialog", keys=(SK.Open,)),
+        Action("act_open_folder", "Open &Folder…", "actionOpenFolder", "open_folder_dialog",
+               keys=("Ctrl+Shift+O",)),
         Menu("Open &Recent", name="recentMenu", attr="recent_menu", fill="fill_recent_menu"),
         Action("act_reload", "&Reload", "actionReload", "reload", keys=("F5",)),
         Action("act_close", "&Close", "actionClose", "close_file", keys=(SK.Close,)),
@@ -258,6 +260,8 @@ MENU_BAR = (
         Action("act_whitespace", "Show &whitespace and control pictures",
                "actionShowWhitespace", "set_show_whitespace", keys=("Ctrl+Shift+W",),
                checkable=True),
+        Action("act_line_numbers", "Show &line numbers in the hex view", "actionLineNumbers",
+               "set_show_line_numbers", keys=("Ctrl+Shift+N",), checkable=True),
         Choices("theme", "&Theme", "theme", tuple((t, t.capitalize()) for t in THEMES),
                 "set_theme"),
         SEPARATOR,
@@ -279,6 +283,11 @@ MENU_BAR = (
                args=(True,), keys=("F2",)),
         Action("act_previous_finding", "Previous f&inding", "actionPreviousFinding",
                "next_finding", args=(False,), keys=("Shift+F2",)),
+        Action("act_next_file", "Next &file with problems", "actionNextProblemFile",
+               "next_problem_file", args=(True,), keys=("F7",)),
+        Action("act_previous_file", "Previous file &with problems",
+               "actionPreviousProblemFile", "next_problem_file", args=(False,),
+               keys=("Shift+F7",)),
     )),
     Menu("&Tools", name="toolsMenu", items=(
         Action("act_encoder", "&Encoder…", "actionEncoder", "show_encoder", keys=("Ctrl+E",)),

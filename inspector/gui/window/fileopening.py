@@ -39,6 +39,45 @@ def open_dialog(window) -> None:
         window.open_file(chosen)
 
 
+def open_folder(window, path) -> bool:
+    """Triage the folder ``path`` in the window's Folder triage dock."""
+    if not os.path.isdir(path):
+        window.show_error("Cannot open the folder", f"{display_path(path)}: not a folder")
+        return False
+    dock = window.triage_dock
+    dock.show()
+    dock.raise_()
+    dock.open_folder(path)
+    return True
+
+
+def open_folder_dialog(window) -> None:
+    path = window.document.path
+    start = os.path.dirname(path) if path else os.getcwd()
+    chosen = QFileDialog.getExistingDirectory(window, "Open a folder to triage", start)
+    if chosen:
+        window.open_folder(chosen)
+
+
+def export_triage(window, kind: str, path=None):
+    """Write the triage table (``csv``, ``json``, ``html``); asks for a path unless given.
+    Returns the number of files written, or None."""
+    if path is None:
+        filters = {"csv": "CSV (*.csv)", "json": "JSON (*.json)", "html": "HTML (*.html)"}
+        path, _ = QFileDialog.getSaveFileName(window, "Export the folder triage",
+                                              os.path.join(os.getcwd(), f"triage.{kind}"),
+                                              filters[kind])
+        if not path:
+            return None
+    try:
+        n = window.triage_dock.export(kind, path)
+    except OSError as e:
+        window.show_error("Cannot export", f"{display_path(path)}: {e.strerror or e}")
+        return None
+    window.show_message(f"exported {n:,} files to {display_path(path)}")
+    return n
+
+
 def reload(window) -> None:
     if window.document.path is None:
         return

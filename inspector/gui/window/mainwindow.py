@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (QAbstractScrollArea, QApplication, QDockWidget, Q
                                QMainWindow, QMessageBox, QSplitter, QVBoxLayout, QWidget)
 
 from inspector.core.analysis import copyformats
+from inspector.core.scan.lines import NotReached
 from inspector.core.source.bytesource import display_path
 from inspector.gui.dialogs.encoder import EncoderDialog
 from inspector.gui.dialogs.goto import GotoDialog
@@ -37,6 +38,7 @@ from inspector.gui.dialogs.reference import ReferenceDialog
 from inspector.gui import findings as findingsmod
 from inspector.gui.docks import problemlist
 from inspector.gui.docks.findings import FindingsDock
+from inspector.gui.docks.foldertriage import FolderTriageDock
 from inspector.gui.docks.inspectordock import SequenceInspector
 from inspector.gui.docks.statistics import StatisticsDock
 from inspector.gui.document import Document
@@ -79,6 +81,7 @@ class MainWindow(QMainWindow):
         self.error_box: QMessageBox | None = None
         self.goto_dialog = GotoDialog(self)
         self.goto_dialog.offsetChosen.connect(self.go_to)
+        self.goto_dialog.line_resolver = self.offset_of_line
         self.legend_dialog: LegendDialog | None = None
 
         self.encoder_dialog: EncoderDialog | None = None
@@ -100,6 +103,7 @@ class MainWindow(QMainWindow):
         self.status_resync, self.status_dialect = fields.resync, fields.dialect
         self.status_size, self.status_verdict = fields.size, fields.verdict
         self.status_readonly = fields.read_only
+        self.status_line = fields.line
         self.progress, self.cancel_button = fields.progress, fields.cancel_button
         self.cancel_button.clicked.connect(self.cancel_background)
 
@@ -200,8 +204,15 @@ class MainWindow(QMainWindow):
         self.tabifyDockWidget(self.problem_dock, self.findings_dock)
         self.problem_dock.raise_()
         self.inspector_dock.raise_()
+        # Folder triage: below the views with the problem list, shown by Open Folder.
+        self.triage_dock = FolderTriageDock(self, opener=self.open_triaged)
+        self.triage_dock.export_requested = self.export_triage
+        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.triage_dock)
+        self.tabifyDockWidget(self.problem_dock, self.triage_dock)
+        self.triage_dock.hide()
+        self.problem_dock.raise_()
         self.docks = [self.inspector_dock, self.statistics_dock, self.problem_dock,
-                      self.findings_dock]
+                      self.findings_dock, self.triage_dock]
         for dock in self.docks:
             dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetClosable
                              | QDockWidget.DockWidgetFeature.DockWidgetMovable
@@ -295,6 +306,9 @@ class MainWindow(QMainWindow):
         self.settings.show_whitespace = on
         self.text_view.set_show_whitespace(on)
 
+    def set_show_line_numbers(self, on: bool) -> None:
+        self.hex_view.set_show_line_numbers(on)
+
     def set_theme(self, theme: str) -> None:
         self.theme_actions[theme].setChecked(True)
         self.settings.theme = theme
@@ -329,6 +343,31 @@ class MainWindow(QMainWindow):
     def open_dialog(self) -> None:
         fileopening.open_dialog(self)
 
+    def open_folder(self, path) -> bool:
+        """Triage every regular file below ``path`` in the Folder triage dock."""
+        return fileopening.open_folder(self, path)
+
+    def open_folder_dialog(self) -> None:
+        fileopening.open_folder_dialog(self)
+
+    def open_triaged(self, path, offset=None) -> bool:
+        """A triaged file: open it, the cursor on its first problem (``offset``)."""
+        if not self.open_file(path):
+            return False
+        if offset is not None and 0 <= offset < self.document.size:
+            self.go_to(offset)
+        return True
+
+    def next_problem_file(self, forward: bool = True) -> None:
+        """F7 / Shift+F7: the next (previous) file with problems of the triage."""
+        if not self.triage_dock.step(forward):
+            self.show_message("no further file with problems" if forward
+                              else "no earlier file with problems")
+
+    def export_triage(self, kind: str, path=None):
+        """The triage table as ``csv``, ``json`` or ``html`` (asks for a path unless given)."""
+        return fileopening.export_triage(self, kind, path)
+
     def reload(self) -> None:
         fileopening.reload(self)
 
@@ -353,7 +392,10 @@ class MainWindow(QMainWindow):
             event.ignore()
             return
         event.acceptProposedAction()
-        self.open_file(path)
+        if os.path.isdir(path):
+            self.open_folder(path)
+        else:
+            self.open_file(path)
 
     # ------------------------------------------------------------------ changes on disk
     def check_file(self):
@@ -462,6 +504,18 @@ class MainWindow(QMainWindow):
         self.goto_dialog.prepare(d.cursor, d.size)
         self.goto_dialog.open()
 
+    def offset_of_line(self, line: int, column: int = 1) -> int:
+        """Go to's ``L120`` / ``120:5``: the offset, or ValueError saying why not (past the
+        last line; the scan has not counted that far yet: no waiting on the UI thread)."""
+        try:
+            offset, reached = self.document.offset_of_line(line, column)
+        except NotReached as e:
+            raise ValueError(f"The scan has not reached line {line:,} yet: it has counted "
+                             f"{e.lines:,} lines so far. Try again once it has.") from None
+        if reached < column:
+            self.show_message(f"line {line:,} ends at column {reached:,}")
+        return offset
+
     def go_to(self, offset: int) -> None:
         # A jump: off screen, the target lands a few rows below the top of each pane
         # (what leads up to a byte is often the point).
@@ -549,6 +603,7 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------------ closing
     def closeEvent(self, event) -> None:
         self.cancel_background()
+        self.triage_dock.cancel()
         self.file_watch.stop()
         self.settings.save_window(self.saveGeometry(), self.saveState(), self.splitter.saveState())
         self.settings.sync()
@@ -557,6 +612,10 @@ class MainWindow(QMainWindow):
     def shutdown(self, timeout: float = 5.0) -> None:
         """Cancel background work and wait for it (tests, and before exiting)."""
         self.cancel_background()
+        worker = self.triage_dock.worker
+        self.triage_dock.cancel()
+        if worker is not None:
+            worker.wait(timeout)
         self.file_watch.stop()
         self.find_bar.cancel()
         self.find_bar.wait(timeout)

@@ -20,6 +20,8 @@ from inspector.gui.document import Document
 from inspector.gui.look.labels import ElidedLabel
 
 VERDICT_TIP = "the whole-file verdict"
+LINE_TIP = ("line and column of the cursor, as scan counts them (lines: LF bytes before "
+            "it, plus 1; column: characters from the line's start, plus 1)")
 
 
 def unit_summary(u) -> str:
@@ -50,6 +52,7 @@ class StatusFields(QObject):
         bar.setObjectName("statusBar")
         self.cursor = _label("statusCursor", "cursor offset (hex and decimal)")
         self.selection = _label("statusSelection", "selection length")
+        self.line = _label("statusLine", LINE_TIP)
         self.unit = _label("statusUnit", "the unit at the cursor")
         self.note = _label("statusNote", "the last search, the file's state")
         self.resync = _label("statusResync", "what decoding from the origin loses")
@@ -70,7 +73,7 @@ class StatusFields(QObject):
         self.progress.setTextVisible(False)
         self.cancel_button = QPushButton("Cancel")
         self.cancel_button.setObjectName("scanCancel")
-        for w in (self.cursor, self.selection, self.unit, self.resync, self.note):
+        for w in (self.cursor, self.line, self.selection, self.unit, self.resync, self.note):
             bar.addWidget(w)
         for w in (self.dialect, self.size, self.verdict, self.progress,
                   self.cancel_button, self.read_only):
@@ -99,6 +102,8 @@ class StatusFields(QObject):
         """The document's scan changed: how far it is, or the verdict once complete."""
         if result is None:
             return
+        if self.line.text().startswith("Ln ?") or "Col ?" in self.line.text():
+            self.show_line()   # the scan may have reached the cursor now
         if not result.complete or result.verdict_pending:
             total = max(result.end - result.start, 1)
             self.set_verdict(f"scanning… {100 * result.scanned // total}%")
@@ -134,11 +139,40 @@ class StatusFields(QObject):
         if d.size == 0:
             self.cursor.setText("empty file" if d.path is not None else "no file")
             self.unit.setText("")
+            self.line.setText("")
             return
         c = d.cursor
         self.cursor.setText(f"0x{c:X} ({c:,})")
+        self.show_line()
         u = d.unit_at(c)
         self.unit.setText(unit_summary(u) if u is not None else "")
+
+    def show_line(self) -> None:
+        """"Ln L, Col C" of the cursor, from the scan's block index or a small file's
+        bytes; never a read from the start of a big file: "Ln ?" until the scan gets
+        there."""
+        d = self.document
+        if d.size == 0:
+            self.line.setText("")
+            return
+        try:
+            line, column = d.line_column(d.cursor, wait=False)
+        except (OSError, ByteSourceError):
+            line = column = None
+        if line is None:
+            self.line.setText("Ln ?")
+            self.line.setToolTip(f"{LINE_TIP}.\nThe scan has not reached the cursor yet: "
+                                 "the line shows once it has (counting now would mean "
+                                 "reading the file up to here).")
+            return
+        if column is None:
+            self.line.setText(f"Ln {line:,}, Col ?")
+            self.line.setToolTip(f"{LINE_TIP}.\nThe line's start is too far back to count "
+                                 "its column here (Go to line:column "
+                                 "still works).")
+            return
+        self.line.setText(f"Ln {line:,}, Col {column:,}")
+        self.line.setToolTip(LINE_TIP)
 
     def show_selection(self, *_) -> None:
         start, end = self.document.selection

@@ -75,3 +75,31 @@ def test_goto_dialog_bad_entry_stays_open_with_a_message(opened, qtbot):
     assert not d.message.isVisible()
     type_and_enter(qtbot, d, "42")
     assert not d.isVisible() and w.document.cursor == 42
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("L120", (120, 1)), ("l7", (7, 1)), ("L120:5", (120, 5)), ("120:5", (120, 5)),
+    (" L 1_000 ", (1000, 1)), ("3 : 4", (3, 4)),
+])
+def test_parse_line_good(text, expected):
+    from inspector.gui.dialogs.goto import LineTarget, parse_goto_target
+
+    assert parse_goto_target(text, 100, 10_000) == LineTarget(*expected)
+
+
+@pytest.mark.parametrize("text,words", [
+    ("L", "not a line"), ("Lx", "not a line"), ("L0", "start at 1"), ("5:0", "start at 1"),
+    ("5:", "not a line"), (":5", "not a line"), ("0x10:2", "not a line"), ("L-3", "not a line"),
+])
+def test_parse_line_bad(text, words):
+    from inspector.gui.dialogs.goto import parse_goto_target
+
+    with pytest.raises(ValueError, match=words):
+        parse_goto_target(text, 100, 10_000)
+
+
+def test_offsets_are_never_lines():
+    from inspector.gui.dialogs.goto import parse_goto_target
+
+    for text in ("120", "0x120", "+5", "-5", "end"):
+        assert isinstance(parse_goto_target(text, 100, 10_000), int)
