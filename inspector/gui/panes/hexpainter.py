@@ -399,13 +399,16 @@ class HexPainter:
                 p.fillRect(rect, match_color)
 
         # Box outlines: open on the side where a unit goes on in another row.
+        last_pen = None
         for r, c0, c1, ol, orr, u, fill, border in pieces:
             if u.length == 1 and u.kind == K.VALID:
                 continue  # a lone character with a warning: its fill and mark say it
             pen = pen_cache.get(border.rgba())
             if pen is None:
                 pen = pen_cache[border.rgba()] = QPen(border, 1)
-            p.setPen(pen)
+            if pen is not last_pen:  # neighbours mostly share a colour
+                p.setPen(pen)
+                last_pen = pen
             y0 = r * lh + 1
             y1 = y0 + lh - 3
             x0 = open_left_x if ol else cell_xs[c0] - half + 1
@@ -424,18 +427,24 @@ class HexPainter:
         # it draws (about 8 us a call and 0.6 us a character), a picture is a copy: a
         # page of mixed bytes was hundreds of drawText calls, and per-colour strings
         # shape their padding too.
+        # The pictures are looked up per colour object and byte value here (a page has
+        # a handful of colours): one list index a cell instead of a key and a call.
         table = spelling_table(lay.byte_format)
-        rgba_of: dict = {}
         sprite = sprites.text
+        draw = p.drawPixmap
+        by_color: dict = {}
+        xs = [x - 1 for x in cell_xs]
         for r in range((len(data) + n - 1) // n):
             i0 = r * n
             y = r * lh
-            for k in range(min(n, len(data) - i0)):
-                color = colors[i0 + k]
-                rgba = rgba_of.get(id(color))
-                if rgba is None:
-                    rgba = rgba_of[id(color)] = color.rgba()
-                p.drawPixmap(cell_xs[k] - 1, y, sprite(table[data[i0 + k]], rgba, base_y))
+            for x, b, color in zip(xs, data[i0:i0 + n], colors[i0:i0 + n]):
+                pics = by_color.get(id(color))
+                if pics is None:
+                    pics = by_color[id(color)] = [None] * 256
+                pm = pics[b]
+                if pm is None:
+                    pm = pics[b] = sprite(table[b], color.rgba(), base_y)
+                draw(x, y, pm)
 
         # Marks: a letter per problem kind, small, at the box's top right (cached
         # pixmaps: hundreds of them on a page of NULs).
@@ -543,15 +552,20 @@ class HexPainter:
                 i = off - start
                 rows_plain.setdefault(i // n, []).append((i % n, dot, muted))
         # Plain cells: a cached picture each (see the byte cells).
-        rgba_of: dict = {}
+        by_color: dict = {}
         sprite = sprites.text
+        draw = p.drawPixmap
+        xs = [lay.char_x(col) - 1 for col in range(n)]
         for r, cells in rows_plain.items():
             y = r * lh
             for col, ch, color in cells:
-                rgba = rgba_of.get(id(color))
-                if rgba is None:
-                    rgba = rgba_of[id(color)] = color.rgba()
-                p.drawPixmap(lay.char_x(col) - 1, y, sprite(ch, rgba, base_y))
+                pics = by_color.get(id(color))
+                if pics is None:
+                    pics = by_color[id(color)] = {}
+                pm = pics.get(ch)
+                if pm is None:
+                    pm = pics[ch] = sprite(ch, color.rgba(), base_y)
+                draw(xs[col], y, pm)
         p.setFont(sprites.font)
         for r, col, text, color, flagged in singles:
             p.drawPixmap(lay.char_x(col) - 1, r * lh, sprites.glyph(text, color, flagged, base_y))

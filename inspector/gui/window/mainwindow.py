@@ -23,6 +23,7 @@ are what tests, tools and the other modules use; many of them hand over to the a
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtWidgets import (QAbstractScrollArea, QApplication, QDockWidget, QHBoxLayout,
@@ -31,10 +32,7 @@ from PySide6.QtWidgets import (QAbstractScrollArea, QApplication, QDockWidget, Q
 from inspector.core.analysis import copyformats
 from inspector.core.scan.lines import NotReached
 from inspector.core.source.bytesource import display_path
-from inspector.gui.dialogs.encoder import EncoderDialog
 from inspector.gui.dialogs.goto import GotoDialog
-from inspector.gui.dialogs.legend import LegendDialog
-from inspector.gui.dialogs.reference import ReferenceDialog
 from inspector.gui import findings as findingsmod
 from inspector.gui.docks import problemlist
 from inspector.gui.docks.findings import FindingsDock
@@ -54,6 +52,11 @@ from inspector.gui.window.filechanges import FileChangeWatch, describe_change
 from inspector.gui.window.settings import Settings
 from inspector.gui.window.statusbar import StatusFields
 from inspector.gui.window.theme import apply_to_application
+
+if TYPE_CHECKING:  # the dialogs load when first opened (windowdialogs)
+    from inspector.gui.dialogs.encoder import EncoderDialog
+    from inspector.gui.dialogs.legend import LegendDialog
+    from inspector.gui.dialogs.reference import ReferenceDialog
 
 
 APP_TITLE = "UTF-8 Inspector"

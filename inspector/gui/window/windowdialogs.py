@@ -2,25 +2,29 @@
 (made once and raised again), the legend, About, the user guide and the unit contract, the repaired copy, and the exporter
 behind File > Export. Functions of the window (its methods of the same names call them);
 each dialog is kept on the window (``window.encoder_dialog``...).
+
+The dialogs' modules are imported when a dialog is first opened: the first window needs
+none of them, and with the exporter come the reports, repair and verdict (issue 14:
+start-up).
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
-from inspector.gui.dialogs import export as exportdialogs
-from inspector.gui.dialogs.encoder import EncoderDialog
-from inspector.gui.dialogs.legend import LegendDialog
-from inspector.gui.dialogs.reference import ReferenceDialog
 
 
 def show_legend(window) -> None:
+    from inspector.gui.dialogs.legend import LegendDialog
+
     window.legend_dialog = LegendDialog(window)
     window.legend_dialog.open()
 
 
 def show_encoder(window) -> None:
     if window.encoder_dialog is None:
+        from inspector.gui.dialogs.encoder import EncoderDialog
+
         window.encoder_dialog = EncoderDialog(window.document, window)
         window.encoder_dialog.findRequested.connect(window.find_pattern)
     window.encoder_dialog.show()
@@ -30,6 +34,8 @@ def show_encoder(window) -> None:
 
 def show_reference(window) -> None:
     if window.reference_dialog is None:
+        from inspector.gui.dialogs.reference import ReferenceDialog
+
         window.reference_dialog = ReferenceDialog(window.document, window)
     window.reference_dialog.show()
     window.reference_dialog.raise_()
@@ -59,6 +65,8 @@ def exporter(window):
     to the status bar."""
     made = getattr(window, "exporter", None)
     if made is None:
+        from inspector.gui.dialogs import export as exportdialogs
+
         made = window.exporter = exportdialogs.Exporter(window.document, window)
         made.findings = window.findings.report_entries
         made.done.connect(lambda outcome, message: window.show_message(
@@ -72,6 +80,8 @@ def show_repair(window, target: str | None = None):
         return None
     if window.repair_dialog is not None:
         window.repair_dialog.close()
+    from inspector.gui.dialogs import export as exportdialogs
+
     window.repair_dialog = exportdialogs.RepairDialog(window.document, window, target)
     window.repair_dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, False)
     window.repair_dialog.open()

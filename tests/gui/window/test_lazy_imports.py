@@ -1,0 +1,44 @@
+"""Start-up (issue 14): what the first window does not need loads when first used."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[3]
+
+NOT_AT_START = ("inspector.gui.dialogs.export", "inspector.gui.dialogs.encoder",
+                "inspector.gui.dialogs.reference", "inspector.gui.dialogs.legend",
+                "inspector.core.analysis.htmlreport", "inspector.core.analysis.repair",
+                "ftfy", "charset_normalizer")
+
+
+def test_first_window_loads_no_dialog_module():
+    code = ("import sys\n"
+            "from inspector.gui.app import application, build_window\n"
+            "app = application()\n"
+            "w = build_window()\n"
+            "app.processEvents()\n"
+            f"print([m for m in {NOT_AT_START!r} if m in sys.modules])\n"
+            "w.shutdown()\n")
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONPATH=str(ROOT))
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         timeout=120, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_dialogs_still_open(qtbot, tmp_path):
+    from inspector.gui.window.mainwindow import MainWindow
+
+    w = MainWindow()
+    qtbot.addWidget(w)
+    w.show_encoder()
+    w.show_reference()
+    w.show_legend()
+    assert w.encoder_dialog is not None and w.reference_dialog is not None
+    assert w.legend_dialog is not None
+    assert w._exporter() is w._exporter()
+    w.shutdown()
