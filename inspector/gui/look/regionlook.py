@@ -89,6 +89,11 @@ def short_name(region) -> str:
     return f"{enc} region"
 
 
+def short_name_of(encoding: str) -> str:
+    """An encoding name as the counts read it: "UTF-8", "binary", "mojibake", "cp1252"."""
+    return "UTF-8" if encoding == UTF8 else encoding
+
+
 def describe(region) -> str:
     """The region in one or two lines: its encoding as a person reads it, its offsets
     and length, how it was named (``via``, the language seen)."""
