@@ -660,6 +660,7 @@ class RepairDialog(QDialog):
                    + [f"Python {h}" for h in handlers])
         table = self.preview_table
         table.clear()
+        table.clearSpans()   # the last preview's "no problems" row spans the table
         table.setColumnCount(len(headers))
         table.setHorizontalHeaderLabels(headers)
         table.setRowCount(max(len(pv.items), 1))
@@ -701,6 +702,7 @@ class RepairDialog(QDialog):
         headers = ["Offsets", "Encoding", "Bytes", "As UTF-8 now", "▶ Converted"]
         table = self.preview_table
         table.clear()
+        table.clearSpans()   # the last preview's "no problems" row spans the table
         table.setColumnCount(len(headers))
         table.setHorizontalHeaderLabels(headers)
         table.setRowCount(max(len(items), 1))
@@ -710,9 +712,9 @@ class RepairDialog(QDialog):
         for row, item in enumerate(items):
             span = item.span
             encoding = span.encoding + (f" via {span.via}" if span.via else "")
-            raw = item.raw[:12].hex(" ").upper() + (" …" if len(item.raw) > 12 else "")
+            raw = item.raw[:8].hex(" ").upper() + (" …" if len(item.raw) > 8 else "")
             cells = [f"0x{item.start:X} – 0x{max(item.end - 1, item.start):X}", encoding, raw,
-                     visible_text(item.before, 96), visible_text(item.after, 96)]
+                     visible_text(item.before, 64), visible_text(item.after, 64)]
             tips = ["", "", item.raw.hex(" ").upper(), visible_text(item.before, 2000),
                     visible_text(item.after, 2000)]
             for col, text in enumerate(cells):
