@@ -218,6 +218,47 @@ def build_mojibake() -> Builder:
     return b
 
 
+def build_mixed() -> Builder:
+    """A file that changes encoding part of the way through: UTF-8 text, a paragraph in
+    Windows-1252, a double-encoded paragraph, a small binary blob, UTF-8 again. The
+    encoding map cuts it into those regions (View: the overview's band, the statistics
+    dock's list of regions; File > Save repaired copy converts each from its encoding)."""
+    import random
+
+    b = Builder()
+    b.text("Notes from the shared drive, gathered into one file over the years.\n"
+           "This part is UTF-8: naïve café, 10 °C, 5 €, Ærøskøbing, Żółw, Ελλάδα, 東京.\n"
+           "The next paragraph was pasted from an old Windows editor (Windows-1252).\n")
+    b.text(("Le matin, la brume couvrait encore les collines quand Hélène ouvrit la fenêtre.\n"
+            "Elle prépara du café, coupa quelques tranches de pain et regarda les élèves "
+            "traverser la place à vélo.\n"
+            "À midi, son frère arriva de la gare avec un panier de pêches et du cidre très frais.\n"
+            "Ils passèrent l’après-midi à discuter de leurs études et du prix des légumes.\n"
+            "Le soir, le ciel se teinta d’orange ; on entendait les cloches de l’église.\n"
+            "« Tu as déjà vu le théâtre rénové ? » demanda-t-il… Elle répondit – avec cœur – "
+            "que non.\n").encode("cp1252"))
+    b.text("Back in UTF-8. The next paragraph went through a Windows-1252 decoder once too "
+           "often (double-encoded):\n")
+    doubled = ("Après le dîner, on joua aux cartes près de la cheminée ; "
+               "le grand-père raconta ses voyages.\n"
+               "Ils passèrent l’après-midi à parler des élections et du prix des légumes.\n")
+    b.text(doubled.encode("utf-8").decode("cp1252").encode("utf-8"))
+    b.text("Then a small binary attachment that was appended by mistake:\n")
+    rng = random.Random(16)
+    b.text(b"\x01\x00\x00\x00" + bytes(rng.randrange(256) for _ in range(184)) + b"\x00\x02")
+    b.text("\nAnd the end of the notes, in UTF-8 again: schöne Grüße, до свидания, 再见.\n"
+           "The morning train was late again, so we waited on the platform with our coffee.\n"
+           "A few pigeons walked between the benches looking for crumbs while the clock "
+           "ticked on.\n"
+           "When the train finally arrived, it was crowded, and we stood all the way to the "
+           "city.\n"
+           "Am Wochenende fuhren wir mit dem Zug nach München, um die Großeltern zu besuchen.\n"
+           "Вчера вечером мы с друзьями пошли к реке, чтобы посмотреть на закат солнца.\n"
+           "Χθες το βράδυ πήγαμε με φίλους στη θάλασσα για να δούμε το ηλιοβασίλεμα.\n"
+           "昨日の夕方、友達と一緒に川へ行って夕日を眺めました。\n")
+    return b
+
+
 SAMPLES = (
     ("demo.txt", build_demo, "The demo the window opens by default: text in several scripts, then "
      "one labelled line per error kind and per warning (the labelled bytes sit between "
@@ -233,6 +274,12 @@ SAMPLES = (
      "become truncated units or stray continuation bytes."),
     ("mojibake.txt", build_mojibake, "Double-encoded UTF-8 (mojibake): every byte is valid "
      "UTF-8, the text is wrong. No labelled items: the point is that it is valid."),
+    ("mixed.txt", build_mixed, "A file that changes encoding part of the way through: "
+     "UTF-8 text, a paragraph in Windows-1252, a double-encoded paragraph (UTF-8 read as "
+     "Windows-1252 and written as UTF-8 again), a 190-byte binary blob, then UTF-8 again. "
+     "The verdict is `mixed`; the encoding map cuts it into those regions (the overview's "
+     "band, the statistics dock's list, the repair policy \"convert each region from its "
+     "encoding\"). No labelled items: see the map."),
 )
 
 

@@ -307,12 +307,20 @@ def guess_charset(data: bytes) -> CharsetGuess | None:
 
 
 # Characters that may stand inside a word: letters, apostrophes and quotes, dashes.
+# Signs written against a letter: 10 °C, № 5.
+_UNIT_SIGNS = frozenset("\u00b0\u2116")
+
+
 def _wordlike(ch: str) -> bool:
-    return ch.isalpha() or unicodedata.category(ch) in ("Pi", "Pf", "Pd", "Mn", "Mc")
+    return (ch.isalpha() or ch in _UNIT_SIGNS
+            or unicodedata.category(ch) in ("Pi", "Pf", "Pd", "Mn", "Mc"))
 
 
 def _textlike(ch: str) -> bool:
-    return ch.isalpha() or unicodedata.category(ch)[0] in "PZN"
+    # Symbols too (© 2024, ½ cup, ± 3, £ 5): short Western text is full of them. Modifier
+    # symbols (a lone ¨ ´ ¸ ¯ ˝) are not: text does not write them alone.
+    return ch.isalpha() or unicodedata.category(ch)[0] in "PZN" or \
+        unicodedata.category(ch) in ("Sc", "Sm", "So")
 
 
 _TABLES: dict[str, tuple] = {}
@@ -341,7 +349,8 @@ def plausible(in_words: bytes, alone: bytes, encoding: str) -> float:
     """How well a single-byte ``encoding`` explains the bytes that are not UTF-8, from
     0 to 1: of the bytes of runs that touch an ASCII letter (``in_words``), the share
     that decode to letters (or apostrophes, quotes, dashes); of the others (``alone``),
-    the share that decode to letters, punctuation, digits or spaces. Random damage in
+    the share that decode to letters, punctuation, digits, spaces or symbols (a degree
+    sign may touch a letter: 10 °C). Random damage in
     ASCII text scores about 0.6 in Windows-1252; text in that charset about 1."""
     import numpy as np
 

@@ -715,7 +715,10 @@ class _Labeller:
 
     def _guess(self, members):
         guess = CS.guess_charset(_joined(members))
-        if guess is None or not _explains(members, guess.encoding):
+        if guess is None:
+            return None
+        guess = _western_if_better(members, guess)
+        if not _explains(members, guess.encoding):
             return None
         self.found.append((members[0].start, guess))
         return guess
@@ -769,6 +772,24 @@ def _joined(members: list[_Stretch]) -> bytes:
         if total >= CS.GUESS_LIMIT:
             break
     return b"\n".join(parts)
+
+
+def _western_if_better(members: list[_Stretch], guess):
+    """On a few words charset-normalizer may name a neighbour of the usual Western
+    charset (ISO-8859-2 "Hungarian" for "café, ½ cup"): the Western one is kept instead
+    when it explains the bytes that are not UTF-8 strictly better (a ½ that ISO-8859-2
+    reads as a lone ˝). Windows-1252 when a byte of 0x80-0x9F is among them, else
+    ISO-8859-1."""
+    if guess.encoding in ("cp1252", "iso8859-1", "iso8859-15") or CS.is_multibyte(guess.encoding):
+        return guess
+    if not {"cp1252", "iso8859-1", "iso8859-15"} & set(guess.candidates):
+        return guess
+    words, alone = zip(*(s.runs() for s in members))
+    raw = b"".join(words) + b"".join(alone)
+    western = "cp1252" if any(0x80 <= b <= 0x9F for b in raw) else "iso8859-1"
+    if _score(members, western) > _score(members, guess.encoding):
+        return CS.CharsetGuess(western, "", guess.chaos, guess.coherence, guess.candidates)
+    return guess
 
 
 def _explains(members: list[_Stretch], encoding: str) -> bool:

@@ -35,6 +35,7 @@ from inspector.core.scan import results, scanner
 from inspector.core.analysis import verdict as verdict_mod
 from inspector.core.scan.lines import LineCounter
 from inspector.core.source.bytesource import display_path
+from inspector.gui.look import regionlook
 from inspector.gui.runtime import workers
 
 JSON, CSV, HTML = "json", "csv", "html"
@@ -421,7 +422,7 @@ def visible_text(text: str, limit: int = 40) -> str:
 
 
 POLICY_SHORT = {"replace": "U+FFFD", "drop": "drop", "cp1252": "Windows-1252",
-                "latin1": "Latin-1"}
+                "latin1": "Latin-1", repair_mod.REGIONS: "each region from its encoding"}
 
 
 class RepairDialog(QDialog):
@@ -466,6 +467,35 @@ class RepairDialog(QDialog):
             self.policy_buttons[p] = b
             policy_layout.addWidget(b)
         self.policy_buttons[policies[0]].setChecked(True)
+        # The region policy: each region of the encoding map (the finished scan's, see
+        # regionlook.map_of) from its encoding; binary regions kept or dropped.
+        self.regions_button = QRadioButton(repair_mod.REGIONS_TITLE.capitalize(), policy_box)
+        self.regions_button.setObjectName(f"policy_{repair_mod.REGIONS}")
+        self.policy_group.addButton(self.regions_button, len(policies))
+        policy_layout.addWidget(self.regions_button)
+        binary_row = QVBoxLayout()
+        binary_row.setContentsMargins(24, 0, 0, 0)
+        self.binary_group = QButtonGroup(self)
+        self.binary_buttons: dict[str, QRadioButton] = {}
+        for i, choice in enumerate(repair_mod.BINARY_CHOICES):
+            b = QRadioButton(repair_mod.BINARY_TITLES[choice].capitalize(), policy_box)
+            b.setObjectName(f"binary_{choice}")
+            self.binary_group.addButton(b, i)
+            self.binary_buttons[choice] = b
+            binary_row.addWidget(b)
+        self.binary_buttons[repair_mod.BINARY_CHOICES[0]].setChecked(True)
+        policy_layout.addLayout(binary_row)
+        emap = self.encoding_map
+        if emap is None:
+            self.regions_button.setEnabled(False)
+            self.regions_button.setToolTip("Once the scan is complete: it works out the "
+                                           "encoding map.")
+        else:
+            self.regions_button.setToolTip(
+                f"{len(emap):,} regions: " + ", ".join(
+                    f"{regionlook.short_name(r)}" for r in emap.regions[:6])
+                + (" …" if len(emap) > 6 else ""))
+        self._binary_enabled()
         layout.addWidget(policy_box)
 
         preview_box = QGroupBox(self)
@@ -546,6 +576,7 @@ class RepairDialog(QDialog):
         self.resize(880, 760)
 
         self.policy_group.idToggled.connect(lambda _id, on: on and self._policy_changed())
+        self.binary_group.idToggled.connect(lambda _id, on: on and self._policy_changed())
         self.save_button.clicked.connect(self.save)
         self.cancel_button.clicked.connect(self.cancel)
         self.close_button.clicked.connect(self.reject)
@@ -558,14 +589,39 @@ class RepairDialog(QDialog):
 
     # ------------------------------------------------------------------ choices
     @property
+    def encoding_map(self):
+        """The finished scan's encoding map (never worked out here), or None."""
+        return regionlook.map_of(self.document.scan)
+
+    @property
+    def binary(self) -> str:
+        for choice, b in self.binary_buttons.items():
+            if b.isChecked():
+                return choice
+        return repair_mod.KEEP_BINARY
+
+    def set_binary(self, choice: str) -> None:
+        self.binary_buttons[choice].setChecked(True)
+
+    def _binary_enabled(self) -> None:
+        on = self.regions_button.isChecked()
+        for b in self.binary_buttons.values():
+            b.setEnabled(on)
+
+    @property
     def policy(self) -> str:
+        if self.regions_button.isChecked():
+            return repair_mod.REGIONS
         for p, b in self.policy_buttons.items():
             if b.isChecked():
                 return p
         return "replace"
 
     def set_policy(self, policy: str) -> None:
-        self.policy_buttons[policy].setChecked(True)
+        if policy == repair_mod.REGIONS:
+            self.regions_button.setChecked(True)
+        else:
+            self.policy_buttons[policy].setChecked(True)
 
     def default_target(self) -> str:
         name = self.document.source.name or "repaired"
@@ -581,6 +637,7 @@ class RepairDialog(QDialog):
             self._browsed_overwrite = os.path.exists(path)
 
     def _policy_changed(self) -> None:
+        self._binary_enabled()
         self.refresh_preview()
         self._show_counts()
 
@@ -590,6 +647,9 @@ class RepairDialog(QDialog):
 
     # ------------------------------------------------------------------ preview
     def refresh_preview(self) -> None:
+        if self.policy == repair_mod.REGIONS and self.encoding_map is not None:
+            self._refresh_region_preview()
+            return
         doc = self.document
         policies = list(self.policy_buttons)
         pv = repair_mod.preview(doc.source, doc.cursor, policies, doc.dialect, self.PREVIEW_RADIUS)
@@ -600,6 +660,7 @@ class RepairDialog(QDialog):
                    + [f"Python {h}" for h in handlers])
         table = self.preview_table
         table.clear()
+        table.clearSpans()   # the last preview's "no problems" row spans the table
         table.setColumnCount(len(headers))
         table.setHorizontalHeaderLabels(headers)
         table.setRowCount(max(len(pv.items), 1))
@@ -627,6 +688,48 @@ class RepairDialog(QDialog):
             f"The window with “{POLICY_SHORT.get(self.policy, self.policy)}”: "
             f"{_html(visible_text(text, 160))}<br>"
             f"Python errors='replace': {_html(visible_text(pv.python.get('replace', ''), 160))}")
+
+    def _refresh_region_preview(self) -> None:
+        """The region policy near the cursor: one row per region met, its bytes, the
+        text they show as UTF-8 now and what the policy makes of them."""
+        doc = self.document
+        items = repair_mod.preview_regions(doc.source, self.encoding_map, doc.cursor,
+                                           self.REGION_RADIUS, self.binary)
+        self.last_region_preview = items
+        lo = min((i.start for i in items), default=doc.cursor)
+        hi = max((i.end for i in items), default=doc.cursor)
+        self.preview_box.setTitle(f"Regions near the cursor (0x{lo:X} – 0x{hi:X})")
+        headers = ["Offsets", "Encoding", "Bytes", "As UTF-8 now", "▶ Converted"]
+        table = self.preview_table
+        table.clear()
+        table.clearSpans()   # the last preview's "no problems" row spans the table
+        table.setColumnCount(len(headers))
+        table.setHorizontalHeaderLabels(headers)
+        table.setRowCount(max(len(items), 1))
+        if not items:
+            table.setItem(0, 0, QTableWidgetItem("no region at the cursor"))
+            table.setSpan(0, 0, 1, len(headers))
+        for row, item in enumerate(items):
+            span = item.span
+            encoding = span.encoding + (f" via {span.via}" if span.via else "")
+            raw = item.raw[:8].hex(" ").upper() + (" …" if len(item.raw) > 8 else "")
+            cells = [f"0x{item.start:X} – 0x{max(item.end - 1, item.start):X}", encoding, raw,
+                     visible_text(item.before, 64), visible_text(item.after, 64)]
+            tips = ["", "", item.raw.hex(" ").upper(), visible_text(item.before, 2000),
+                    visible_text(item.after, 2000)]
+            for col, text in enumerate(cells):
+                cell = QTableWidgetItem(text)
+                cell.setToolTip(tips[col])
+                if col == len(cells) - 1:
+                    f = cell.font()
+                    f.setBold(True)
+                    cell.setFont(f)
+                table.setItem(row, col, cell)
+        after = "".join(i.after for i in items)
+        self.preview_text.setText(
+            f"The window converted: {_html(visible_text(after, 240))}")
+
+    REGION_RADIUS = 160
 
     # ------------------------------------------------------------------ background work
     def _run(self, kind: str, factory) -> None:
@@ -677,8 +780,13 @@ class RepairDialog(QDialog):
             self.check = check
             self.summary_view.setPlainText(value.describe() + "\n" + check)
             self.summary_view.show()
-            self._say(f"Saved. {value.problems_fixed:,} problem units repaired with "
-                      f"“{POLICY_SHORT.get(self.policy, self.policy)}”.")
+            if isinstance(value, repair_mod.RegionRepairSummary):
+                regions = sum(n for n, _i, _o in value.by_encoding.values())
+                self._say(f"Saved. {regions:,} regions converted from their encodings, "
+                          f"{value.problems_fixed:,} problem units in UTF-8 regions repaired.")
+            else:
+                self._say(f"Saved. {value.problems_fixed:,} problem units repaired with "
+                          f"“{POLICY_SHORT.get(self.policy, self.policy)}”.")
             self.saved.emit(value)
 
     def _on_failed(self, error) -> None:
@@ -717,6 +825,14 @@ class RepairDialog(QDialog):
         self._run("count", lambda: repair_mod.policy_counts(source, dialect, policies))
 
     def _show_counts(self) -> None:
+        emap = self.encoding_map
+        if self.policy == repair_mod.REGIONS and emap is not None:
+            parts = ", ".join(f"{regionlook.short_name_of(enc)} {n:,} bytes"
+                              for enc, n in emap.bytes_by_encoding().items())
+            self.counts_label.setText(
+                f"{len(emap):,} regions ({parts}). Binary regions: "
+                f"{_html(repair_mod.BINARY_TITLES[self.binary])}.")
+            return
         c = self.counts
         if c is None:
             return
@@ -750,6 +866,12 @@ class RepairDialog(QDialog):
             return
         source, dialect, policy = doc.source, doc.dialect, self.policy
         self.summary_view.hide()
+        if policy == repair_mod.REGIONS and self.encoding_map is not None:
+            emap, binary = self.encoding_map, self.binary
+            self._say(f"Saving with “{POLICY_SHORT[policy]}”…")
+            self._run("save", lambda: region_repair_and_check_steps(source, path, emap, binary,
+                                                                    overwrite))
+            return
         self._say(f"Saving with “{POLICY_SHORT.get(policy, policy)}”…")
         self._run("save", lambda: repair_and_check_steps(source, path, policy, dialect,
                                                          overwrite))
@@ -779,6 +901,28 @@ def repair_and_check_steps(source, target: str, policy: str, dialect: str, overw
         copy.close()
     if result.error_units == 0:
         return summary, "Checked: the copy reads back as valid UTF-8 (0 errors)."
+    return summary, (f"WARNING: the copy reads back with {result.error_units:,} UTF-8 "
+                     "errors; please report this.")
+
+
+def region_repair_and_check_steps(source, target: str, regions, binary: str, overwrite: bool):
+    """Write the copy with each region converted from its encoding
+    (:func:`inspector.core.analysis.repair.region_repair_steps`), then read it back with
+    the scanner. Yields progress; returns (summary, check sentence)."""
+    from inspector.core.source.bytesource import FileSource
+
+    summary = yield from repair_mod.region_repair_steps(source, target, regions, binary,
+                                                        overwrite=overwrite)
+    copy = FileSource(target)
+    try:
+        result = yield from scanner.scan_steps(copy, dialect="utf-8", sha256=False)
+    finally:
+        copy.close()
+    if result.error_units == 0:
+        return summary, "Checked: the copy reads back as valid UTF-8 (0 errors)."
+    if binary == repair_mod.KEEP_BINARY and summary.by_encoding.get("binary"):
+        return summary, (f"The copy reads back with {result.error_units:,} UTF-8 errors: "
+                         "the binary regions kept as they were.")
     return summary, (f"WARNING: the copy reads back with {result.error_units:,} UTF-8 "
                      "errors; please report this.")
 

@@ -7,7 +7,7 @@ from PySide6.QtGui import QColor, QPainter
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QGridLayout, QLabel, QWidget
 
 from inspector.core.units import kinds as K
-from inspector.gui.look import style
+from inspector.gui.look import regionlook, style
 
 
 class _Swatch(QWidget):
@@ -67,6 +67,17 @@ class LegendDialog(QDialog):
         for role, title in extras:
             grid.addWidget(_Swatch(pal.color(role), pal.color("text"), "", ""), row, 0)
             grid.addWidget(QLabel(title), row, 1)
+            row += 1
+        title = QLabel("<b>Encoding map</b> (the band at the overview's right edge and the "
+                       "statistics dock's regions; the band's tooltip names each region)")
+        title.setWordWrap(True)
+        grid.addWidget(title, row, 0, 1, 2)
+        row += 1
+        for role, words in regionlook.LEGEND:
+            grid.addWidget(_Swatch(pal.color(role), pal.color("text"), "", ""), row, 0)
+            label = QLabel(words)
+            label.setObjectName(f"legend_{role}")
+            grid.addWidget(label, row, 1)
             row += 1
         note = QLabel("A box groups the bytes of one unit, also across a row's end. "
                       "Continuation bytes of a valid unit are drawn quieter; the "

@@ -1,5 +1,9 @@
 """The statistics dock: the scan's verdict and its counts (units by length, errors by
-kind, warnings by kind) as numbers and as a painted horizontal bar chart.
+kind, warnings by kind) as numbers and as a painted horizontal bar chart, and the
+encoding map's regions as a table (start – end, length, encoding, via / language, with
+the colour of the overview's band); a click on a region goes to its start. The map is
+the one the verdict carries (worked out by the scan's worker), the first
+``RegionTable.LIMIT`` regions shown, then a row saying how many more.
 
 It shows the document's scan (an :class:`inspector.core.scan.results.ScanResult`) and updates
 when ``scanChanged`` brings a newer, possibly partial, result. The verdict is the core's
@@ -11,15 +15,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from PySide6.QtCore import QRect, QSize, Qt
-from PySide6.QtGui import QFontMetrics, QGuiApplication, QPainter
-from PySide6.QtWidgets import (QDockWidget, QHBoxLayout, QLabel, QPushButton, QScrollArea,
-                               QSizePolicy, QVBoxLayout, QWidget)
+from PySide6.QtGui import QFontMetrics, QGuiApplication, QIcon, QPainter, QPixmap
+from PySide6.QtWidgets import (QAbstractItemView, QDockWidget, QHBoxLayout, QHeaderView, QLabel,
+                               QPushButton, QScrollArea, QSizePolicy, QTableWidget,
+                               QTableWidgetItem, QVBoxLayout, QWidget)
 
 from inspector.core.units import kinds as K
 from inspector.core.source.bytesource import ByteSourceError
 from inspector.core.scan.results import ScanResult
 from inspector.core.analysis.verdict import verdict_of
-from inspector.gui.look import style
+from inspector.gui.look import regionlook, style
 
 LENGTH_ROLES = {1: style.ASCII, 2: style.MULTI2, 3: style.MULTI3, 4: style.MULTI4}
 
@@ -198,6 +203,76 @@ class BarChart(QWidget):
         p.end()
 
 
+# ------------------------------------------------------------------ the regions
+
+def region_cells(region) -> list[str]:
+    """The table's words for one region: offsets, length, encoding, via / language."""
+    notes = []
+    if region.via:
+        notes.append(f"via {region.via}")
+    if region.language:
+        notes.append(region.language)
+    if region.bom:
+        notes.append("BOM")
+    if not region.exact:
+        notes.append("boundary between samples")
+    return [f"0x{region.start:X} – 0x{max(region.end - 1, region.start):X}",
+            f"{region.length:,}", region.title(), ", ".join(notes)]
+
+
+class RegionTable(QTableWidget):
+    """The encoding map's regions, one row each (the first ``LIMIT``); a click on a row
+    moves the cursor to the region's start."""
+
+    LIMIT = 200
+    HEADERS = ("Start – end", "Bytes", "Encoding", "Via / language")
+
+    def __init__(self, document, parent: QWidget | None = None):
+        super().__init__(0, len(self.HEADERS), parent)
+        self.setObjectName("statisticsRegions")
+        self.document = document
+        self.regions: list = []
+        self.more = 0
+        self.setHorizontalHeaderLabels(self.HEADERS)
+        self.verticalHeader().hide()
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.horizontalHeader().setStretchLastSection(True)
+        self.cellClicked.connect(lambda row, _col: self.go_to_row(row))
+        self.cellActivated.connect(lambda row, _col: self.go_to_row(row))
+
+    def set_map(self, emap) -> None:
+        regions = list(emap.regions) if emap is not None else []
+        self.regions = regions[:self.LIMIT]
+        self.more = len(regions) - len(self.regions)
+        pal = style.Palette.current()
+        self.setRowCount(len(self.regions) + (1 if self.more else 0))
+        for row, region in enumerate(self.regions):
+            swatch = QPixmap(12, 12)
+            swatch.fill(pal.color(regionlook.role_for(region)))
+            for col, text in enumerate(region_cells(region)):
+                item = QTableWidgetItem(text)
+                if col == 0:
+                    item.setIcon(QIcon(swatch))
+                item.setToolTip(regionlook.describe(region))
+                self.setItem(row, col, item)
+        if self.more:
+            item = QTableWidgetItem(f"… {self.more:,} more")
+            item.setFlags(Qt.ItemFlag.ItemIsEnabled)
+            self.setItem(len(self.regions), 0, item)
+            self.setSpan(len(self.regions), 0, 1, len(self.HEADERS))
+        rows = min(self.rowCount(), 8)
+        self.setFixedHeight(self.horizontalHeader().height() + rows * self.verticalHeader()
+                            .defaultSectionSize() + 2 * self.frameWidth() + 2)
+        self.setVisible(bool(regions))
+
+    def go_to_row(self, row: int) -> None:
+        if 0 <= row < len(self.regions):
+            self.document.set_cursor(self.regions[row].start, reveal=True)
+
+
 # ------------------------------------------------------------------ the dock
 
 class StatisticsDock(QDockWidget):
@@ -222,6 +297,11 @@ class StatisticsDock(QDockWidget):
         self.totals_label = QLabel()
         self.totals_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         box.addWidget(self.totals_label)
+        self.regions_label = QLabel()
+        self.regions_label.setObjectName("statisticsRegionsTitle")
+        box.addWidget(self.regions_label)
+        self.regions = RegionTable(document)
+        box.addWidget(self.regions)
         self.chart = BarChart()
         box.addWidget(self.chart)
         box.addStretch(1)
@@ -243,6 +323,7 @@ class StatisticsDock(QDockWidget):
     def set_result(self, result) -> None:
         self.figures = scan_figures(result, self.document.source)
         f = self.figures
+        self._show_regions(result)
         if f is None:
             self.verdict_label.setText("No scan yet.")
             self.verdict_label.setToolTip("")
@@ -257,6 +338,19 @@ class StatisticsDock(QDockWidget):
         self.totals_label.setText("\n".join(self._totals(f)))
         self.chart.set_sections(sections_for(f))
         self.copy_button.setEnabled(True)
+
+    def _show_regions(self, result) -> None:
+        # The verdict's map (scan_figures has asked for the verdict once it is due).
+        emap = regionlook.map_of(result) if self.figures is not None else None
+        self.regions.set_map(emap)
+        if emap is None or not len(emap):
+            self.regions_label.hide()
+            return
+        n = len(emap)
+        self.regions_label.setText(
+            f"<b>Encoding regions</b>: {n:,}" + (" (the file changes encoding; click one to "
+                                                 "go there)" if n > 1 else ""))
+        self.regions_label.show()
 
     @staticmethod
     def _totals(f: ScanFigures) -> list[str]:
@@ -273,6 +367,11 @@ class StatisticsDock(QDockWidget):
             lines.append(f"Verdict: {f.verdict}")
         lines.append(f.progress_text)
         lines += self._totals(f)
+        if self.regions.regions:
+            lines.append("Encoding regions:")
+            lines += ["  " + "\t".join(region_cells(r)) for r in self.regions.regions]
+            if self.regions.more:
+                lines.append(f"  … {self.regions.more:,} more")
         for s in sections_for(f):
             lines.append(f"{s.title}:")
             if not s.bars:

@@ -5,12 +5,17 @@ Each pixel row is one bin of the file. Three lanes read left to right:
 * errors: the colour of the bin's most frequent error kind (the palette's colour per
   kind), stronger the denser the errors;
 * warnings: a thin lane in the warning colour (valid units worth a look);
-* content: multibyte text in the multibyte colour, binary-looking data in grey.
+* content: multibyte text in the multibyte colour, binary-looking data in grey;
+* encodings: a thin band with the encoding map's regions, a colour per family of
+  encodings (:mod:`inspector.gui.look.regionlook`; the View > Legend dialog lists them),
+  once the scan is complete. The map comes with the scan's result (its verdict's
+  ``regions``, worked out by the scan's worker); the band is painted from it alone.
 
 Any bin with at least one error is drawn at a visible minimum strength, so a single bad
 byte in a gigabyte still shows. The part of the file on screen is framed. What has not
 been scanned yet is hatched. Everything is painted from the scan's block index (its
-per-bin counts, computed once per size or scan update), never from the file.
+per-bin counts, computed once per size or scan update) and the encoding map, never from
+the file. The tooltip over the band names the region there.
 
 Click or drag moves the views there (``document.set_anchor``) and the cursor with them.
 """
@@ -28,7 +33,7 @@ from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 from inspector.core.units import kinds as K
 from inspector.core.scan import results, scanner
 from inspector.core.scan.blockindex import BlockIndex
-from inspector.gui.look import style
+from inspector.gui.look import regionlook, style
 from inspector.gui.runtime import workers
 
 ERROR_KINDS = K.ERROR_KINDS
@@ -131,7 +136,7 @@ def bins_from_index(index: BlockIndex, size: int, n: int) -> Bins:
 class OverviewStrip(QWidget):
     """A narrow vertical picture of the whole file; click or drag to go there."""
 
-    LANE_PROBLEMS, LANE_WARNINGS, LANE_CONTENT = 14, 5, 7
+    LANE_PROBLEMS, LANE_WARNINGS, LANE_CONTENT, LANE_REGIONS = 14, 5, 7, 5
     MARGIN = 2
     REFRESH_MS = 200   # partial scan results repaint at most this often
     MIN_STRENGTH = 0.45  # the weakest an error bin is drawn, so lone errors still show
@@ -174,7 +179,18 @@ class OverviewStrip(QWidget):
         return QSize(self.strip_width(), 40)
 
     def strip_width(self) -> int:
-        return self.LANE_PROBLEMS + self.LANE_WARNINGS + self.LANE_CONTENT + 2 * self.MARGIN + 2
+        return (self.LANE_PROBLEMS + self.LANE_WARNINGS + self.LANE_CONTENT
+                + self.LANE_REGIONS + 2 * self.MARGIN + 3)
+
+    def regions_x(self) -> int:
+        """The left edge of the encodings band."""
+        return (self.bar_rect().left() + self.LANE_PROBLEMS + self.LANE_WARNINGS
+                + self.LANE_CONTENT + 3)
+
+    @property
+    def encoding_map(self):
+        """The encoding map of the document's finished scan, or None."""
+        return regionlook.map_of(self.document.scan)
 
     def bar_rect(self) -> QRect:
         return self.rect().adjusted(self.MARGIN, self.MARGIN, -self.MARGIN, -self.MARGIN)
@@ -305,8 +321,8 @@ class OverviewStrip(QWidget):
         # The strip without its frame is one kept picture: it changes with the scan and
         # the size, not with every cursor move or window repaint.
         ratio = self.devicePixelRatioF()
-        key = (self._bins, self.document.size, self.width(), self.height(), ratio,
-               id(palette), palette.theme)
+        key = (self._bins, self.encoding_map, self.document.size, self.width(),
+               self.height(), ratio, id(palette), palette.theme)
         if self._strip is None or key != self._strip_key:
             pm = QPixmap(max(1, math.ceil(self.width() * ratio)),
                          max(1, math.ceil(self.height() * ratio)))
@@ -333,6 +349,7 @@ class OverviewStrip(QWidget):
         bins = self._bins
         if size and bins is not None and len(bins) == rect.height():
             self._paint_bins(p, palette, bins, rect.top(), x_problems, x_warnings, x_content)
+            self._paint_regions(p, palette, rect)
             unscanned = np.flatnonzero(~bins.scanned)
             if len(unscanned):
                 self._hatch(p, palette, rect, rect.top() + int(unscanned[0]), rect.bottom())
@@ -379,6 +396,24 @@ class OverviewStrip(QWidget):
                 p.fillRect(x_content, y, self.LANE_CONTENT, 1,
                            _mix(background, multibyte, 0.3 + 0.6 * multi_s[row]))
 
+    def region_rows(self, region) -> tuple[int, int]:
+        """The first and last pixel row of ``region`` on the band (at least one row, so
+        a short region in a long file still shows)."""
+        y0 = self.y_of_offset(region.start)
+        y1 = max(self.y_of_offset(region.end) - 1, y0)
+        return y0, min(y1, self.bar_rect().bottom())
+
+    def _paint_regions(self, p: QPainter, palette, rect: QRect) -> None:
+        emap = self.encoding_map
+        if emap is None or not self.document.size:
+            return
+        x = self.regions_x()
+        # Larger regions first, so that a short one drawn on their rows stays visible.
+        for region in sorted(emap.regions, key=lambda r: -r.length):
+            y0, y1 = self.region_rows(region)
+            p.fillRect(x, y0, self.LANE_REGIONS, y1 - y0 + 1,
+                       palette.color(regionlook.role_for(region)))
+
     def _hatch(self, p: QPainter, palette, rect: QRect, y0: int, y1: int) -> None:
         if y1 < y0:
             return
@@ -406,6 +441,32 @@ class OverviewStrip(QWidget):
         p.fillRect(rect.right() - 3, cy, 4, 2, palette.color("cursor"))
 
     # ------------------------------------------------------------------ tooltips
+    def describe_point(self, x: int, y: int) -> str:
+        """The tooltip's text at (x, y): the region under the pointer over the band,
+        the bin's counts elsewhere."""
+        emap = self.encoding_map
+        if emap is not None and x >= self.regions_x() and self.document.size:
+            region = self.region_at_y(y)
+            if region is not None:
+                words = regionlook.describe(region)
+                if len(emap) > 1:
+                    words += f"\nregion {emap.regions.index(region) + 1} of {len(emap)}"
+                return words
+        return self.describe_row(y)
+
+    def region_at_y(self, y: int):
+        """The region at the first byte of pixel row ``y`` (a short region drawn on a
+        row where a longer one starts is found by its own rows)."""
+        emap = self.encoding_map
+        if emap is None:
+            return None
+        for region in emap.regions:
+            y0, y1 = self.region_rows(region)
+            if y0 <= y <= y1 and self.y_of_offset(region.start) == y and region.length < \
+                    self.document.size // max(self.bin_count(), 1):
+                return region  # a short region painted over its row
+        return emap.region_at(self.offset_at_y(y))
+
     def describe_row(self, y: int) -> str:
         size = self.document.size
         if not size:
@@ -440,7 +501,7 @@ class OverviewStrip(QWidget):
 
     def event(self, e) -> bool:
         if e.type() == QEvent.Type.ToolTip:
-            QToolTip.showText(e.globalPos(), self.describe_row(e.pos().y()), self)
+            QToolTip.showText(e.globalPos(), self.describe_point(e.pos().x(), e.pos().y()), self)
             return True
         return super().event(e)
 

@@ -1,5 +1,5 @@
 """The window's status bar: where the cursor is, what is selected, the unit there, the
-last message, what decoding from an origin loses, the dialect, the size, the whole-file
+region of the encoding map there (only when the file has more than one), the last message, what decoding from an origin loses, the dialect, the size, the whole-file
 verdict and the scan's progress bar with its Cancel button.
 
 :class:`StatusFields` makes the widgets and keeps them up to date from the document; the
@@ -17,6 +17,7 @@ from inspector.core.units import kinds as K
 from inspector.core.units.unicode_db import name as cp_name
 from inspector.gui.docks.statistics import UNREADABLE_VERDICT
 from inspector.gui.document import Document
+from inspector.gui.look import regionlook
 from inspector.gui.look.labels import ElidedLabel
 
 VERDICT_TIP = "the whole-file verdict"
@@ -54,6 +55,8 @@ class StatusFields(QObject):
         self.selection = _label("statusSelection", "selection length")
         self.line = _label("statusLine", LINE_TIP)
         self.unit = _label("statusUnit", "the unit at the cursor")
+        self.region = _label("statusRegion", "the encoding region at the cursor (the file "
+                                             "changes encoding: see the statistics dock)")
         self.note = _label("statusNote", "the last search, the file's state")
         self.resync = _label("statusResync", "what decoding from the origin loses")
         self.dialect = _label("statusDialect", "Interpret as (View menu)")
@@ -73,7 +76,8 @@ class StatusFields(QObject):
         self.progress.setTextVisible(False)
         self.cancel_button = QPushButton("Cancel")
         self.cancel_button.setObjectName("scanCancel")
-        for w in (self.cursor, self.line, self.selection, self.unit, self.resync, self.note):
+        for w in (self.cursor, self.line, self.selection, self.unit, self.region, self.resync,
+                  self.note):
             bar.addWidget(w)
         for w in (self.dialect, self.size, self.verdict, self.progress,
                   self.cancel_button, self.read_only):
@@ -100,6 +104,7 @@ class StatusFields(QObject):
 
     def show_scan(self, result) -> None:
         """The document's scan changed: how far it is, or the verdict once complete."""
+        self.show_region()
         if result is None:
             return
         if self.line.text().startswith("Ln ?") or "Col ?" in self.line.text():
@@ -146,6 +151,20 @@ class StatusFields(QObject):
         self.show_line()
         u = d.unit_at(c)
         self.unit.setText(unit_summary(u) if u is not None else "")
+        self.show_region()
+
+    def show_region(self) -> None:
+        """The region of the encoding map under the cursor ("cp1252 region", "binary"),
+        only when the map has more than one: a plain UTF-8 file shows nothing here. The
+        map is the finished scan's (a bisection, no reading)."""
+        emap = regionlook.map_of(self.document.scan)
+        region = emap.region_at(self.document.cursor) if emap is not None and len(emap) > 1 else None
+        self.region.setVisible(region is not None)
+        if region is None:
+            self.region.setText("")
+            return
+        self.region.setText(regionlook.short_name(region))
+        self.region.setToolTip(regionlook.describe(region))
 
     def show_line(self) -> None:
         """"Ln L, Col C" of the cursor, from the scan's block index or a small file's

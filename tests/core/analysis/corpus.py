@@ -219,6 +219,11 @@ def cases() -> list[Case]:
                      (half + len(b), len(data), "utf-8")]))
     rnd = blob(50000, seed=3)
     out.append(Case("random_bytes", rnd, "binary", [(0, len(rnd), "binary")]))
+    # Short Western text with symbols (© ° ½ are not letters): the bundled latin1.txt.
+    short = ("Legacy Latin-1 text, not UTF-8: café crème brûlée, © 2024, 10 °C, ½ cup, "
+             "naïve\n").encode("latin-1")
+    out.append(Case("short_latin1_symbols", short, "legacy_charset",
+                    [(0, len(short), "iso8859-1")]))
     # UTF-8 with scattered damage is UTF-8 with problems, not a mixture.
     rng = random.Random(5)
     damaged = bytearray((EN * 40).encode())
