@@ -14,9 +14,11 @@ from __future__ import annotations
 import datetime as _dt
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QAbstractItemView, QDockWidget, QHBoxLayout, QHeaderView,
+from PySide6.QtWidgets import (QDockWidget, QHBoxLayout, QHeaderView,
                                QLabel, QPushButton, QTableWidget, QTableWidgetItem,
                                QVBoxLayout, QWidget)
+
+from inspector.gui.look.tables import read_only_rows
 
 COLUMNS = ("Offset", "Length", "Bytes", "Note", "Made")
 BYTES_SHOWN = 12
@@ -35,11 +37,7 @@ def _table(name: str, parent: QWidget) -> QTableWidget:
     t = QTableWidget(0, len(COLUMNS), parent)
     t.setObjectName(name)
     t.setHorizontalHeaderLabels(COLUMNS)
-    t.verticalHeader().hide()
-    t.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    t.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-    t.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-    t.setWordWrap(False)
+    read_only_rows(t)
     header = t.horizontalHeader()
     for i in range(len(COLUMNS)):
         header.setSectionResizeMode(i, QHeaderView.ResizeMode.ResizeToContents)

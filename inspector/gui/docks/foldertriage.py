@@ -22,7 +22,7 @@ from typing import Callable
 from PySide6.QtCore import (QAbstractTableModel, QItemSelectionModel, QModelIndex,
                             QSortFilterProxyModel, Qt, QTimer, Signal)
 from PySide6.QtGui import QKeyEvent
-from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDockWidget,
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDockWidget,
                                QHBoxLayout, QHeaderView, QLabel, QLineEdit, QMenu,
                                QProgressBar, QPushButton, QTableView, QToolButton,
                                QVBoxLayout, QWidget)
@@ -31,6 +31,7 @@ from inspector.core.analysis import triage as TR
 from inspector.core.analysis.batch import Options
 from inspector.core.source.bytesource import display_path
 from inspector.gui.runtime.workers import GeneratorWorker, start as start_worker
+from inspector.gui.look.tables import read_only_rows
 
 
 class TriageModel(QAbstractTableModel):
@@ -225,12 +226,7 @@ class FolderTriageDock(QDockWidget):
         self.table = TriageTable(body)
         self.table.setObjectName("triageTable")
         self.table.setModel(self.proxy)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.setAlternatingRowColors(True)
-        self.table.setWordWrap(False)
-        self.table.verticalHeader().hide()
+        read_only_rows(self.table, alternating=True)
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.table.verticalHeader().setDefaultSectionSize(self.table.fontMetrics().height() + 4)
         header = self.table.horizontalHeader()

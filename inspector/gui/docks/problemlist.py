@@ -21,7 +21,7 @@ import numpy as np
 from PySide6.QtCore import (QAbstractTableModel, QModelIndex, Qt,
                             QTimer, Signal)
 from PySide6.QtGui import QFontDatabase, QKeyEvent
-from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDockWidget, QHBoxLayout,
+from PySide6.QtWidgets import (QComboBox, QDockWidget, QHBoxLayout,
                                QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget)
 
 from inspector.core.units import decoder
@@ -30,6 +30,7 @@ from inspector.core.scan.blockindex import BlockIndex
 from inspector.core.scan.navigation import nth_problem
 from inspector.core.scan.results import ScanResult
 from inspector.gui.look import style
+from inspector.gui.look.tables import read_only_rows
 
 QT_MAX_ROWS = 2**31 - 1  # Qt's row numbers are 32-bit ints
 
@@ -511,12 +512,7 @@ class ProblemListDock(QDockWidget):
         self.table = ProblemTable(body)
         self.table.setObjectName("problemTable")
         self.table.setModel(self.model)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.setAlternatingRowColors(True)
-        self.table.setWordWrap(False)
-        self.table.verticalHeader().hide()
+        read_only_rows(self.table, alternating=True)
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
         self.table.setFont(mono)

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from PySide6.QtCore import QRect, QSize, Qt
 from PySide6.QtGui import QFontMetrics, QGuiApplication, QIcon, QPainter, QPixmap
-from PySide6.QtWidgets import (QAbstractItemView, QDockWidget, QHBoxLayout, QHeaderView, QLabel,
+from PySide6.QtWidgets import (QDockWidget, QHBoxLayout, QHeaderView, QLabel,
                                QPushButton, QScrollArea, QSizePolicy, QTableWidget,
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
@@ -25,6 +25,7 @@ from inspector.core.source.bytesource import ByteSourceError
 from inspector.core.scan.results import ScanResult
 from inspector.core.analysis.verdict import verdict_of
 from inspector.gui.look import regionlook, style
+from inspector.gui.look.tables import read_only_rows
 
 LENGTH_ROLES = {1: style.ASCII, 2: style.MULTI2, 3: style.MULTI3, 4: style.MULTI4}
 
@@ -234,10 +235,7 @@ class RegionTable(QTableWidget):
         self.regions: list = []
         self.more = 0
         self.setHorizontalHeaderLabels(self.HEADERS)
-        self.verticalHeader().hide()
-        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        read_only_rows(self, wrap=self.wordWrap())
         self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.horizontalHeader().setStretchLastSection(True)
         self.cellClicked.connect(lambda row, _col: self.go_to_row(row))
