@@ -61,7 +61,7 @@ def report_source(source, path, options: Options, workers: int | None = 1,
     from inspector.core.analysis.verdict import verdict
 
     steps = scan_steps(source, options.dialect, max_errors=options.max_errors,
-                       workers=workers, sha256=options.sha256)
+                       workers=workers, sha256=options.sha256, lazy_index=True)
     while True:
         try:
             step = next(steps)

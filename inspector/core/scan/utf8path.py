@@ -474,3 +474,63 @@ def fast_segment(result, index, source, seg_start: int, seg_end: int, chunk_size
         yield pos
         if short and stop == len(buf):
             return
+
+
+# ------------------------------------------------------ whole small files that decode strictly
+#
+# Most files of a tree are small and valid. For them one strict ``bytes.decode`` says
+# there is no error, and the counts come from byte classes: the units by length from the
+# number of characters and the bytes E0..FF and F0..FF, the ASCII controls and binary
+# bytes from ``bytes.translate`` (in valid UTF-8 a byte below 80 is an ASCII
+# character), the warnings of other characters from one table lookup per character.
+# The block index is left to be made later, if anyone asks (see
+# :meth:`ScanResult.defer_index`).
+
+QUICK_LIMIT = 1 << 20  # files up to this size are read whole and tried this way
+_CONTROL_ASCII = bytes([*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])
+_NOT_CONTROL = bytes(b for b in range(256) if b not in _CONTROL_ASCII)
+_NOT_BINARY = bytes(b for b in range(256) if not KR.BINARY_ASCII[b])
+_BELOW_E0 = bytes(range(0xE0))
+_BELOW_F0 = bytes(range(0xF0))
+
+
+def quick_whole(result, data: bytes) -> bool:
+    """Count ``data``, a whole utf-8 stream starting at offset 0, into ``result`` if it
+    decodes strictly (True); else count nothing (False). The counts equal the full
+    scan's (a test compares them)."""
+    n = len(data)
+    if data.isascii():
+        result.units[1] += n
+        controls = len(data.translate(None, _NOT_CONTROL))
+        if controls:
+            result.warnings_by_kind[K.CONTROL] += controls
+            result.binary_bytes += len(data.translate(None, _NOT_BINARY))
+        return True
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    chars = len(text)
+    high = data.translate(None, _BELOW_E0)
+    u4 = len(high.translate(None, _BELOW_F0))
+    u3 = len(high) - u4
+    u2 = n - chars - 2 * u3 - 3 * u4
+    result.units[1] += chars - u2 - u3 - u4
+    result.units[2] += u2
+    result.units[3] += u3
+    result.units[4] += u4
+    t = TB.tables()
+    cps = _code_points(text)
+    hits = np.flatnonzero(t.any8.take(cps))
+    if len(hits):
+        hcp = cps[hits]
+        bits = t.bits.take(hcp)
+        if hits[0] == 0 and hcp[0] == 0xFEFF:  # a byte order mark
+            bits[0] = (bits[0] & ~np.uint16(TB.B_ZWNBSP)) | TB.B_BOM
+        present = int(np.bitwise_or.reduce(bits))
+        for w, name in enumerate(K.WARNING_KINDS):
+            if present & (1 << w):
+                result.warnings_by_kind[name] += int(np.count_nonzero(bits & (1 << w)))
+        if present & TB.B_CONTROL:
+            result.binary_bytes += len(data.translate(None, _NOT_BINARY))
+    return True
