@@ -37,15 +37,18 @@ def scan_steps(source, dialect: str = K.UTF8, start: int = 0, end: int | None = 
                max_errors: int = 100, block_size: int | None = DEFAULT_BLOCK,
                chunk_size: int | None = None, origin: int | None = None,
                sha256: bool = True, dense_window: int = DENSE_WINDOW,
-               workers: int | None = None, *, lazy_index: bool = False):
+               workers: int | None = None, *, lazy_index: bool = False,
+               executor=None):
     """Scan ``source`` as a generator: yields :class:`ScanProgress` after every window
     (``chunk_size`` bytes; by default 2 MiB in the utf-8 dialect, otherwise ~1 MiB of
     clean data or 128 KiB of dense errors) and returns the final :class:`ScanResult`.
     Stopping the iteration cancels the scan.
 
-    A large utf-8 scan of a file runs on ``workers`` processes (None: one per core; see
-    :mod:`inspector.core.scan.parallel`), when this process has a single thread (never
-    in the window, which scans in one worker thread); 1 keeps it in this process.
+    A large utf-8 scan of a file runs as slices on ``executor`` (a
+    ``concurrent.futures`` executor: a process pool, a Dask cluster's), else on a pool
+    of ``workers`` processes started for it (None: one per core; see
+    :mod:`inspector.core.scan.parallel`; never in the window, which scans in one worker
+    thread); 1 and no executor keep it in this process.
 
     ``lazy_index``: the caller may never look at the block index (a report of many
     files). A whole small file that decodes strictly is then counted at once (see
@@ -79,9 +82,9 @@ def scan_steps(source, dialect: str = K.UTF8, start: int = 0, end: int | None = 
         workers = parallelscan.default_workers()
     for seg_start, seg_end in segments(start, end, origin):
         if dialect == K.UTF8:
-            if parallelscan.usable(source, workers, seg_end - seg_start, dialect):
+            if parallelscan.usable(source, workers, seg_end - seg_start, dialect, executor):
                 pieces = parallelscan.segment(result, index, source, seg_start, seg_end,
-                                              workers, hasher)
+                                              workers, hasher, executor)
             else:
                 pieces = fast_segment(result, index, source, seg_start, seg_end,
                                        chunk_size or TEXT_WINDOW, hasher)
