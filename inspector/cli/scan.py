@@ -356,7 +356,8 @@ class _ClusterExecutor:
             self.client = Client(address, timeout="10s")
         except (OSError, TimeoutError) as e:
             raise RuntimeError(f"cannot reach the Dask scheduler at {address}: {e}") from None
-        self.executor = self.client.get_executor()
+        # pure=False: a task is run again every time (a file may have changed since).
+        self.executor = self.client.get_executor(pure=False)
 
     def submit(self, fn, *args, **kwargs):
         return self.executor.submit(fn, *args, **kwargs)
