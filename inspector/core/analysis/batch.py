@@ -182,9 +182,11 @@ def reports(entries: Iterable[CO.Entry], options: Options, executor=None,
                 if len(batch.paths) >= BATCH_FILES or batch.size >= BATCH_BYTES:
                     send(batch)
                     batch = None
-        if batch is not None and (exhausted or len(pending) >= window):
+        if batch is not None and exhausted:
             send(batch)
             batch = None
+        # Otherwise the open batch fills as entries leave the window (or is sent when
+        # its first entry's turn comes).
         if not pending:
             return
         entry, done, b, i = pending.popleft()

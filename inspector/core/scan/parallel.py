@@ -25,12 +25,10 @@ The window never starts processes: it scans in one worker thread.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import signal
 import sys
 import threading
-from concurrent.futures import ProcessPoolExecutor
 
 from inspector.core.units import kinds as K
 from inspector.core.scan.blockindex import BlockIndex
@@ -82,14 +80,20 @@ def _qt_application_running() -> bool:
 def start_method() -> str:
     """``fork`` where it is safe and available (fast: nothing to import again), else
     ``forkserver``, else ``spawn``."""
+    import multiprocessing  # here: a scan that starts no process does not import it
+
     methods = multiprocessing.get_all_start_methods()
     if "fork" in methods and sys.platform.startswith("linux") and _single_threaded():
         return "fork"
     return "forkserver" if "forkserver" in methods else "spawn"
 
 
-def process_pool(workers: int, method: str | None = None) -> ProcessPoolExecutor:
-    """A local pool of ``workers`` processes for files and slices."""
+def process_pool(workers: int, method: str | None = None):
+    """A local pool of ``workers`` processes for files and slices (a
+    ``concurrent.futures.ProcessPoolExecutor``)."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
     if not may_start_processes():
         raise RuntimeError("no process is started from the window")
     context = multiprocessing.get_context(method or start_method())
@@ -269,14 +273,24 @@ def segment(result, index, source, seg_start: int, seg_end: int, workers: int, h
             _stop(executor)
 
 
-def _stop(pool: ProcessPoolExecutor) -> None:
+def _stop(pool) -> None:
     """Shut a pool of our own down now: its processes are ended, not waited for, and
-    its manager thread is gone when this returns (a later fork must find one thread)."""
+    its threads are gone when this returns (a later fork must find one thread). The
+    pool's attributes are read first: ``shutdown`` forgets them."""
     processes = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)
+    calls = getattr(pool, "_call_queue", None)
     pool.shutdown(wait=False, cancel_futures=True)
     for p in processes:
         if p.is_alive():
             p.terminate()
     for p in processes:
         p.join()
-    pool.shutdown(wait=True)
+    if manager is not None:
+        manager.join()
+    if calls is not None:  # its feeder thread
+        try:
+            calls.close()
+            calls.join_thread()
+        except (OSError, ValueError, AssertionError):
+            pass

@@ -115,8 +115,10 @@ def test_random_bytes_and_sha256(tmp_path, monkeypatch):
     monkeypatch.setattr(parallelscan, "TASK_BYTES", 1 << 16)
     monkeypatch.setattr(parallelscan, "MIN_PARALLEL_BYTES", 0)
     data = os.urandom(3 << 20)
+    threads = threading.active_count()
     a, b = both(write(tmp_path, data), block_size=None)
     same(a, b)
+    assert threading.active_count() == threads  # the pool's threads are gone too
     import hashlib
 
     assert b.sha256 == hashlib.sha256(data).hexdigest()
