@@ -344,6 +344,7 @@ def _first_error_offset(buf, a: int, b: int) -> int:
 
 
 DENSE_PIECE = 64 * 1024
+_DENSE_ROWS_SPAN = 4096
 
 
 def _dense_window(result, index, buf, base: int, a: int, b: int, final: bool) -> int:
@@ -361,12 +362,18 @@ def _dense_window(result, index, buf, base: int, a: int, b: int, final: bool) ->
         while lo < hi:
             piece_end = hi if hi - lo <= DENSE_PIECE else boundary_at_or_after(buf, lo + DENSE_PIECE, lo)
             error_bytes += _dense_block(result, index, buf, base, lo, piece_end, blk)
-            if len(result.first_errors) < result.max_errors:
-                m = np.frombuffer(buf, dtype=np.uint8, count=piece_end - lo, offset=lo)
-                shift = base + lo
-                rows = KR.classify(m, lambda ix: ix.astype(np.int64) + shift, None,
-                                   final and piece_end == b, K.UTF8)
+            # The first errors: rows cut a few KiB at a time, only until the list is
+            # full (dense errors fill it within the first few hundred bytes).
+            p = lo
+            while p < piece_end and len(result.first_errors) < result.max_errors:
+                q = piece_end
+                if piece_end - p > _DENSE_ROWS_SPAN + 8:
+                    q = KR.safe_stop(buf, p + _DENSE_ROWS_SPAN, K.UTF8)
+                m = np.frombuffer(buf, dtype=np.uint8, count=q - p, offset=p)
+                rows = KR.classify(m, lambda ix, shift=base + p: ix.astype(np.int64) + shift,
+                                   None, final and q == b, K.UTF8)
                 collect_first_errors(result, rows)
+                p = q
             lo = piece_end
     return error_bytes
 

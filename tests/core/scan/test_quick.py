@@ -72,3 +72,18 @@ def test_benchmark_files_like_full_scan(tmp_path):
     same("\ufeffhello\n".encode())
     same(("x" * 70000 + "é\n") .encode() * 3)  # several blocks
     same(bytes(rng.randrange(0x80) for _ in range(5000)))
+
+
+def test_first_errors_of_long_dense_and_sparse_stretches():
+    """The first errors are cut a span at a time: across many spans they are still
+    every error, in order."""
+    from inspector.core.units.decoder import cut
+
+    rng = random.Random(5)
+    text = "".join(rng.choice(["a", "é", "日", "😀", "\n"]) for _ in range(30000)).encode()
+    noisy = bytearray(text)
+    for _ in range(300):
+        noisy[rng.randrange(len(noisy))] = rng.choice([0x80, 0xC3, 0xE2, 0xF0, 0xFF])
+    for data in (rng.randbytes(150_000), bytes(noisy), rng.randbytes(9000) + text):
+        r = scan(MemorySource(data), max_errors=1_000_000, workers=1)
+        assert r.first_errors == [u for u in cut(data) if u.is_error]
