@@ -202,7 +202,7 @@ def _gnu_lines(report: dict) -> list[str]:
             for e in report["first_errors"]]
 
 
-def _one_file_report(entry, args, options):
+def _one_file_report(entry, args, options, executor=None):
     """The report of one entry scanned in this process (a file, or standard input),
     with a progress bar for a long one."""
     if entry.kind == "stdin":
@@ -212,14 +212,14 @@ def _one_file_report(entry, args, options):
             return {"path": CO.STDIN, "error": f"-: cannot read standard input: {e.strerror or e}",
                     "reason": "io"}
         try:
-            return BA.report_source(source, CO.STDIN, options, args.jobs)
+            return BA.report_source(source, CO.STDIN, options, args.jobs, executor=executor)
         except ByteSourceError as e:
             return BA.error_report(CO.STDIN, e)
         finally:
             source.close()
     bar = _ProgressBar(display_path(entry.path), sys.stderr)
     try:
-        return BA.report_path(entry.path, options, args.jobs, bar.update)
+        return BA.report_path(entry.path, options, args.jobs, bar.update, executor)
     finally:
         bar.close()
 
@@ -294,8 +294,8 @@ def main(argv: list[str] | None = None) -> int:
             return EXIT_ERROR
         collected = []
         stdin_rows = csv_out is not None and any(e.kind == "stdin" for e in files)
-        run_here = ((lambda e: _stdin_with_csv(e, args, options, csv_out, several))
-                    if stdin_rows else (lambda e: _one_file_report(e, args, options)))
+        run_here = ((lambda e: _stdin_with_csv(e, args, options, csv_out, several, executor))
+                    if stdin_rows else (lambda e: _one_file_report(e, args, options, executor)))
         for entry, report in BA.reports(entries, options, executor, local, run_here=run_here):
             status = max(status, BA.status_of(report))
             summary.add(report)
@@ -347,13 +347,13 @@ def main(argv: list[str] | None = None) -> int:
     return status
 
 
-def _stdin_with_csv(entry, args, options, csv_out, several):
+def _stdin_with_csv(entry, args, options, csv_out, several, executor=None):
     """Standard input read once: its report and its CSV rows from the same spool."""
     if entry.kind != "stdin":
-        return _one_file_report(entry, args, options)
+        return _one_file_report(entry, args, options, executor)
     with CO.SpooledInput() as source:
         try:
-            report = BA.report_source(source, CO.STDIN, options, args.jobs)
+            report = BA.report_source(source, CO.STDIN, options, args.jobs, executor=executor)
         except ByteSourceError as e:
             return BA.error_report(CO.STDIN, e)
         write_csv(csv_out, source, args.dialect, path=CO.STDIN if several else None,
@@ -361,9 +361,55 @@ def _stdin_with_csv(entry, args, options, csv_out, several):
     return report
 
 
+POOL_MIN_BYTES = 1 << 20  # by default, fewer bytes than this are scanned in this process
+CLUSTER_HINT = "pip install 'utf8-inspector[cluster]'"
+
+
+class _ClusterExecutor:
+    """A Dask cluster's ``concurrent.futures`` executor (``Client.get_executor()``),
+    closed with its client."""
+
+    def __init__(self, address: str):
+        try:
+            from distributed import Client
+        except ImportError:
+            raise RuntimeError(f"--dask needs the 'distributed' package: {CLUSTER_HINT}") from None
+        try:
+            self.client = Client(address, timeout="10s")
+        except (OSError, TimeoutError) as e:
+            raise RuntimeError(f"cannot reach the Dask scheduler at {address}: {e}") from None
+        # pure=False: a task is run again every time (a file may have changed since).
+        self.executor = self.client.get_executor(pure=False)
+
+    def submit(self, fn, *args, **kwargs):
+        return self.executor.submit(fn, *args, **kwargs)
+
+    def shutdown(self, wait: bool = True, cancel_futures: bool = False) -> None:
+        try:
+            self.executor.shutdown(wait=wait and not cancel_futures)
+        finally:
+            self.client.close()
+
+
 def _executor(args, files):
-    """(executor or None, which entries stay in this process)."""
-    return None, None
+    """(executor or None, which entries stay in this process): a Dask cluster's with
+    ``--dask``, else a local process pool when there is work for more than one process
+    (``--jobs``, by default one per core; 1: none). Standard input is read here; a large
+    file is cut here into slices that run on the same executor."""
+    from inspector.core.scan import parallel as PS
+
+    def local(entry) -> bool:
+        return entry.kind == "stdin" or entry.size >= PS.MIN_PARALLEL_BYTES
+
+    if args.dask:
+        return _ClusterExecutor(args.dask), local
+    jobs = args.jobs or PS.default_workers()
+    several = [e for e in files if e.kind == "file"]
+    if jobs <= 1 or len(several) < 2:
+        return None, None  # one file: report_path cuts a large one into slices itself
+    if args.jobs is None and sum(e.size for e in several) < POOL_MIN_BYTES:
+        return None, None  # a few small files: a pool costs more than it saves
+    return PS.process_pool(jobs), local
 
 
 if __name__ == "__main__":  # pragma: no cover

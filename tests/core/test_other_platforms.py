@@ -2,6 +2,7 @@
 systems are played by taking the call away): pread, O_NOATIME, /proc, fork,
 sched_getaffinity, fchmod. (malloc_trim's fallback is in tests/gui/runtime.)"""
 
+import multiprocessing
 import os
 import sys
 
@@ -55,13 +56,17 @@ def test_repair_without_fchmod_and_without_proc(sample, tmp_path, monkeypatch):
     assert summary.bytes_in == len(DATA)
 
 
-def test_no_parallel_scan_without_fork_or_off_linux(sample, monkeypatch):
+def test_parallel_scan_without_fork_or_off_linux(sample, monkeypatch):
     with FileSource(sample) as src:
         monkeypatch.setattr(parallel, "MIN_PARALLEL_BYTES", 0)
         monkeypatch.setattr(parallel, "_single_threaded", lambda: True)
-        assert parallel.usable(src, 2, len(DATA), "utf-8") == sys.platform.startswith("linux")
+        assert parallel.usable(src, 2, len(DATA), "utf-8")
+        assert parallel.start_method() == ("fork" if sys.platform.startswith("linux") else "forkserver")
         monkeypatch.setattr(sys, "platform", "darwin")
-        assert not parallel.usable(src, 2, len(DATA), "utf-8")
+        assert parallel.usable(src, 2, len(DATA), "utf-8")  # the tasks need no fork
+        assert parallel.start_method() in ("forkserver", "spawn")
+        monkeypatch.setattr(multiprocessing, "get_all_start_methods", lambda: ["spawn"])
+        assert parallel.start_method() == "spawn"
 
 
 def test_cores_without_sched_getaffinity(monkeypatch):

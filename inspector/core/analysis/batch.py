@@ -56,12 +56,14 @@ def status_of(report: dict) -> int:
 
 
 def report_source(source, path, options: Options, workers: int | None = 1,
-                  progress: Callable[[int, int], None] | None = None) -> dict:
-    """Scan an open source and make its report (verdict included; lines and columns)."""
+                  progress: Callable[[int, int], None] | None = None, executor=None) -> dict:
+    """Scan an open source and make its report (verdict included; lines and columns).
+    A large file's slices run on ``executor`` when one is given."""
     from inspector.core.analysis.verdict import verdict
 
     steps = scan_steps(source, options.dialect, max_errors=options.max_errors,
-                       workers=workers, sha256=options.sha256)
+                       workers=workers, sha256=options.sha256, lazy_index=True,
+                       executor=executor)
     while True:
         try:
             step = next(steps)
@@ -85,7 +87,7 @@ def report_source(source, path, options: Options, workers: int | None = 1,
 
 
 def report_path(path, options: Options, workers: int | None = 1,
-                progress: Callable[[int, int], None] | None = None) -> dict:
+                progress: Callable[[int, int], None] | None = None, executor=None) -> dict:
     """The report of one file by its path; an unreadable file gives ``path`` and
     ``error`` (and ``reason``), never an exception."""
     try:
@@ -93,7 +95,7 @@ def report_path(path, options: Options, workers: int | None = 1,
     except ByteSourceError as e:
         return error_report(path, e)
     try:
-        return report_source(source, path, options, workers, progress)
+        return report_source(source, path, options, workers, progress, executor)
     except ByteSourceError as e:
         return error_report(path, e)
     except OSError as e:
@@ -108,6 +110,12 @@ def report_task(path, options: Options) -> dict:
     return report_path(path, options, workers=1)
 
 
+def reports_task(paths: list, options: Options) -> list[dict]:
+    """A task for an executor: a few whole files (one task per file would cost more in
+    sending than in scanning small ones), their reports in order."""
+    return [report_path(p, options, workers=1) for p in paths]
+
+
 def entry_report(entry: CO.Entry) -> dict | None:
     """The report of an entry that needs no scan (skipped, unlistable), else None."""
     if entry.kind == "skipped":
@@ -119,14 +127,28 @@ def entry_report(entry: CO.Entry) -> dict | None:
     return None
 
 
+BATCH_FILES = 16  # files per task at most...
+BATCH_BYTES = 1 << 20  # ...and about this many bytes
+
+
+class _Batch:
+    __slots__ = ("paths", "size", "future")
+
+    def __init__(self):
+        self.paths: list = []
+        self.size = 0
+        self.future = None
+
+
 def reports(entries: Iterable[CO.Entry], options: Options, executor=None,
-            local: Callable[[CO.Entry], bool] | None = None, window: int = 64,
+            local: Callable[[CO.Entry], bool] | None = None, window: int = 256,
             run_here: Callable[[CO.Entry], dict] | None = None) -> Iterator[tuple[CO.Entry, dict]]:
     """(entry, report) for every entry, in the entries' order, each as soon as it and
-    all before it are done. With an ``executor``, files are submitted ahead (at most
-    ``window`` in flight) and run there; ``local(entry)`` True keeps an entry in this
-    process (standard input, or large files that this process cuts into slices for
-    the executor itself); ``run_here`` makes those reports."""
+    all before it are done. With an ``executor``, files are sent ahead in tasks of a
+    few files (:func:`reports_task`; at most ``window`` files in flight) and run there;
+    ``local(entry)`` True keeps an entry in this process (standard input, or large
+    files that this process cuts into slices for the executor itself); ``run_here``
+    makes those reports."""
     run_here = run_here or (lambda e: report_path(e.path, options))
     if executor is None:
         for entry in entries:
@@ -135,6 +157,11 @@ def reports(entries: Iterable[CO.Entry], options: Options, executor=None,
     pending: deque = deque()
     it = iter(entries)
     exhausted = False
+    batch = None
+
+    def send(b: _Batch) -> None:
+        b.future = executor.submit(reports_task, b.paths, options)
+
     while True:
         while not exhausted and len(pending) < window:
             entry = next(it, None)
@@ -143,16 +170,34 @@ def reports(entries: Iterable[CO.Entry], options: Options, executor=None,
                 break
             done = entry_report(entry)
             if done is not None:
-                pending.append((entry, done, None))
+                pending.append((entry, done, None, 0))
             elif local is not None and local(entry):
-                pending.append((entry, None, None))
+                pending.append((entry, None, None, 0))
             else:
-                pending.append((entry, None, executor.submit(report_task, entry.path, options)))
+                if batch is None:
+                    batch = _Batch()
+                pending.append((entry, None, batch, len(batch.paths)))
+                batch.paths.append(entry.path)
+                batch.size += entry.size or 0
+                if len(batch.paths) >= BATCH_FILES or batch.size >= BATCH_BYTES:
+                    send(batch)
+                    batch = None
+        if batch is not None and exhausted:
+            send(batch)
+            batch = None
+        # Otherwise the open batch fills as entries leave the window (or is sent when
+        # its first entry's turn comes).
         if not pending:
             return
-        entry, done, future = pending.popleft()
+        entry, done, b, i = pending.popleft()
         if done is None:
-            done = future.result() if future is not None else run_here(entry)
+            if b is not None:
+                if b.future is None:
+                    send(b)
+                    batch = None
+                done = b.future.result()[i]
+            else:
+                done = run_here(entry)
         yield entry, done
 
 

@@ -1,7 +1,7 @@
 """A cheap necessary condition for ftfy to find UTF-8 read as a single-byte charset.
 
 UTF-8 decoded as one of the single-byte charsets ftfy knows turns each multi-byte
-sequence into a lead character (the charset's letter for a byte C2..F4) followed by a
+sequence into a lead character (the charset's letter for a byte C0 or C2..F4) followed by a
 continuation character (its letter for a byte 80..BF), or a space where a no-break space
 (A0) was lost. Text without such a pair cannot be undone into UTF-8, so ftfy, whose
 look-around costs about a millisecond per 10 KB, is asked only about text that has one.
@@ -21,6 +21,10 @@ _tables = None
 # either ending a 2-byte sequence, or inside a longer one (followed by a continuation).
 _SPACE_ENDS = (0xC2, 0xC3, 0xC5, 0xCE, 0xD0, 0xD9)
 _SPACE_INSIDE = (0xE2, 0xE3, 0xF0)
+# The bytes that can lead a sequence ftfy decodes: C2..F4, and C0 (its "utf-8-variants"
+# read C0 80 as NUL). F5..FF and C1 lead nothing, so a letter they stand for (Cyrillic
+# ш..я in cp1251, ö ø ü in Latin-1) does not make text suspect.
+_LEADS = (0xC0, *range(0xC2, 0xF5))
 
 
 def _build():
@@ -29,7 +33,7 @@ def _build():
     space_ends = np.zeros(0x110000, dtype=np.uint16)
     space_inside = np.zeros(0x110000, dtype=np.uint16)
     for bit, enc in enumerate(CHARSETS):
-        for b in range(0xC0, 0x100):
+        for b in _LEADS:
             ch = bytes([b]).decode(enc, "ignore")
             if ch:
                 lead[ord(ch)] |= 1 << bit

@@ -54,7 +54,21 @@ def unit_entry(unit: Unit, source) -> dict:
 def first_error_entries(result, source) -> list[dict]:
     """The report's ``first_errors``, each with its ``line`` and ``column`` (see
     :mod:`inspector.core.scan.lines`)."""
-    entries = [unit_entry(u, source) for u in result.first_errors]
+    units = result.first_errors
+    if units and units[-1].offset + units[-1].length - units[0].offset <= (1 << 20):
+        # One read for all of them (a binary file lists a hundred within a few KiB).
+        lo = units[0].offset
+        data = source.read(lo, units[-1].offset + units[-1].length - lo)
+        entries = []
+        for u in units:
+            entry = {"offset": u.offset, "length": u.length, "kind": u.kind,
+                     "bytes": data[u.offset - lo:u.offset - lo + u.length].hex(" "),
+                     "replacements": u.replacements, "codepoint": u.value}
+            if u.at_end:
+                entry["at_end"] = True
+            entries.append(entry)
+    else:
+        entries = [unit_entry(u, source) for u in units]
     if entries:
         origin = result.origin
         # A unit before an origin belongs to another stream: count it from the file's start
@@ -110,7 +124,7 @@ def build_report(result, source, path, verdict, findings=None) -> dict:
             "seconds": round(result.seconds, 3),
             "error_bytes": result.error_bytes,
             "binary_bytes": result.binary_bytes,
-            "block_size": result.index.block_size,
+            "block_size": result.block_size,
         },
         "tool": {"name": "utf8-inspector", "version": inspector.__version__,
                  "unicode_version": UNICODE_VERSION},

@@ -135,7 +135,8 @@ def _walk_dir(top, rel: str, include, exclude, follow_links: bool, seen: set) ->
 class SpooledInput:
     """Standard input (or any binary stream) copied to an anonymous temporary file, in
     chunks, never held whole; a byte source like a file (``read``, ``read_uncached``,
-    ``size``, ``close``; ``_fd`` for the scanner's workers)."""
+    ``size``, ``close``; ``slice_path``, the spool's name, for the processes that scan
+    slices of it)."""
 
     path = STDIN
     name = STDIN
@@ -143,8 +144,9 @@ class SpooledInput:
 
     def __init__(self, stream=None, chunk: int = SPOOL_CHUNK):
         stream = sys.stdin.buffer if stream is None else stream
-        self._file = tempfile.TemporaryFile(prefix="utf8-inspector-stdin-")
+        self._file = tempfile.NamedTemporaryFile(prefix="utf8-inspector-stdin-")
         self._fd = self._file.fileno()
+        self.slice_path = self._file.name
         read = getattr(stream, "read1", None) or stream.read
         size = 0
         while True:

@@ -121,6 +121,11 @@ def line_columns(source, offsets: Iterable[int], dialect: str = K.UTF8,
                  index=None) -> list[tuple[int, int]]:
     """(line, column) of each unit start in ``offsets`` (ascending), in one pass over the
     bytes from the first one."""
+    offsets = list(offsets)
+    if dialect == K.UTF8 and offsets:
+        lo = line_start(source, offsets[0])
+        if offsets[-1] - lo <= CHUNK:
+            return _line_columns_utf8(source, offsets, lo, index)
     out = []
     read = _reader(source)
     pos = 0
@@ -138,6 +143,29 @@ def line_columns(source, offsets: Iterable[int], dialect: str = K.UTF8,
                 p += len(data)
         pos = off
         out.append((1 + lines, column_of(source, off, dialect)))
+    return out
+
+
+def _line_columns_utf8(source, offsets: list[int], lo: int, index) -> list[tuple[int, int]]:
+    """:func:`line_columns` in the utf-8 dialect when the offsets lie within a chunk of
+    the first one's line start ``lo``: one read, and each column carried on from the
+    offset before on the same line (a replacing decode of two stretches cut at a unit
+    boundary is the decode of the whole)."""
+    lines = lines_before(source, lo, index)
+    data = _reader(source)(lo, offsets[-1] - lo)
+    out = []
+    pos = 0  # relative to lo: the last offset met, or the start of its line
+    column = 1
+    for off in offsets:
+        r = off - lo
+        k = data.rfind(b"\n", pos, r)
+        if k >= 0:
+            lines += data.count(b"\n", pos, r)
+            pos, column = k + 1, 1
+        if r > pos:
+            column += len(data[pos:r].decode("utf-8", "replace"))
+            pos = r
+        out.append((1 + lines, column))
     return out
 
 

@@ -1,25 +1,30 @@
-"""The utf-8 scan on several cores: the region is cut into tasks at block edges, each
-task is scanned in a forked process, and the parent adds up the results in order.
+"""Parallel work as tasks on a :mod:`concurrent.futures` executor: a large utf-8 stream
+is cut into slices at block edges, each slice is a task, and the results are added up in
+order. The same executor runs whole files (see :mod:`inspector.core.analysis.batch`).
 
-Cutting is local, so the tasks can be cut exactly: a task begins at the first unit
+A task is plain data in and plain data out: :func:`slice_task` gets a dict (the path,
+the offsets, the block layout, the options) and gives back a dict of counts, numpy
+arrays and the first errors. Nothing is inherited, so the tasks run in a
+``ProcessPoolExecutor`` of any start method (``fork``, ``forkserver``, ``spawn``) and on
+a Dask cluster through ``distributed``'s ``Client.get_executor()``: a task opens the
+file by its path (the workers must see the same paths).
+
+Cutting is local, so the slices can be cut exactly: a slice begins at the first unit
 boundary at or after its block edge (found from the few bytes before the edge) and ends
-where the next one begins, and the parent's sums equal a one-process scan (a test
-compares every count and every array of the index). Each task's units all start in its
-own blocks, so its slice of the index is simply added.
+where the next one begins, and the sums equal a one-process scan (a test compares every
+count and every array of the index). Each slice's units all start in its own blocks, so
+its part of the index is simply added.
 
 Why processes and not threads: CPython's decoder holds the GIL, and most of the counting
 is many small numpy calls that hold it between them; two threads ran slower than one,
-two processes 1.6-1.8 times faster (2-core machine). Why ``fork``: the children inherit
-the open descriptor (they read the very file the parent opened, even if its path now
-names another one) and the imported modules, so a pool of two starts in 10-25 ms, not
-the ~330 ms of starting interpreters that import the scanner (measured here). Forking is only safe from a process with one thread, so this is
-for the command line and library callers; the GUI scans in one worker thread (and
-steps aside while the user navigates).
+two processes 1.6-1.8 times faster (2-core machine). The local pool forks when that is
+safe (one thread, Linux: it starts in 10-25 ms, the modules already imported), else it
+uses ``forkserver`` or ``spawn`` (each worker then imports the scanner, ~0.3 s once).
+The window never starts processes: it scans in one worker thread.
 """
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import signal
 import sys
@@ -28,6 +33,7 @@ import threading
 from inspector.core.units import kinds as K
 from inspector.core.scan.blockindex import BlockIndex
 from inspector.core.scan.results import ScanResult
+from inspector.core.units.decoder import Unit
 from inspector.core.scan.utf8path import TEXT_WINDOW, boundary_at_or_after, fast_segment
 
 TASK_BYTES = 16 << 20  # one task: long enough that its fixed costs vanish
@@ -35,22 +41,33 @@ MIN_PARALLEL_BYTES = 48 << 20  # below this one process is as fast (a pool costs
 _HASH_STEP = 4 << 20
 _LOOKBACK = 8
 
-_FD: int | None = None  # the parent's descriptor, inherited by the forked children
+
+def usable(source, workers: int, length: int, dialect: str, executor=None) -> bool:
+    """Whether a scan of ``length`` bytes of ``source`` may run as slices: on the given
+    ``executor``, or on a pool of ``workers`` processes started here."""
+    return ((executor is not None or workers > 1) and dialect == K.UTF8
+            and length >= MIN_PARALLEL_BYTES
+            and slice_path(source) is not None
+            and (executor is not None or may_start_processes()))
 
 
-def usable(source, workers: int, length: int, dialect: str) -> bool:
-    """Whether a scan of ``length`` bytes of ``source`` may run on ``workers`` processes."""
-    return (workers > 1 and dialect == K.UTF8 and length >= MIN_PARALLEL_BYTES
-            and getattr(source, "_fd", None) is not None
-            and sys.platform.startswith("linux")
-            and "fork" in multiprocessing.get_all_start_methods()
-            and _single_threaded())
+def slice_path(source) -> str | None:
+    """The path the tasks open to read ``source``: a file's own, a spool's name; None
+    for data in memory."""
+    path = getattr(source, "slice_path", None)
+    if path is None and getattr(source, "stat_result", None) is not None:
+        path = getattr(source, "path", None)
+    return path
+
+
+def may_start_processes() -> bool:
+    """The window's rule: no process is started while a Qt application runs (Qt is
+    looked up, never imported, here)."""
+    return not _qt_application_running()
 
 
 def _single_threaded() -> bool:
-    """No other thread could hold a lock at the moment of a fork: Python knows of no
-    other thread, and no Qt application runs (Qt's threads are invisible to Python;
-    Qt is looked up, never imported, here)."""
+    """No other thread could hold a lock at the moment of a fork."""
     return threading.active_count() == 1 and not _qt_application_running()
 
 
@@ -58,6 +75,30 @@ def _qt_application_running() -> bool:
     qtcore = sys.modules.get("PySide6.QtCore")
     app = getattr(qtcore, "QCoreApplication", None)
     return app is not None and app.instance() is not None
+
+
+def start_method() -> str:
+    """``fork`` where it is safe and available (fast: nothing to import again), else
+    ``forkserver``, else ``spawn``."""
+    import multiprocessing  # here: a scan that starts no process does not import it
+
+    methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods and sys.platform.startswith("linux") and _single_threaded():
+        return "fork"
+    return "forkserver" if "forkserver" in methods else "spawn"
+
+
+def process_pool(workers: int, method: str | None = None):
+    """A local pool of ``workers`` processes for files and slices (a
+    ``concurrent.futures.ProcessPoolExecutor``)."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    if not may_start_processes():
+        raise RuntimeError("no process is started from the window")
+    context = multiprocessing.get_context(method or start_method())
+    return ProcessPoolExecutor(max_workers=workers, mp_context=context,
+                               initializer=_child_setup)
 
 
 def default_workers() -> int:
@@ -68,15 +109,19 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-class _ForkedReader:
-    """The inherited descriptor, read without the parent's lock (which another thread of
-    the parent may have held at the moment of the fork)."""
+class _FileReader:
+    """The task's own descriptor of the file, read with ``pread``."""
 
     def __init__(self, fd: int):
         self.fd = fd
 
     def read_uncached(self, offset: int, length: int) -> bytes:
-        return os.pread(self.fd, length, offset) if length > 0 else b""
+        if length <= 0:
+            return b""
+        if hasattr(os, "pread"):
+            return os.pread(self.fd, length, offset)
+        os.lseek(self.fd, offset, os.SEEK_SET)  # Windows: the task's own descriptor
+        return os.read(self.fd, length)
 
 
 def _child_setup() -> None:
@@ -94,30 +139,40 @@ def _edge_boundary(read, p: int, seg_start: int, seg_end: int) -> int:
     return lo + boundary_at_or_after(buf, p - lo, 0)
 
 
-def _task(args):
-    """Scan one task in a child: returns its counts, its slice of the index and where it
-    stopped (short of its end if the file shrank)."""
-    istart, bs, size, seg_start, seg_end, lo, hi, max_errors = args
-    reader = _ForkedReader(_FD)
+def slice_task(job: dict) -> dict:
+    """Scan one slice (``job``: path, istart, bs, size, seg_start, seg_end, lo, hi,
+    max_errors): its counts, its part of the index and where it stopped (short of its
+    end if the file shrank); ``error`` and ``at`` if the file cannot be read."""
+    lo, hi = job["lo"], job["hi"]
+    seg_start, seg_end = job["seg_start"], job["seg_end"]
+    istart, bs = job["istart"], job["bs"]
     try:
+        fd = os.open(job["path"], os.O_RDONLY | getattr(os, "O_CLOEXEC", 0)
+                     | getattr(os, "O_BINARY", 0))
+    except OSError as e:
+        return {"error": e.strerror or str(e), "at": lo}
+    try:
+        reader = _FileReader(fd)
         a = lo if lo == seg_start else _edge_boundary(reader.read_uncached, lo, seg_start, seg_end)
         b = seg_end if hi >= seg_end else _edge_boundary(reader.read_uncached, hi, seg_start, seg_end)
         first_blk = (lo - istart) // bs
         # One block more than the task's: its last window may reach a few bytes past hi.
         index = BlockIndex(istart + first_blk * bs, hi + _LOOKBACK, bs, K.UTF8)
-        result = ScanResult(size, K.UTF8, a, b, index, max_errors, None)
+        result = ScanResult(job["size"], K.UTF8, a, b, index, job["max_errors"], None)
         reached = a
         for reached in fast_segment(result, index, reader, a, b, TEXT_WINDOW, None,
                                      stream_end=seg_end):
             pass
     except OSError as e:
         return {"error": e.strerror or str(e), "at": lo}
+    finally:
+        os.close(fd)
     return {
         "first_blk": first_blk, "start": a, "end": b, "reached": reached,
         "units": result.units, "errors": result.errors_by_kind,
         "warnings": result.warnings_by_kind, "replacements": result.replacements,
         "error_bytes": result.error_bytes, "binary_bytes": result.binary_bytes,
-        "first_errors": result.first_errors,
+        "first_errors": [tuple(u) for u in result.first_errors],
         "arrays": {name: getattr(index, name) for name in _ARRAYS},
         "first_problem": index.first_problem,
     }
@@ -143,7 +198,7 @@ def _merge(result, index, part: dict) -> None:
     result.binary_bytes += part["binary_bytes"]
     room = result.max_errors - len(result.first_errors)
     if room > 0:
-        result.first_errors.extend(part["first_errors"][:room])
+        result.first_errors.extend(Unit(*u) for u in part["first_errors"][:room])
     # A block cut by an origin is shared by two tasks: the earlier first problem wins.
     cur = index.first_problem[sl]
     new = part["first_problem"][:n]
@@ -164,42 +219,78 @@ def tasks(index, seg_start: int, seg_end: int) -> list[tuple[int, int]]:
     return list(zip(edges[:-1], edges[1:]))
 
 
-def segment(result, index, source, seg_start: int, seg_end: int, workers: int, hasher):
-    """Scan the stream [seg_start, seg_end) on ``workers`` processes; yields the offset
-    reached after each task is added (in order). Closing the generator stops the
-    children at once."""
-    global _FD
+def segment(result, index, source, seg_start: int, seg_end: int, workers: int, hasher,
+            executor=None):
+    """Scan the stream [seg_start, seg_end) as slices on ``executor`` (None: a pool of
+    ``workers`` processes started for this scan); yields the offset reached after each
+    slice is added (in order). Closing the generator cancels what has not started (and
+    stops a pool of its own at once)."""
     from inspector.core.source.bytesource import ByteSourceError, display_path
 
     pieces = tasks(index, seg_start, seg_end)
-    args = [(index.start, index.block_size, result.size, seg_start, seg_end, lo, hi,
-             result.max_errors) for lo, hi in pieces]
-    _FD = source._fd
-    pool = multiprocessing.get_context("fork").Pool(min(workers, len(pieces)), _child_setup)
+    path = slice_path(source)
+    jobs = [{"path": path, "istart": index.start, "bs": index.block_size,
+             "size": result.size, "seg_start": seg_start, "seg_end": seg_end, "lo": lo,
+             "hi": hi, "max_errors": result.max_errors} for lo, hi in pieces]
+    own = executor is None
+    if own:
+        executor = process_pool(min(workers, len(pieces)))
+    ahead = 2 * (workers if own else max(workers, 2))  # slices in flight: bounded memory
+    futures = []
     try:
-        answers = pool.imap(_task, args)
         hashed = seg_start
         read = getattr(source, "read_uncached", None) or source.read
-        for _ in pieces:
-            part = None
-            # The parent hashes the bytes in order while the children count.
-            while part is None and hasher is not None and hashed < seg_end:
-                try:
-                    part = answers.next(timeout=0)
-                except multiprocessing.TimeoutError:
-                    chunk = read(hashed, min(_HASH_STEP, seg_end - hashed))
-                    hasher.update(chunk)
-                    hashed = hashed + len(chunk) if chunk else seg_end
-            if part is None:
-                part = answers.next()
+        submitted = 0
+        for k in range(len(pieces)):
+            while submitted < len(jobs) and submitted < k + ahead:
+                futures.append(executor.submit(slice_task, jobs[submitted]))
+                submitted += 1
+            future = futures[k]
+            # This process hashes the bytes in order while the workers count.
+            while hasher is not None and hashed < seg_end and not future.done():
+                chunk = read(hashed, min(_HASH_STEP, seg_end - hashed))
+                hasher.update(chunk)
+                hashed = hashed + len(chunk) if chunk else seg_end
+            part = future.result()
+            futures[k] = None
             if "error" in part:
                 raise ByteSourceError(f"{display_path(source.path)}: read failed near offset "
                                       f"{part['at']:,}: {part['error']}", source.path, "io")
             _merge(result, index, part)
+            if k == len(pieces) - 1:
+                while hasher is not None and hashed < seg_end:  # what the wait left
+                    chunk = read(hashed, min(_HASH_STEP, seg_end - hashed))
+                    hasher.update(chunk)
+                    hashed = hashed + len(chunk) if chunk else seg_end
             yield part["reached"]
             if part["reached"] < part["end"]:
                 return  # the file ended sooner than it said
     finally:
-        pool.terminate()
-        pool.join()
-        _FD = None
+        for f in futures:
+            if f is not None:
+                f.cancel()
+        if own:
+            _stop(executor)
+
+
+def _stop(pool) -> None:
+    """Shut a pool of our own down now: its processes are ended, not waited for, and
+    its threads are gone when this returns (a later fork must find one thread). The
+    pool's attributes are read first: ``shutdown`` forgets them."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)
+    calls = getattr(pool, "_call_queue", None)
+    pool.shutdown(wait=False, cancel_futures=True)
+    for p in processes:
+        if p.is_alive():
+            p.terminate()
+    for p in processes:
+        p.join()
+    if manager is not None:
+        manager.join()
+    if calls is not None:  # its feeder thread
+        try:
+            calls.close()
+            calls.join_thread()
+        except (OSError, ValueError, AssertionError):
+            pass

@@ -50,7 +50,9 @@ class ScanResult:
         self.sha256: str | None = None
         self.first_errors: list[Unit] = []
         self.max_errors = max_errors
-        self.index = index
+        self._index = index
+        self._index_maker = None
+        self._block_size = None
         self.complete = False
         self.scanned = 0  # bytes scanned
         self.short_read = False  # the file ended before its recorded size
@@ -60,6 +62,34 @@ class ScanResult:
         # it reads samples through charset-normalizer and ftfy, up to ~0.2 s.
         self.verdict = None
         self.verdict_pending = False  # that worker will set it: nobody else should
+
+    @property
+    def index(self) -> BlockIndex:
+        """The block index; a quick scan (see :func:`defer_index`) makes it on the first
+        call."""
+        if self._index is None and self._index_maker is not None:
+            make, self._index_maker = self._index_maker, None
+            self._index = make()
+        return self._index
+
+    @index.setter
+    def index(self, index: BlockIndex) -> None:
+        self._index = index
+        self._index_maker = None
+
+    def defer_index(self, make, block_size: int) -> None:
+        """Make the index only when someone asks for it: ``make()`` returns it (a
+        report of many files never does); ``block_size`` is what it will have."""
+        self._index = None
+        self._index_maker = make
+        self._block_size = block_size
+
+    @property
+    def block_size(self) -> int:
+        """The index's block size (without making a deferred index)."""
+        if self._index is None and self._index_maker is not None:
+            return self._block_size
+        return self.index.block_size
 
     @property
     def whole_file(self) -> bool:

@@ -28,7 +28,7 @@ from inspector.core.units import kinds as K
 from inspector.core.scan.blockindex import DEFAULT_BLOCK, BlockIndex
 from inspector.core.scan.results import ScanCancelled, ScanProgress, ScanResult, segments
 from inspector.core.scan.tally import add_window
-from inspector.core.scan.utf8path import TEXT_WINDOW, fast_segment
+from inspector.core.scan.utf8path import QUICK_LIMIT, TEXT_WINDOW, fast_segment, quick_whole
 from inspector.core.scan.windows import DEFAULT_CHUNK, DENSE_WINDOW, iter_windows
 
 # ----------------------------------------------------------------------------- scans
@@ -37,15 +37,23 @@ def scan_steps(source, dialect: str = K.UTF8, start: int = 0, end: int | None = 
                max_errors: int = 100, block_size: int | None = DEFAULT_BLOCK,
                chunk_size: int | None = None, origin: int | None = None,
                sha256: bool = True, dense_window: int = DENSE_WINDOW,
-               workers: int | None = None):
+               workers: int | None = None, *, lazy_index: bool = False,
+               executor=None):
     """Scan ``source`` as a generator: yields :class:`ScanProgress` after every window
     (``chunk_size`` bytes; by default 2 MiB in the utf-8 dialect, otherwise ~1 MiB of
     clean data or 128 KiB of dense errors) and returns the final :class:`ScanResult`.
     Stopping the iteration cancels the scan.
 
-    A large utf-8 scan of a file runs on ``workers`` processes (None: one per core; see
-    :mod:`inspector.core.scan.parallel`), when this process has a single thread (never
-    in the window, which scans in one worker thread); 1 keeps it in this process."""
+    A large utf-8 scan of a file runs as slices on ``executor`` (a
+    ``concurrent.futures`` executor: a process pool, a Dask cluster's), else on a pool
+    of ``workers`` processes started for it (None: one per core; see
+    :mod:`inspector.core.scan.parallel`; never in the window, which scans in one worker
+    thread); 1 and no executor keep it in this process.
+
+    ``lazy_index``: the caller may never look at the block index (a report of many
+    files). A whole small file that decodes strictly is then counted at once (see
+    :func:`inspector.core.scan.utf8path.quick_whole`) and its index made only if
+    ``result.index`` is asked for."""
     dialect = K.check_dialect(dialect)
     size = source.size
     end = size if end is None else max(0, min(end, size))
@@ -57,13 +65,26 @@ def scan_steps(source, dialect: str = K.UTF8, start: int = 0, end: int | None = 
     hasher = hashlib.sha256() if sha256 and start == 0 and end == size else None
     began = time.perf_counter()
     total = end - start
+    if (lazy_index and dialect == K.UTF8 and start == 0 and end == size and origin is None
+            and 0 < size <= QUICK_LIMIT):
+        data = source.read(0, size)
+        if len(data) == size and quick_whole(result, data):
+            if hasher is not None:
+                hasher.update(data)
+                result.sha256 = hasher.hexdigest()
+            result.defer_index(lambda: _index_of(data, dialect, block_size), index.block_size)
+            result.scanned = total
+            result.complete = True
+            result.seconds = time.perf_counter() - began
+            yield ScanProgress(total, total, result)
+            return result
     if workers is None:
         workers = parallelscan.default_workers()
     for seg_start, seg_end in segments(start, end, origin):
         if dialect == K.UTF8:
-            if parallelscan.usable(source, workers, seg_end - seg_start, dialect):
+            if parallelscan.usable(source, workers, seg_end - seg_start, dialect, executor):
                 pieces = parallelscan.segment(result, index, source, seg_start, seg_end,
-                                              workers, hasher)
+                                              workers, hasher, executor)
             else:
                 pieces = fast_segment(result, index, source, seg_start, seg_end,
                                        chunk_size or TEXT_WINDOW, hasher)
@@ -96,6 +117,14 @@ def scan_steps(source, dialect: str = K.UTF8, start: int = 0, end: int | None = 
     result.complete = True
     result.seconds = time.perf_counter() - began
     return result
+
+
+def _index_of(data: bytes, dialect: str, block_size: int | None) -> BlockIndex:
+    """The block index of a whole stream held in memory, by the full scan."""
+    from inspector.core.source.bytesource import MemorySource
+
+    return scan(MemorySource(data), dialect, block_size=block_size, max_errors=0,
+                sha256=False, workers=1).index
 
 
 BACKGROUND_WINDOW = 256 << 10

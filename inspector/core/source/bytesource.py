@@ -58,6 +58,8 @@ def display_path(path: str | bytes | os.PathLike) -> str:
     else:
         raw = os.fsencode(path)
     text = raw.decode("utf-8", "backslashreplace")
+    if text.isprintable():
+        return text
     return "".join(c if c.isprintable() or c == " " else repr(c)[1:-1] for c in text)
 
 

@@ -59,22 +59,26 @@ def write(tmp_path, data: bytes, name="data.bin"):
     return str(p)
 
 
-def test_usable_only_for_large_utf8_scans_of_files_from_one_thread(tmp_path):
+def test_usable_only_for_large_utf8_scans_of_files(tmp_path):
     path = write(tmp_path, b"x")
     big = parallelscan.MIN_PARALLEL_BYTES
     with FileSource(path) as src:
         assert parallelscan.usable(src, 2, big, K.UTF8)
         assert not parallelscan.usable(src, 1, big, K.UTF8)
+        assert parallelscan.usable(src, 1, big, K.UTF8, executor=object())
         assert not parallelscan.usable(src, 2, big - 1, K.UTF8)
         assert not parallelscan.usable(src, 2, big, K.CESU8)
     assert not parallelscan.usable(MemorySource(b"x"), 2, big, K.UTF8)
-    # A second thread in the process: forking would be unsafe, one process it is.
+    # A second thread in the process: forking would be unsafe, another start method it is.
+    if threading.active_count() == 1:
+        assert parallelscan.start_method() == "fork"
     stop = threading.Event()
     t = threading.Thread(target=stop.wait)
     t.start()
     try:
+        assert parallelscan.start_method() in ("forkserver", "spawn")
         with FileSource(path) as src:
-            assert not parallelscan.usable(src, 2, big, K.UTF8)
+            assert parallelscan.usable(src, 2, big, K.UTF8)
     finally:
         stop.set()
         t.join()
@@ -111,8 +115,10 @@ def test_random_bytes_and_sha256(tmp_path, monkeypatch):
     monkeypatch.setattr(parallelscan, "TASK_BYTES", 1 << 16)
     monkeypatch.setattr(parallelscan, "MIN_PARALLEL_BYTES", 0)
     data = os.urandom(3 << 20)
+    threads = threading.active_count()
     a, b = both(write(tmp_path, data), block_size=None)
     same(a, b)
+    assert threading.active_count() == threads  # the pool's threads are gone too
     import hashlib
 
     assert b.sha256 == hashlib.sha256(data).hexdigest()
@@ -181,7 +187,11 @@ def test_unreadable_task_is_a_clear_error(tmp_path, small_tasks, monkeypatch):
     def failing(self, offset, length):
         raise OSError(5, "Input/output error")
 
-    monkeypatch.setattr(parallelscan._ForkedReader, "read_uncached", failing)
-    with FileSource(write(tmp_path, b"a" * 1000)) as src:
+    monkeypatch.setattr(parallelscan._FileReader, "read_uncached", failing)
+    # The tasks on threads of this process: the failing reader reaches them whatever
+    # start method a process pool would use.
+    from concurrent.futures import ThreadPoolExecutor
+
+    with FileSource(write(tmp_path, b"a" * 1000)) as src, ThreadPoolExecutor(2) as ex:
         with pytest.raises(ByteSourceError, match="Input/output error"):
-            scan(src, workers=2, block_size=64)
+            scan(src, workers=1, block_size=64, executor=ex)
