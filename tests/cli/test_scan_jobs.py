@@ -2,7 +2,6 @@
 executor) gives the reports of `--jobs 1`; the tasks run on any start method."""
 
 import json
-import os
 import random
 
 import pytest
