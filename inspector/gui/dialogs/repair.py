@@ -536,8 +536,8 @@ def repair_and_check_steps(source, target: str, policy: str, dialect: str, overw
 
 def region_repair_and_check_steps(source, target: str, regions, binary: str, overwrite: bool):
     """Write the copy with each region converted from its encoding
-    (:func:`inspector.core.analysis.encodings.regionrepair.region_repair_steps`), then read it back with
-    the scanner. Yields progress; returns (summary, check sentence)."""
+    (:func:`inspector.core.analysis.encodings.regionrepair.region_repair_steps`), then read
+    it back with the scanner. Yields progress; returns (summary, check sentence)."""
     from inspector.core.source.bytesource import FileSource
 
     summary = yield from regionrepair.region_repair_steps(source, target, regions, binary,
