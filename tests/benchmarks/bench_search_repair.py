@@ -23,7 +23,8 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from inspector.core.source.bytesource import FileSource  # noqa: E402
-from inspector.core.analysis.repair import policy_counts, repair_file, run  # noqa: E402
+from inspector.core.analysis.repair import repair_file, run  # noqa: E402
+from inspector.core.analysis.repairpreview import policy_counts  # noqa: E402
 from inspector.core.analysis.search import HEX, TEXT, find_all, parse_query  # noqa: E402
 
 MiB = 1 << 20

@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from inspector.core.analysis.regions import encoding_map  # noqa: E402
+from inspector.core.analysis.encodings.mapbuilder import encoding_map  # noqa: E402
 from inspector.core.analysis.verdict import verdict  # noqa: E402
 from inspector.core.scan.scanner import scan  # noqa: E402
 from inspector.core.source.bytesource import FileSource  # noqa: E402

@@ -39,8 +39,10 @@ kinds and rewritten; the bytes between runs are copied as they are.
 
 :func:`repair_steps` is a generator: it yields :class:`Progress` and returns a
 :class:`RepairSummary`; stopping it removes the temporary file and leaves nothing.
-:func:`preview` shows what each policy makes of the problems near an offset, and
-:func:`policy_counts` counts what each policy would change in the whole file.
+:mod:`inspector.core.analysis.repairpreview` shows what each policy makes of the problems
+near an offset and counts what each policy would change in the whole file;
+:mod:`inspector.core.analysis.encodings.regionrepair` converts each region of the
+encoding map from its encoding.
 """
 
 from __future__ import annotations
@@ -55,7 +57,7 @@ from collections import Counter
 from typing import Iterator, Mapping
 
 from inspector.core.units import kinds as K
-from inspector.core.units.decoder import Unit, cut, units_in_range
+from inspector.core.units.decoder import Unit, cut
 from inspector.core.analysis.search import Progress, read_chunk
 
 REPLACE = "replace"
@@ -193,7 +195,7 @@ def chunk_cut(data, pairs: bool) -> int:
 _DECODE_PIECE = 256 << 10
 
 
-def _runs_in_chunk(view, pairs: bool) -> list[tuple[int, int]]:
+def runs_in_chunk(view, pairs: bool) -> list[tuple[int, int]]:
     """The problem runs of a chunk that ends at a unit boundary."""
     runs = []
     start = 0
@@ -211,7 +213,7 @@ def _runs_in_chunk(view, pairs: bool) -> list[tuple[int, int]]:
     return runs
 
 
-def _chunks_with_runs(source, dialect: str, chunk_size: int, stats: Counter
+def chunks_with_runs(source, dialect: str, chunk_size: int, stats: Counter
                       ) -> Iterator[tuple[int, memoryview, list]]:
     """(offset, chunk, [(run start, run end)]) for the whole source, each chunk
     ending at a unit boundary. ``stats['read']`` counts the bytes handed out."""
@@ -225,7 +227,7 @@ def _chunks_with_runs(source, dialect: str, chunk_size: int, stats: Counter
                               "it changed while it was read")
         end = len(data) if pos + len(data) >= size else chunk_cut(data, pairs)
         view = memoryview(data)[:end]
-        runs = _runs_in_chunk(view, pairs)
+        runs = runs_in_chunk(view, pairs)
         stats["read"] = pos + end
         yield pos, view, runs
         pos += end
@@ -324,7 +326,7 @@ class _RunEffect:
         self.replacements = replacements
 
 
-class _RunRewriter:
+class RunRewriter:
     """Rewrites runs of problem bytes under one or more policy maps. The same few runs
     (say ``C0 AF`` or a lone ``93``) come back again and again in a damaged file, so
     short runs are remembered by their bytes and cut only once."""
@@ -501,10 +503,10 @@ def repair_steps(source, target_path, policy: str | Mapping[str, str] = REPLACE,
 
 def _repair_gen(source, target: str, policies: dict[str, str], cut_dialect: str,
                 overwrite: bool, chunk_size: int, fsync: bool, summary: RepairSummary):
-    rewriter = _RunRewriter(cut_dialect, [policies])
+    rewriter = RunRewriter(cut_dialect, [policies])
 
     def pieces(stats):
-        for pos, view, runs in _chunks_with_runs(source, cut_dialect, chunk_size, stats):
+        for pos, view, runs in chunks_with_runs(source, cut_dialect, chunk_size, stats):
             if runs:
                 parts = []
                 prev = 0
@@ -520,10 +522,10 @@ def _repair_gen(source, target: str, policies: dict[str, str], cut_dialect: str,
                 data = view
             yield view, data, stats["read"]
 
-    return (yield from _write_copy(source, target, overwrite, fsync, summary, pieces))
+    return (yield from write_copy(source, target, overwrite, fsync, summary, pieces))
 
 
-def _write_copy(source, target: str, overwrite: bool, fsync: bool, summary: RepairSummary,
+def write_copy(source, target: str, overwrite: bool, fsync: bool, summary: RepairSummary,
                 pieces):
     """Write what ``pieces(stats)`` yields, ``(source piece, output piece, bytes read)``
     in order, to a temporary file beside ``target``, hashing both sides, then rename it
@@ -592,7 +594,7 @@ def repair_file(source, target_path, policy=REPLACE, dialect: str = K.UTF8,
 
 def repair_bytes(data: bytes, policy=REPLACE, dialect: str = K.UTF8) -> bytes:
     """The repaired form of bytes held in memory (for previews and tests)."""
-    rewriter = _RunRewriter(repair_dialect(dialect), [resolve_policy(policy)])
+    rewriter = RunRewriter(repair_dialect(dialect), [resolve_policy(policy)])
     view = memoryview(bytes(data))
     parts = []
     prev = 0
@@ -602,428 +604,3 @@ def repair_bytes(data: bytes, policy=REPLACE, dialect: str = K.UTF8) -> bytes:
         prev = b
     parts.append(view[prev:])
     return b"".join(parts)
-
-
-# ------------------------------------------------------------------------------ preview
-
-class PreviewItem:
-    """One problem unit near the offset: what each policy writes for it (``results``)
-    and what Python's decoder gives for its bytes (``python``: errors handler -> text)."""
-
-    __slots__ = ("unit", "raw", "results", "python")
-
-    def __init__(self, unit: Unit, raw: bytes, results: dict[str, str], python: dict[str, str]):
-        self.unit = unit
-        self.raw = raw
-        self.results = results
-        self.python = python
-
-    @property
-    def offset(self) -> int:
-        return self.unit.offset
-
-    @property
-    def kind(self) -> str:
-        return self.unit.kind
-
-    def __repr__(self):
-        return f"PreviewItem({self.unit.offset}, {self.unit.kind}, {self.raw.hex(' ')})"
-
-
-class Preview:
-    """The problems in [start, end) and the text of that whole window under each policy
-    (``text``) and under Python's error handlers (``python``)."""
-
-    __slots__ = ("start", "end", "dialect", "items", "text", "python")
-
-    def __init__(self, start, end, dialect, items, text, python):
-        self.start = start
-        self.end = end
-        self.dialect = dialect
-        self.items = items
-        self.text = text
-        self.python = python
-
-
-def _python_decodings(raw: bytes) -> dict[str, str]:
-    return {h: raw.decode("utf-8", h) for h in PYTHON_ERROR_HANDLERS}
-
-
-def preview(source, offset: int, policies=POLICIES, dialect: str = K.UTF8,
-            radius: int = 64) -> Preview:
-    """What each policy makes of the problem units within ``radius`` bytes of ``offset``
-    (cut from the start of the file, as the repair cuts it)."""
-    cut_dialect = repair_dialect(dialect)
-    for p in policies:
-        resolve_policy(p)
-    units = units_in_range(source, offset - radius, offset + radius, None, cut_dialect)
-    if not units:
-        return Preview(offset, offset, dialect, [], {p: "" for p in policies},
-                       {h: "" for h in PYTHON_ERROR_HANDLERS})
-    start, end = units[0].offset, units[-1].end
-    window = source.read(start, end - start)
-    items = []
-    texts = {p: [] for p in policies}
-    for u in units:
-        raw = window[u.offset - start:u.end - start]
-        if u.kind == K.VALID:
-            # Valid units are kept; a CESU-8 pair or C0 80 becomes its character.
-            for p in policies:
-                texts[p].append(chr(u.value))
-            continue
-        results = {p: unit_text(u, raw, p) for p in policies}
-        for p in policies:
-            texts[p].append(results[p])
-        items.append(PreviewItem(u, raw, results, _python_decodings(raw)))
-    return Preview(start, end, dialect, items, {p: "".join(t) for p, t in texts.items()},
-                   _python_decodings(window))
-
-
-# ------------------------------------------------------------------------ policy counts
-
-class PolicyCounts:
-    """For the whole file: the problem units by kind (the same for every policy), the
-    bytes they hold, and the output size each policy would give."""
-
-    def __init__(self, dialect: str, policies):
-        self.dialect = dialect
-        self.units_by_kind: Counter = Counter()
-        self.converted: Counter = Counter()
-        self.problem_bytes = 0
-        self.replacements = 0
-        self.input_size = 0
-        self.output_size = {p: 0 for p in policies}
-
-    @property
-    def problem_units(self) -> int:
-        return sum(self.units_by_kind.values())
-
-    def units_changed(self, policy: str) -> int:
-        """Units the policy would rewrite (every problem unit, whichever the policy, plus
-        the dialect's conversions)."""
-        return self.problem_units + sum(self.converted.values())
-
-    def to_dict(self) -> dict:
-        return {
-            "dialect": self.dialect,
-            "input_size": self.input_size,
-            "problem_units": self.problem_units,
-            "units_by_kind": dict(self.units_by_kind),
-            "converted": dict(self.converted),
-            "problem_bytes": self.problem_bytes,
-            "replacements": self.replacements,
-            "output_size": dict(self.output_size),
-        }
-
-
-def policy_counts(source, dialect: str = K.UTF8, policies=POLICIES,
-                  chunk_size: int = DEFAULT_CHUNK) -> Iterator[Progress]:
-    """Count, for the whole file, what each policy would change; the returned generator
-    yields :class:`Progress` and returns :class:`PolicyCounts`. Stop iterating to
-    cancel. Unknown policies or dialects raise ValueError at once."""
-    cut_dialect = repair_dialect(dialect)
-    policies = tuple(policies)
-    maps = [resolve_policy(p) for p in policies]
-    counts = PolicyCounts(K.check_dialect(dialect), policies)
-    return _counts_gen(source, cut_dialect, policies, maps, max(chunk_size, 64), counts)
-
-
-def _counts_gen(source, cut_dialect, policies, maps, chunk_size, counts):
-    rewriter = _RunRewriter(cut_dialect, maps)
-    sizes = [0] * len(policies)
-    stats: Counter = Counter()
-    for pos, view, runs in _chunks_with_runs(source, cut_dialect, chunk_size, stats):
-        valid_bytes = len(view)
-        for a, b in runs:
-            valid_bytes -= b - a
-            effect = rewriter.effect(bytes(view[a:b]))
-            for k, out in enumerate(effect.outputs):
-                sizes[k] += len(out)
-            for kind, n in effect.kinds:
-                counts.units_by_kind[kind] += n
-            for name, n in effect.converted:
-                counts.converted[name] += n
-            counts.problem_bytes += effect.problem_bytes
-            counts.replacements += effect.replacements
-        for k in range(len(sizes)):
-            sizes[k] += valid_bytes
-        yield Progress(stats["read"], source.size)
-    counts.input_size = stats["read"]
-    counts.output_size = dict(zip(policies, sizes))
-    return counts
-
-
-# ------------------------------------------------- converting each region from its encoding
-
-REGIONS = "regions"
-KEEP_BINARY = "keep"
-DROP_BINARY = "drop"
-BINARY_CHOICES = (KEEP_BINARY, DROP_BINARY)
-REGIONS_TITLE = "convert each region from its encoding"
-BINARY_TITLES = {KEEP_BINARY: "keep binary regions as they are (the copy is then not all UTF-8)",
-                 DROP_BINARY: "drop binary regions"}
-_WIDE = ("utf-16", "utf-32")
-
-
-class Span:
-    """One region handed to the region policy: [start, end) in ``encoding`` (a Python
-    codec name, ``binary`` or ``mojibake`` with ``via``)."""
-
-    __slots__ = ("start", "end", "encoding", "via")
-
-    def __init__(self, start: int, end: int, encoding: str, via: str | None = None):
-        self.start = start
-        self.end = end
-        self.encoding = encoding
-        self.via = via
-
-    def __repr__(self):
-        return f"Span({self.start}, {self.end}, {self.encoding!r})"
-
-
-def region_spans(regions, size: int) -> list[Span]:
-    """The regions (an :class:`~inspector.core.analysis.regions.EncodingMap`, Region
-    objects, or ``{start, end, encoding[, via]}`` dicts as ``scan --json`` writes them)
-    as spans covering [0, size) in order: what no region covers is UTF-8, overlaps are
-    cut off, regions past the end are clipped. Unknown encodings raise ValueError."""
-    from inspector.core.analysis.charsets import codec_name
-
-    out: list[Span] = []
-    pos = 0
-    items = []
-    for r in regions:
-        if isinstance(r, Mapping):
-            items.append((int(r["start"]), int(r["end"]), str(r["encoding"]), r.get("via")))
-        else:
-            items.append((int(r.start), int(r.end), str(r.encoding), getattr(r, "via", None)))
-    for start, end, encoding, via in sorted(items, key=lambda t: t[0]):
-        if encoding not in ("binary", "mojibake"):
-            try:
-                codecs.lookup(encoding)
-            except LookupError:
-                raise ValueError(f"unknown encoding {encoding!r} for the region at {start:,}") from None
-            encoding = codec_name(encoding)
-        start, end = max(start, pos), min(end, size)
-        if end <= start:
-            continue
-        if start > pos:
-            out.append(Span(pos, start, "utf-8"))
-        out.append(Span(start, end, encoding, via))
-        pos = end
-    if pos < size:
-        out.append(Span(pos, size, "utf-8"))
-    return out
-
-
-class _SpanConverter:
-    """Turns the bytes of one span into UTF-8, fed in pieces in order."""
-
-    def __init__(self, span: Span, binary: str, rewriter: "_RunRewriter", summary):
-        self.span = span
-        self.binary = binary
-        self.rewriter = rewriter
-        self.summary = summary
-        self.carry = b""  # UTF-8 bytes after the last whole unit
-        self.lines = ""   # mojibake text after the last newline
-        self.decoder = None
-        self.first = True
-        enc = span.encoding
-        if enc == "mojibake":
-            self.decoder = codecs.getincrementaldecoder("utf-8")("replace")
-        elif enc not in ("utf-8", "binary"):
-            self.decoder = codecs.getincrementaldecoder(enc)("replace")
-
-    def feed(self, data: bytes, final: bool) -> bytes:
-        enc = self.span.encoding
-        if enc == "binary":
-            return bytes(data) if self.binary == KEEP_BINARY else b""
-        if enc == "utf-8":
-            return self._utf8(data, final)
-        text = self.decoder.decode(bytes(data), final)
-        if enc == "mojibake":
-            # ftfy works line by line: hand it whole lines.
-            text = self.lines + text
-            cut = len(text) if final else text.rfind("\n") + 1
-            text, self.lines = text[:cut], text[cut:]
-            from inspector.core.analysis.charsets import undo_mojibake
-
-            out = undo_mojibake(text, self.span.via or "cp1252") if text else ""
-        else:
-            if self.first and enc.startswith(_WIDE) and text.startswith("\ufeff"):
-                text = text[1:]  # the byte order mark is not text
-            self.summary.replacements_written += text.count("\ufffd")
-            out = text
-        if text:
-            self.first = False
-        return out.encode("utf-8")
-
-    def _utf8(self, data: bytes, final: bool) -> bytes:
-        data = self.carry + bytes(data)
-        end = len(data) if final else chunk_cut(data, False)
-        view = memoryview(data)[:end]
-        self.carry = data[end:]
-        parts = []
-        prev = 0
-        for a, b in _runs_in_chunk(view, False):
-            effect = self.rewriter.effect(bytes(view[a:b]))
-            parts.append(view[prev:a])
-            parts.append(effect.outputs[0])
-            self.summary.add(effect)
-            prev = b
-        parts.append(view[prev:])
-        return b"".join(parts)
-
-
-class RegionRepairSummary(RepairSummary):
-    """What the region policy did: the counts of :class:`RepairSummary` (problem units
-    of UTF-8 regions rewritten by ``utf8_policy``) and, per encoding, the regions and
-    their bytes in and out (``by_encoding``)."""
-
-    def __init__(self, source_path, target_path, binary: str, utf8_policy):
-        super().__init__(source_path, target_path, REGIONS, K.UTF8)
-        self.binary = binary
-        self.utf8_policy = utf8_policy
-        self.by_encoding: dict[str, list[int]] = {}
-
-    def count(self, span: Span, bytes_out: int) -> None:
-        key = span.encoding if span.encoding != "mojibake" else f"mojibake via {span.via}"
-        entry = self.by_encoding.setdefault(key, [0, 0, 0])
-        entry[0] += 1
-        entry[1] += span.end - span.start
-        entry[2] += bytes_out
-
-    def to_dict(self) -> dict:
-        out = super().to_dict()
-        out["binary"] = self.binary
-        out["utf8_policy"] = self.utf8_policy if isinstance(self.utf8_policy, str) else dict(self.utf8_policy)
-        out["by_encoding"] = {k: {"regions": n, "bytes_in": i, "bytes_out": o}
-                              for k, (n, i, o) in self.by_encoding.items()}
-        return out
-
-    def describe(self) -> str:
-        lines = super().describe().splitlines()
-        at = 1
-        for key, (n, i, o) in self.by_encoding.items():
-            noun = "region" if n == 1 else "regions"
-            what = ("dropped" if key == "binary" and self.binary == DROP_BINARY else
-                    "kept as they were" if key == "binary" else "converted")
-            lines.insert(at, f"  {n:,} {key} {noun}: {i:,} bytes {what}"
-                             + (f" into {o:,}" if what == "converted" else ""))
-            at += 1
-        return "\n".join(lines)
-
-
-def _region_pieces(source, spans: list[Span], binary: str, rewriter, summary,
-                   chunk_size: int):
-    """(source piece, output piece, bytes read) for every span, chunk by chunk."""
-    def pieces(stats):
-        for span in spans:
-            conv = _SpanConverter(span, binary, rewriter, summary)
-            pos = span.start
-            written = 0
-            while pos < span.end:
-                data = read_chunk(source, pos, min(chunk_size, span.end - pos))
-                if not data:
-                    raise RepairError(f"the file ended at {pos:,} bytes, before its size of "
-                                      f"{source.size:,}: it changed while it was read")
-                final = pos + len(data) >= span.end
-                out = conv.feed(data, final)
-                written += len(out)
-                pos += len(data)
-                stats["read"] = pos
-                yield data, out, pos
-            summary.count(span, written)
-    return pieces
-
-
-def region_repair_steps(source, target_path, regions, binary: str = KEEP_BINARY,
-                        utf8_policy: str | Mapping[str, str] = REPLACE, overwrite: bool = False,
-                        chunk_size: int = DEFAULT_CHUNK, fsync: bool = True
-                        ) -> Iterator[Progress]:
-    """Write a copy of ``source`` in which each region is converted from its encoding
-    to UTF-8: a legacy charset (or UTF-16/32) is decoded in it (bytes it cannot decode
-    become U+FFFD), mojibake is undone with ftfy, UTF-8 is copied with its problem units
-    rewritten by ``utf8_policy`` (as :func:`repair_steps` does), and binary regions are
-    kept as they are or dropped (``binary``). ``regions``: see :func:`region_spans`
-    (the verdict's ``regions`` map, typically). Yields :class:`Progress`, returns a
-    :class:`RegionRepairSummary`; the target, the regions and the choices are checked
-    at once, as in :func:`repair_steps`."""
-    if binary not in BINARY_CHOICES:
-        raise ValueError(f"unknown choice {binary!r} for binary regions; choose one of "
-                         f"{', '.join(BINARY_CHOICES)}")
-    policies = resolve_policy(utf8_policy)
-    spans = region_spans(regions, source.size)
-    target = check_target(source, target_path, overwrite)
-    summary = RegionRepairSummary(getattr(source, "path", None), target, binary, utf8_policy)
-    rewriter = _RunRewriter(K.UTF8, [policies])
-    pieces = _region_pieces(source, spans, binary, rewriter, summary, max(chunk_size, 64))
-    return _write_copy(source, target, overwrite, fsync, summary, pieces)
-
-
-def region_repair_file(source, target_path, regions, binary: str = KEEP_BINARY,
-                       utf8_policy=REPLACE, overwrite: bool = False, **options) -> RegionRepairSummary:
-    """:func:`region_repair_steps` run to its end."""
-    return run(region_repair_steps(source, target_path, regions, binary, utf8_policy,
-                                   overwrite, **options))
-
-
-def convert_regions(data: bytes, regions, binary: str = KEEP_BINARY, utf8_policy=REPLACE,
-                    chunk_size: int = DEFAULT_CHUNK) -> bytes:
-    """The region policy applied to bytes held in memory (previews and tests)."""
-    from inspector.core.source.bytesource import MemorySource
-
-    if binary not in BINARY_CHOICES:
-        raise ValueError(f"unknown choice {binary!r} for binary regions")
-    source = MemorySource(data)
-    summary = RegionRepairSummary(None, "", binary, utf8_policy)
-    rewriter = _RunRewriter(K.UTF8, [resolve_policy(utf8_policy)])
-    pieces = _region_pieces(source, region_spans(regions, len(data)), binary, rewriter,
-                            summary, max(chunk_size, 64))
-    return b"".join(out for _, out, _ in pieces(Counter()))
-
-
-class RegionPreviewItem:
-    """A region met by the preview window: the span, its bytes in the window, the text
-    they show as UTF-8 now (``before``) and the text the policy makes of them
-    (``after``)."""
-
-    __slots__ = ("span", "start", "end", "raw", "before", "after")
-
-    def __init__(self, span, start, end, raw, before, after):
-        self.span = span
-        self.start = start
-        self.end = end
-        self.raw = raw
-        self.before = before
-        self.after = after
-
-    def __repr__(self):
-        return f"RegionPreviewItem({self.span!r}, {self.after[:20]!r})"
-
-
-def preview_regions(source, regions, offset: int, radius: int = 256,
-                    binary: str = KEEP_BINARY, utf8_policy=REPLACE) -> list[RegionPreviewItem]:
-    """What the region policy makes of the bytes within ``radius`` of ``offset``, one
-    item per region met. The window is moved to line starts inside each region (so a
-    multibyte charset is not cut in the middle of a character), except at the region's
-    own edges."""
-    spans = region_spans(regions, source.size)
-    lo, hi = max(0, offset - radius), min(source.size, offset + radius)
-    items = []
-    for span in spans:
-        a, b = max(lo, span.start), min(hi, span.end)
-        if b <= a:
-            continue
-        raw = source.read(a, b - a)
-        if a > span.start:
-            nl = raw.find(b"\n", 0, radius)
-            if nl >= 0:
-                raw, a = raw[nl + 1:], a + nl + 1
-        if b < span.end:
-            nl = raw.rfind(b"\n")
-            if nl >= 0:
-                raw, b = raw[:nl + 1], a + nl + 1
-        after = convert_regions(raw, [Span(0, len(raw), span.encoding, span.via)], binary,
-                                utf8_policy).decode("utf-8", "replace")
-        items.append(RegionPreviewItem(span, a, b, raw, raw.decode("utf-8", "replace"), after))
-    return items

@@ -137,7 +137,7 @@ def build_report(result, source, path, verdict, findings=None) -> dict:
 
 def _regions(verdict) -> list[dict] | None:
     """The encoding map the verdict was judged on, as ``{start, end, encoding, ...}``
-    dicts in file order (see :mod:`inspector.core.analysis.regions`)."""
+    dicts in file order (see :mod:`inspector.core.analysis.encodings.regions`)."""
     emap = getattr(verdict, "regions", None)
     return None if emap is None else emap.to_list()
 

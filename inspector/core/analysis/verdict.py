@@ -4,7 +4,7 @@ Codes: ``empty``, ``valid``, ``valid_bom``, ``problems``, ``truncated_end``,
 ``dialect_cesu-8``, ``dialect_mutf-8``, ``dialect_wtf-8``, ``dialect_fss-utf``,
 ``utf16``, ``utf32``, ``legacy_charset``, ``mojibake``, ``binary``, ``mixed``.
 
-The verdict reads the encoding map (:mod:`inspector.core.analysis.regions`), which weighs
+The verdict reads the encoding map (:mod:`inspector.core.analysis.encodings.regions`), which weighs
 the shape of the errors (what only a UTF-8 encoder writes against isolated high bytes
 between letters), asks charset-normalizer only about the stretches that are not UTF-8 and
 only on enough evidence, and asks ftfy about double encoding. Then:
@@ -23,8 +23,9 @@ much as on a small one. The map is kept on the verdict (``Verdict.regions``).
 
 from __future__ import annotations
 
-from inspector.core.analysis import charsets as CS
-from inspector.core.analysis.regions import BINARY, MOJIBAKE, UTF8, EncodingMap, encoding_map
+from inspector.core.analysis.encodings import charsets as CS
+from inspector.core.analysis.encodings.mapbuilder import encoding_map
+from inspector.core.analysis.encodings.regions import BINARY, MOJIBAKE, UTF8, EncodingMap
 from inspector.core.units import kinds as K
 
 HEAD_SAMPLE = 1 << 20
@@ -39,7 +40,7 @@ MOJIBAKE_SAMPLE = 64 << 10  # bytes ftfy reads to show one double-encoded sequen
 
 class Verdict:
     """``code`` and ``text`` (see the module text), ``details`` (counts and what decided),
-    ``regions``: the :class:`~inspector.core.analysis.regions.EncodingMap` it was judged
+    ``regions``: the :class:`~inspector.core.analysis.encodings.regions.EncodingMap` it was judged
     on (None when made by hand)."""
 
     __slots__ = ("code", "text", "details", "regions")

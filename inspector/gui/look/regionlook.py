@@ -16,7 +16,7 @@ The colours are roles of the palettes (``resources/palettes/*.json``, ``region_*
 
 from __future__ import annotations
 
-from inspector.core.analysis.regions import BINARY, MOJIBAKE, UTF8
+from inspector.core.analysis.encodings.regions import BINARY, MOJIBAKE, UTF8
 
 UTF8_ROLE = "region_utf8"
 UTF16_ROLE = "region_utf16"

@@ -80,9 +80,9 @@ def show_repair(window, target: str | None = None):
         return None
     if window.repair_dialog is not None:
         window.repair_dialog.close()
-    from inspector.gui.dialogs import export as exportdialogs
+    from inspector.gui.dialogs import repair as repairdialog
 
-    window.repair_dialog = exportdialogs.RepairDialog(window.document, window, target)
+    window.repair_dialog = repairdialog.RepairDialog(window.document, window, target)
     window.repair_dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, False)
     window.repair_dialog.open()
     return window.repair_dialog

@@ -4,7 +4,7 @@ get and the regions it must be cut into, with boundaries known from how it was b
 
 A region is ``(start, end, encoding)`` or ``(start, end, "mojibake", via)``; a part of a
 file made in a legacy charset inside UTF-8 text covers its own lines (the map keeps such
-a region tight around its lines: see ``inspector.core.analysis.regions``).
+a region tight around its lines: see ``inspector.core.analysis.encodings.regions``).
 """
 
 from __future__ import annotations

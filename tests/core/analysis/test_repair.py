@@ -11,9 +11,10 @@ from inspector.core.units import kinds as K
 from inspector.core.source.bytesource import FileSource, MemorySource
 from inspector.core.units.decoder import cut
 from inspector.core.analysis.repair import (
-    CP1252, DROP, LATIN1, POLICIES, REPLACE, RepairError, chunk_cut, policy_counts, preview,
-    repair_bytes, repair_file, repair_steps, run,
+    CP1252, DROP, LATIN1, POLICIES, REPLACE, RepairError, chunk_cut, repair_bytes, repair_file,
+    repair_steps, run,
 )
+from inspector.core.analysis.repairpreview import policy_counts, preview
 from inspector.core.analysis.search import Progress
 
 PIECES = [b"abc", "€".encode(), "é".encode(), "😀".encode(), b"\xc0\xaf", b"\xe0\x80\xaf",
@@ -141,7 +142,7 @@ def test_decode_pieces_inside_a_chunk(monkeypatch):
     for dialect in K.DIALECTS:
         out = run(policy_counts(MemorySource(data), dialect, chunk_size=1000))
         assert out.output_size[REPLACE] == len(expected[dialect])
-        runs = repair_module._runs_in_chunk(memoryview(data), dialect in (K.CESU8, K.MUTF8))
+        runs = repair_module.runs_in_chunk(memoryview(data), dialect in (K.CESU8, K.MUTF8))
         assert all(a < b for a, b in runs)
         assert all(runs[k][1] < runs[k + 1][0] for k in range(len(runs) - 1))
 
@@ -193,7 +194,9 @@ def test_modules_do_not_import_qt():
     import sys
     code = ("import sys; sys.modules['PySide6'] = None\n"
             "import inspector.core.analysis.search, inspector.core.analysis.copyformats, "
-            "inspector.core.analysis.repair, inspector.core.analysis.htmlreport\n"
+            "inspector.core.analysis.repair, inspector.core.analysis.htmlreport, "
+            "inspector.core.analysis.repairpreview, "
+            "inspector.core.analysis.encodings.regionrepair\n"
             "assert not any(m.startswith('PySide6.') for m in sys.modules)")
     subprocess.run([sys.executable, "-c", code], check=True,
                    cwd=os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))))

@@ -18,6 +18,7 @@ from PySide6.QtCore import QPoint, Qt
 from inspector.core.units import decoder
 from inspector.core.units import kinds as K
 from inspector.gui.dialogs import export as ED
+from inspector.gui.dialogs import repair as RD
 from inspector.gui.document import Document
 
 SAMPLE = ((("Caf\xe9 ol\xe9 ").encode("latin-1") + "naïve € ".encode()
@@ -210,7 +211,7 @@ def _click_policy(qtbot, dlg, policy):
 
 
 def _dialog(qtbot, doc, target):
-    dlg = ED.RepairDialog(doc, target=str(target))
+    dlg = RD.RepairDialog(doc, target=str(target))
     qtbot.addWidget(dlg)
     dlg.show()
     qtbot.waitUntil(lambda: not dlg.busy, timeout=15000)  # the whole-file counts

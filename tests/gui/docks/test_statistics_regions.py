@@ -7,7 +7,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from inspector.core.analysis.judgedscan import judged_scan_steps
-from inspector.core.analysis.regions import EncodingMap, Region
+from inspector.core.analysis.encodings.regions import EncodingMap, Region
 from inspector.core.scan import scanner
 from inspector.core.source.bytesource import MemorySource
 from inspector.gui.docks.statistics import RegionTable, StatisticsDock

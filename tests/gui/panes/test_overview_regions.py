@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from inspector.core.analysis.judgedscan import judged_scan_steps
-from inspector.core.analysis.regions import EncodingMap, Region
+from inspector.core.analysis.encodings.regions import EncodingMap, Region
 from inspector.core.scan import scanner
 from inspector.core.source.bytesource import MemorySource
 from inspector.gui.document import Document

@@ -9,9 +9,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[3]
 
-NOT_AT_START = ("inspector.gui.dialogs.export", "inspector.gui.dialogs.encoder",
+NOT_AT_START = ("inspector.gui.dialogs.export", "inspector.gui.dialogs.repair",
+                "inspector.gui.dialogs.encoder",
                 "inspector.gui.dialogs.reference", "inspector.gui.dialogs.legend",
                 "inspector.core.analysis.htmlreport", "inspector.core.analysis.repair",
+                "inspector.core.analysis.repairpreview",
+                "inspector.core.analysis.encodings.regionrepair",
                 "ftfy", "charset_normalizer")
 
 

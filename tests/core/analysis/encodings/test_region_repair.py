@@ -7,10 +7,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from inspector.core.analysis.repair import (
-    DROP_BINARY, KEEP_BINARY, CP1252, RepairError, convert_regions, preview_regions,
-    region_repair_file, region_repair_steps, region_spans,
+from inspector.core.analysis.encodings.regionrepair import (
+    DROP_BINARY, KEEP_BINARY, convert_regions, preview_regions, region_repair_file,
+    region_repair_steps, region_spans,
 )
+from inspector.core.analysis.repair import CP1252, RepairError
 from inspector.core.analysis.verdict import verdict
 from inspector.core.scan.scanner import scan
 from inspector.core.source.bytesource import FileSource, MemorySource

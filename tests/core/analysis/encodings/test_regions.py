@@ -8,8 +8,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from inspector.core.analysis import regions as R
-from inspector.core.analysis.regions import EncodingMap, Region, encoding_map
+from inspector.core.analysis.encodings import mapbuilder as MB
+from inspector.core.analysis.encodings.mapbuilder import encoding_map
+from inspector.core.analysis.encodings.regions import EncodingMap, Region
 from inspector.core.analysis.verdict import verdict
 from inspector.core.scan.scanner import scan
 from inspector.core.source.bytesource import FileSource, MemorySource
@@ -190,7 +191,7 @@ def test_regions_cover_mixtures_mapped_from_samples(order, noise):
     small = dict(FULL_LIMIT=1024, WINDOW=2048, MARGIN=256, FULL_RUN=4096, PROBE=512, MAX_RUNS=6)
     with pytest.MonkeyPatch.context() as mp:
         for name, value in small.items():
-            mp.setattr(R, name, value)
+            mp.setattr(MB, name, value)
         src = MemorySource(data)
         emap = encoding_map(src, scan(src, block_size=1024))
     assert_partition(emap, 0, len(data))
@@ -205,7 +206,7 @@ def test_sampled_path_finds_the_same_regions_as_reading_everything():
     with pytest.MonkeyPatch.context() as mp:
         for name, value in dict(FULL_LIMIT=4096, WINDOW=2048, MARGIN=512, FULL_RUN=2048,
                                 PROBE=1024).items():
-            mp.setattr(R, name, value)
+            mp.setattr(MB, name, value)
         src = MemorySource(data)
         emap = encoding_map(src, scan(src, block_size=1024))
     assert [(r.start, r.end, r.encoding) for r in emap] == [
@@ -290,7 +291,7 @@ def test_many_runs_without_windows_are_labelled_by_their_class():
     with pytest.MonkeyPatch.context() as mp:
         for name, value in {"FULL_LIMIT": 8192, "WINDOW": 1024, "MARGIN": 256,
                             "FULL_RUN": 2048, "MAX_RUNS": 8}.items():
-            mp.setattr(R, name, value)
+            mp.setattr(MB, name, value)
         src = MemorySource(data)
         emap = encoding_map(src, scan(src, block_size=block))
     assert_partition(emap, 0, len(data))

@@ -37,7 +37,7 @@ from __future__ import annotations
 import codecs
 import unicodedata
 
-from inspector.core.analysis.mojibake import could_be_mojibake
+from inspector.core.analysis.encodings.mojibake import could_be_mojibake
 
 TIE_CHAOS = 0.02
 CONFIDENT = 0.5  # coherence under which charset-normalizer's language is a weak hint

@@ -3,7 +3,7 @@
 import ftfy
 from hypothesis import given, settings, strategies as st
 
-from inspector.core.analysis.mojibake import CHARSETS, could_be_mojibake
+from inspector.core.analysis.encodings.mojibake import CHARSETS, could_be_mojibake
 
 WORDS = ["café", "naïve", "Привет", "καλημέρα", "日本語", "żółć", "€100", "“quoted”", "ß", "ñandú",
          "Ärger", "hello", "a\u00a0b", "😀", "Ω", "ø"]

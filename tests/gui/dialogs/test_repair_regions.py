@@ -10,10 +10,10 @@ import os
 import pytest
 from PySide6.QtCore import QPoint, Qt
 
-from inspector.core.analysis import repair as repair_mod
+from inspector.core.analysis.encodings import regionrepair
 from inspector.core.analysis.judgedscan import judged_scan_steps
 from inspector.core.scan import scanner
-from inspector.gui.dialogs import export as ED
+from inspector.gui.dialogs import repair as RD
 from inspector.gui.document import Document
 
 from tests.core.analysis import corpus
@@ -60,7 +60,7 @@ def _click(qtbot, button):
 
 
 def _dialog(qtbot, doc, target):
-    dlg = ED.RepairDialog(doc, target=str(target))
+    dlg = RD.RepairDialog(doc, target=str(target))
     qtbot.addWidget(dlg)
     dlg.show()
     qtbot.waitUntil(lambda: not dlg.busy, timeout=15000)
@@ -76,8 +76,8 @@ def test_the_map_of_the_data(doc):
     assert (emap.regions[3].start, emap.regions[3].end) == (blob_at, blob_at + len(BLOB))
 
 
-@pytest.mark.parametrize("binary, expected", [(repair_mod.KEEP_BINARY, REPAIRED_KEEP),
-                                              (repair_mod.DROP_BINARY, REPAIRED_DROP)])
+@pytest.mark.parametrize("binary, expected", [(regionrepair.KEEP_BINARY, REPAIRED_KEEP),
+                                              (regionrepair.DROP_BINARY, REPAIRED_DROP)])
 def test_the_region_policy_writes_the_converted_copy(qtbot, doc, inspected, tmp_path,
                                                      binary, expected):
     before = _fingerprint(inspected)
@@ -86,7 +86,7 @@ def test_the_region_policy_writes_the_converted_copy(qtbot, doc, inspected, tmp_
     assert dlg.regions_button.isEnabled()
     assert not dlg.binary_buttons[binary].isEnabled()   # until the policy is chosen
     _click(qtbot, dlg.regions_button)
-    assert dlg.policy == repair_mod.REGIONS
+    assert dlg.policy == regionrepair.REGIONS
     _click(qtbot, dlg.binary_buttons[binary])
     assert dlg.binary == binary
     assert "5 regions" in dlg.counts_label.text()
@@ -95,10 +95,10 @@ def test_the_region_policy_writes_the_converted_copy(qtbot, doc, inspected, tmp_
     out = target.read_bytes()
     assert out == expected
     summary = dlg.summary
-    assert isinstance(summary, repair_mod.RegionRepairSummary)
+    assert isinstance(summary, regionrepair.RegionRepairSummary)
     text = dlg.summary_view.toPlainText()
     assert "1 cp1252 region" in text and "1 mojibake via cp1252 region" in text
-    if binary == repair_mod.DROP_BINARY:
+    if binary == regionrepair.DROP_BINARY:
         assert "binary region: 400 bytes dropped" in text
         assert "valid UTF-8 (0 errors)" in text
     else:
@@ -132,7 +132,7 @@ def test_the_region_preview_near_the_cursor(qtbot, doc, tmp_path):
     assert "Après" in dlg.preview_text.text()
     # Binary dropped: its converted text is empty.
     doc.set_cursor(emap.regions[3].start + 5)
-    _click(qtbot, dlg.binary_buttons[repair_mod.DROP_BINARY])
+    _click(qtbot, dlg.binary_buttons[regionrepair.DROP_BINARY])
     items = {i.span.encoding: i for i in dlg.last_region_preview}
     assert items["binary"].after == "" and items["binary"].raw
     # Back to a per-unit policy: the old preview.
