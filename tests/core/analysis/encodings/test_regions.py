@@ -32,7 +32,7 @@ def test_labelled_corpus(case):
     assert (v.code, spans(v)) == (case.code, case.regions), v.text
 
 
-KUHN = Path(__file__).resolve().parents[3].parent / "shared" / "reference" / "UTF-8-test.txt"
+KUHN = Path(__file__).resolve().parents[4].parent / "shared" / "reference" / "UTF-8-test.txt"
 
 
 @pytest.mark.skipif(not KUHN.exists(), reason="shared/reference/UTF-8-test.txt is not beside the work tree")
