@@ -68,7 +68,7 @@ class _Look:
         self.sel_fill = pal.color("selection")
         self.fill_colors = {"error": pal.color("error_fill"), "lost": pal.color("lost"),
                             "warning": pal.color("warning_fill")}
-        self._sprites: dict = {}
+        self.sprites: dict = {}    # problem pictures by what they show (problem_sprite)
         self._static: dict = {}
 
     def static_text(self, text: str) -> tuple[QStaticText, float]:
@@ -100,7 +100,7 @@ class _Look:
         these, few of them different: one picture each is far cheaper than a fill, a
         text and a small text."""
         cache_key = (text, mark, key, fill, width, height, ascent, ratio, shift)
-        pm = self._sprites.get(cache_key)
+        pm = self.sprites.get(cache_key)
         if pm is None:
             x0 = 1 + shift
             text_width = self.metrics.text_width(text)
@@ -117,9 +117,9 @@ class _Look:
                 q.drawText(QPointF(x0 + text_width + 0.5, self.small_ascent), mark)
             finally:
                 q.end()
-            if len(self._sprites) > 1024:
-                self._sprites.clear()
-            self._sprites[cache_key] = pm
+            if len(self.sprites) > 1024:
+                self.sprites.clear()
+            self.sprites[cache_key] = pm
         return pm
 
 
@@ -402,12 +402,23 @@ class TextPainter:
                 continue
             p.fillRect(QRectF(PAD_X + x, y + 1, w, lh - 2), fill_colors[fill])
         ratio = p.device().devicePixelRatioF()
+        # Problems (hundreds on a page of random bytes): the kept picture looked up
+        # here, made by problem_sprite when missing; a whole y drawn as ints.
+        ascent = self._ascent
+        kept_sprites = look.sprites
+        draw = p.drawPixmap
+        whole_y = y.is_integer() if isinstance(y, float) else True
         for x, w, text, mark, key, fill, off in plan.errors:
             if selected is not None and selected[0] <= off < selected[1]:
                 fill = None   # the selection band shows beneath instead
             left, shift = _whole_and_fraction(PAD_X + x)
-            p.drawPixmap(QPointF(left - 1, y),
-                         look.problem_sprite(text, mark, key, fill, w, lh, self._ascent, ratio, shift))
+            pm = kept_sprites.get((text, mark, key, fill, w, lh, ascent, ratio, shift))
+            if pm is None:
+                pm = look.problem_sprite(text, mark, key, fill, w, lh, ascent, ratio, shift)
+            if whole_y:
+                draw(left - 1, int(y), pm)
+            else:
+                draw(QPointF(left - 1, y), pm)
 
         # Text: runs of plain characters of one colour, each drawn as one string; a
         # short one (a character drawn alone) from its kept shaping, where the painter
