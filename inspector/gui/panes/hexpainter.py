@@ -23,6 +23,20 @@ from inspector.gui.panes.hexlayout import spelling_table
 from inspector.gui.panes.hexlines import paint_line_numbers
 
 
+# What a character cell shows (HexPainter._char_plan).
+_PLAIN, _COMPACT, _SINGLE, _BLANK = range(4)
+
+
+class _Probe:
+    """The two fields of a unit that ``style.glyph_for`` reads."""
+
+    __slots__ = ("kind", "value")
+
+    def __init__(self, kind: str, value):
+        self.kind = kind
+        self.value = value
+
+
 class HexPainter:
     """Paints ``view``'s viewport; ``last_paint_range`` is the bytes it last showed."""
 
@@ -38,12 +52,23 @@ class HexPainter:
         self._base: QPixmap | None = None
         self._base_key = None
         self.row_pictures: OrderedDict = OrderedDict()
+        # Kept across paints while the sprites, their pixel ratio and the baseline stay:
+        # the cell pictures by colour (rgba) and byte or character, and what a
+        # character cell shows by unit kind and value (a dict look-up a cell, where
+        # working it out is several calls).
+        self._cells_for = None
+        self._cell_pictures: dict = {}
+        self._char_pictures: dict = {}
+        self._char_plans: dict = {}
+        self._char_count = 0
+        self._cells_held = None
 
     def forget_pictures(self, *_) -> None:
         """Drop the last paint and the row pictures (a new layout, file or font)."""
         self._base = None
         self._base_key = None
         self.row_pictures.clear()
+        self._cells_for = None
 
     def paint(self, p: QPainter) -> None:
         """The viewport: the last paint if nothing it shows has changed, then the cursor."""
@@ -432,6 +457,8 @@ class HexPainter:
         table = spelling_table(lay.byte_format)
         sprite = sprites.text
         draw = p.drawPixmap
+        self._cell_tables(sprites, base_y, table)
+        kept = self._cell_pictures
         by_color: dict = {}
         xs = [x - 1 for x in cell_xs]
         for r in range((len(data) + n - 1) // n):
@@ -440,7 +467,10 @@ class HexPainter:
             for x, b, color in zip(xs, data[i0:i0 + n], colors[i0:i0 + n]):
                 pics = by_color.get(id(color))
                 if pics is None:
-                    pics = by_color[id(color)] = [None] * 256
+                    pics = kept.get(color.rgba())
+                    if pics is None:
+                        pics = kept[color.rgba()] = [None] * 256
+                    by_color[id(color)] = pics
                 pm = pics[b]
                 if pm is None:
                     pm = pics[b] = sprite(table[b], color.rgba(), base_y)
@@ -458,6 +488,37 @@ class HexPainter:
         # The character column.
         self._paint_chars(p, pal, units, start, end, top, last_row, colors, data, base_y,
                           color_cache)
+
+    def _cell_tables(self, sprites, base_y: float, table) -> None:
+        """Empty the kept cell pictures and character plans unless they were made
+        for these sprites, at their pixel ratio, on this baseline, with these
+        spellings."""
+        key = (id(sprites), sprites.ratio, base_y, id(table))
+        if (self._cells_for != key or self._char_count > sprites.MAX_PICTURES
+                or len(self._char_plans) > sprites.MAX_PICTURES):
+            self._cells_for = key
+            self._cells_held = (sprites, table)  # their ids stay theirs while kept
+            self._cell_pictures = {}
+            self._char_pictures = {}
+            self._char_count = 0
+            self._char_plans = {}
+
+    def _char_plan(self, sprites, kind: str, value) -> tuple:
+        """What the character cell of a unit of ``kind`` and ``value`` (not a plain
+        ASCII character) shows: (PLAIN, text), (COMPACT, text), (SINGLE, text, cells)
+        or (BLANK,)."""
+        u = _Probe(kind, value)
+        text, how = style.glyph_for(u, False)
+        if how == style.GLYPH and text != " " and not sprites.coverage.can_draw(text):
+            text, how = f"{value:04X}", style.CODEPOINT
+        if how in (style.INVISIBLE, style.CODEPOINT) or (
+                how == style.CONTROL_PICTURE and len(text) > 1):
+            return (_COMPACT, text[2:] if text.startswith("U+") else text)
+        if text != " " and kind == K.VALID and sprites.is_cell_glyph(text):
+            return (_PLAIN, text)
+        if text != " ":
+            return (_SINGLE, text, sprites.glyph_cells(text))
+        return (_BLANK,)
 
     def _paint_cursor(self, p: QPainter, pal, start: int, end: int) -> None:
         """The cursor: a frame around its byte in both columns."""
@@ -521,6 +582,8 @@ class HexPainter:
         singles = []
         compacts = []
         dot = style.CONTINUATION_MARK
+        self._cell_tables(sprites, base_y, spelling_table(lay.byte_format))
+        plans = self._char_plans
         for u in units:
             covered = u.offset + 1  # continuation cells up to here are under the glyph
             if start <= u.offset < end:
@@ -529,30 +592,30 @@ class HexPainter:
                 if u.kind == K.VALID and 0x21 <= u.value < 0x7F and not u.warnings:
                     rows_plain.setdefault(i // n, []).append((i % n, chr(u.value), color))
                     continue
-                text, kind = style.glyph_for(u, False)
-                if kind == style.GLYPH and text != " " and not sprites.coverage.can_draw(text):
-                    text, kind = f"{u.value:04X}", style.CODEPOINT
-                if kind in (style.INVISIBLE, style.CODEPOINT) or (
-                        kind == style.CONTROL_PICTURE and len(text) > 1):
-                    if text.startswith("U+"):
-                        text = text[2:]  # the box itself says "code point"
-                    # Compact text across the unit's cells on this row.
+                plan = plans.get((u.kind, u.value))
+                if plan is None:
+                    plan = plans[(u.kind, u.value)] = self._char_plan(sprites, u.kind, u.value)
+                how = plan[0]
+                if how == _COMPACT:
+                    # Compact text across the unit's cells on this row (the box itself
+                    # says "code point": no U+).
                     row_end = lay.row_start(lay.row_of(u.offset) + 1)
                     last = min(u.end, row_end) - 1
                     compacts.append((i // n, i % n, last - lay.row_start(lay.row_of(u.offset)),
-                                     text, color))
+                                     plan[1], color))
                     covered = u.end
-                elif text != " " and u.kind == K.VALID and sprites.is_cell_glyph(text):
-                    rows_plain.setdefault(i // n, []).append((i % n, text, color))
-                elif text != " ":
-                    singles.append((i // n, i % n, text, color, u.kind != K.VALID))
+                elif how == _PLAIN:
+                    rows_plain.setdefault(i // n, []).append((i % n, plan[1], color))
+                elif how == _SINGLE:
+                    singles.append((i // n, i % n, plan[1], color, u.kind != K.VALID))
                     if u.length > 1:
-                        covered = u.offset + min(u.length, sprites.glyph_cells(text))
+                        covered = u.offset + min(u.length, plan[2])
             for off in range(max(covered, start), min(u.end, end)):
                 i = off - start
                 rows_plain.setdefault(i // n, []).append((i % n, dot, muted))
         # Plain cells: a cached picture each (see the byte cells).
         by_color: dict = {}
+        kept = self._char_pictures
         sprite = sprites.text
         draw = p.drawPixmap
         xs = [lay.char_x(col) - 1 for col in range(n)]
@@ -561,10 +624,14 @@ class HexPainter:
             for col, ch, color in cells:
                 pics = by_color.get(id(color))
                 if pics is None:
-                    pics = by_color[id(color)] = {}
+                    pics = kept.get(color.rgba())
+                    if pics is None:
+                        pics = kept[color.rgba()] = {}
+                    by_color[id(color)] = pics
                 pm = pics.get(ch)
                 if pm is None:
                     pm = pics[ch] = sprite(ch, color.rgba(), base_y)
+                    self._char_count += 1
                 draw(xs[col], y, pm)
         p.setFont(sprites.font)
         for r, col, text, color, flagged in singles:

@@ -14,7 +14,8 @@ from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QPainter, QPen, QPixmap, QPolygonF
+from PySide6.QtGui import (QColor, QPainter, QPen, QPixmap, QPolygonF, QStaticText, QTextLayout,
+                           QTransform)
 
 from inspector.core.units import kinds as K
 from inspector.gui.look import style
@@ -23,6 +24,8 @@ from inspector.gui.panes.textmetrics import PAD_X, PAD_Y, QtMetrics
 from inspector.gui.panes.textplan import LinePlan
 
 MAX_LINE_ENTRIES = 4096       # lines remembered as painted (most without a picture)
+MAX_STATIC_TEXTS = 4096       # short texts kept shaped (characters drawn one by one)
+KEEP_SHAPED = True            # draw them from their kept shaping (same pixels: tested)
 
 
 def _blend(a: QColor, b: QColor, t: float) -> QColor:
@@ -65,7 +68,28 @@ class _Look:
         self.sel_fill = pal.color("selection")
         self.fill_colors = {"error": pal.color("error_fill"), "lost": pal.color("lost"),
                             "warning": pal.color("warning_fill")}
-        self._sprites: dict = {}
+        self.sprites: dict = {}    # problem pictures by what they show (problem_sprite)
+        self._static: dict = {}
+
+    def static_text(self, text: str) -> tuple[QStaticText, float]:
+        """``text`` shaped once in the main font, and its line's ascent (drawn with its
+        top left at the baseline minus the ascent, it gives the pixels drawText at the
+        baseline gives: a fallback font's glyphs set the line's ascent). The characters
+        a line draws one by one (right-to-left and shaped scripts, wide punctuation,
+        emoji) are a few dozen strings a page, each shaped by every drawText."""
+        got = self._static.get(text)
+        if got is None:
+            st = QStaticText(text)
+            st.setTextFormat(Qt.TextFormat.PlainText)
+            st.prepare(QTransform(), self.font)
+            layout = QTextLayout(text, self.font)
+            layout.beginLayout()
+            line = layout.createLine()
+            layout.endLayout()
+            if len(self._static) >= MAX_STATIC_TEXTS:
+                self._static.clear()
+            got = self._static[text] = (st, line.ascent())
+        return got
 
     def problem_sprite(self, text: str, mark: str, key: str, fill: str | None,
                        width: float, height: int, ascent: float, ratio: float,
@@ -76,7 +100,7 @@ class _Look:
         these, few of them different: one picture each is far cheaper than a fill, a
         text and a small text."""
         cache_key = (text, mark, key, fill, width, height, ascent, ratio, shift)
-        pm = self._sprites.get(cache_key)
+        pm = self.sprites.get(cache_key)
         if pm is None:
             x0 = 1 + shift
             text_width = self.metrics.text_width(text)
@@ -93,9 +117,9 @@ class _Look:
                 q.drawText(QPointF(x0 + text_width + 0.5, self.small_ascent), mark)
             finally:
                 q.end()
-            if len(self._sprites) > 1024:
-                self._sprites.clear()
-            self._sprites[cache_key] = pm
+            if len(self.sprites) > 1024:
+                self.sprites.clear()
+            self.sprites[cache_key] = pm
         return pm
 
 
@@ -129,6 +153,7 @@ class TextPainter:
     def forget_images(self) -> None:
         self.line_images.clear()
         self.image_pixels = 0
+        self._page_picture = None
 
     def paint(self, p: QPainter, lines: list[TL.Line], top: int) -> None:
         """The viewport showing ``lines``, the first of them starting at byte ``top``
@@ -377,22 +402,41 @@ class TextPainter:
                 continue
             p.fillRect(QRectF(PAD_X + x, y + 1, w, lh - 2), fill_colors[fill])
         ratio = p.device().devicePixelRatioF()
+        # Problems (hundreds on a page of random bytes): the kept picture looked up
+        # here, made by problem_sprite when missing; a whole y drawn as ints.
+        ascent = self._ascent
+        kept_sprites = look.sprites
+        draw = p.drawPixmap
+        whole_y = y.is_integer() if isinstance(y, float) else True
         for x, w, text, mark, key, fill, off in plan.errors:
             if selected is not None and selected[0] <= off < selected[1]:
                 fill = None   # the selection band shows beneath instead
             left, shift = _whole_and_fraction(PAD_X + x)
-            p.drawPixmap(QPointF(left - 1, y),
-                         look.problem_sprite(text, mark, key, fill, w, lh, self._ascent, ratio, shift))
+            pm = kept_sprites.get((text, mark, key, fill, w, lh, ascent, ratio, shift))
+            if pm is None:
+                pm = look.problem_sprite(text, mark, key, fill, w, lh, ascent, ratio, shift)
+            if whole_y:
+                draw(left - 1, int(y), pm)
+            else:
+                draw(QPointF(left - 1, y), pm)
 
-        # Text: runs of plain characters of one colour, each drawn as one string.
+        # Text: runs of plain characters of one colour, each drawn as one string; a
+        # short one (a character drawn alone) from its kept shaping, where the painter
+        # is not scaled (a kept shaping is laid out for an unscaled painter).
         p.setFont(look.font)
         base = y + self._ascent
         pen_key = None
+        kept = KEEP_SHAPED and ratio == 1.0 and p.worldTransform().isIdentity()
+        static_text = look.static_text
         for x, text, key in plan.texts:
             if key != pen_key:
                 p.setPen(colors[key])
                 pen_key = key
-            p.drawText(QPointF(PAD_X + x, base), text)
+            if kept and len(text) <= 2:
+                st, ascent = static_text(text)
+                p.drawStaticText(QPointF(PAD_X + x, base - ascent), st)
+            else:
+                p.drawText(QPointF(PAD_X + x, base), text)
         pal = look.palette
         for label, width, warned, x, offsets_in_run in plan.boxes:
             if selected is not None and offsets_in_run[0] < selected[1] and \

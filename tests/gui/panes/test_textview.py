@@ -515,3 +515,26 @@ def test_lines_of_one_repeated_byte_share_a_picture_that_looks_right(make_view, 
     one_by_one, pictures = _fresh_pane_image(data, view.size(), apply)
     assert not any(key[0] == "repeated" for key in pictures)
     assert shared == one_by_one
+
+
+@pytest.mark.parametrize("dim", [False, True])
+def test_kept_shaping_paints_what_drawtext_paints(make_view, monkeypatch, dim):
+    """Characters drawn one by one (right-to-left and shaped scripts, wide punctuation,
+    emoji, marks on a dotted circle) come from a kept QStaticText: the pane's pixels
+    are those of drawText, faded (before the origin) or not."""
+    from inspector.gui.panes import textpainter
+
+    data = rich_sample() + "\u0939\u093f\u0928\u094d\u0926\u0940 \u3002\u3001 \u05e2\u05d1 \u0627\u0644\u0639 \u25cc\u0301\n".encode()
+    doc, view = make_view(data, width=900, height=700)
+    if dim:
+        doc.set_origin(len(data) // 2)
+
+    def grab(keep: bool):
+        monkeypatch.setattr(textpainter, "KEEP_SHAPED", keep)
+        view.painter.forget_images()
+        view.viewport().repaint()
+        return view.viewport().grab().toImage()
+
+    if view.devicePixelRatioF() != 1.0:
+        pytest.skip("kept shaping is used on unscaled painters only")
+    assert grab(True) == grab(False)
