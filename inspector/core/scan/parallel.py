@@ -20,7 +20,9 @@ is many small numpy calls that hold it between them; two threads ran slower than
 two processes 1.6-1.8 times faster (2-core machine). The local pool forks when that is
 safe (one thread, Linux: it starts in 10-25 ms, the modules already imported), else it
 uses ``forkserver`` or ``spawn`` (each worker then imports the scanner, ~0.3 s once).
-The window never starts processes: it scans in one worker thread.
+The window never forks and never cuts a file into slices (it scans one file in a worker
+thread); its folder triage sends whole files to an :func:`isolated_pool` (forkserver or
+spawn: a child never inherits the Qt process's threads).
 """
 
 from __future__ import annotations
@@ -101,6 +103,30 @@ def process_pool(workers: int, method: str | None = None):
                                initializer=_child_setup)
 
 
+def isolated_method() -> str:
+    """A start method that never forks the calling process: ``forkserver`` (the
+    children fork from a clean server started afresh) where it exists, else
+    ``spawn``. Safe from a process with threads (Qt's)."""
+    import multiprocessing
+
+    return "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+
+
+def isolated_pool(workers: int, preload: tuple[str, ...] = (), nice: int = 0):
+    """A pool of ``workers`` processes started with :func:`isolated_method`, usable from
+    the window. ``preload``: modules the forkserver imports once, so that each child,
+    forked from it, starts with them already imported. ``nice``: added to the children's
+    niceness (where there is one), so that they yield the CPU to the window."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    context = multiprocessing.get_context(isolated_method())
+    if preload and context.get_start_method() == "forkserver":
+        context.set_forkserver_preload(list(preload))
+    return ProcessPoolExecutor(max_workers=workers, mp_context=context,
+                               initializer=_child_setup, initargs=(nice,))
+
+
 def default_workers() -> int:
     """The cores this process may use."""
     try:
@@ -124,10 +150,15 @@ class _FileReader:
         return os.read(self.fd, length)
 
 
-def _child_setup() -> None:
+def _child_setup(nice: int = 0) -> None:
     # Ctrl+C reaches the whole process group: the parent alone answers it (and stops
     # the children), so the terminal gets one message, not one traceback per child.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if nice and hasattr(os, "nice"):
+        try:
+            os.nice(nice)
+        except OSError:
+            pass
 
 
 def _edge_boundary(read, p: int, seg_start: int, seg_end: int) -> int:
@@ -277,15 +308,56 @@ def _stop(pool) -> None:
     """Shut a pool of our own down now: its processes are ended, not waited for, and
     its threads are gone when this returns (a later fork must find one thread). The
     pool's attributes are read first: ``shutdown`` forgets them."""
-    processes = list((getattr(pool, "_processes", None) or {}).values())
-    manager = getattr(pool, "_executor_manager_thread", None)
-    calls = getattr(pool, "_call_queue", None)
+    stop_pool(pool)
+
+
+class PoolParts:
+    """What a ``ProcessPoolExecutor`` is made of, read before ``shutdown`` forgets it:
+    its processes, its manager thread and its call queue (with the feeder thread)."""
+
+    __slots__ = ("processes", "manager", "calls")
+
+    def __init__(self, pool):
+        self.processes = list((getattr(pool, "_processes", None) or {}).values())
+        self.manager = getattr(pool, "_executor_manager_thread", None)
+        self.calls = getattr(pool, "_call_queue", None)
+
+
+def halt_pool(pool) -> PoolParts:
+    """The quick half of :func:`stop_pool`, for a thread that must not wait (the UI's):
+    queued tasks cancelled, the pool shut down without waiting, its processes sent
+    SIGTERM. Returns the parts for :func:`join_pool` to wait for, elsewhere."""
+    parts = PoolParts(pool)
+    live = getattr(pool, "_processes", None)
     pool.shutdown(wait=False, cancel_futures=True)
+    # A process started by a submit between the reading and the shutdown (no submit
+    # starts one after it).
+    for p in list((live or {}).values()):
+        if all(p is not q for q in parts.processes):
+            parts.processes.append(p)
+    for p in parts.processes:
+        try:
+            if p.is_alive():
+                p.terminate()
+        except (OSError, ValueError, AttributeError):
+            pass  # already reaped (or closed) by the pool's manager
+    return parts
+
+
+def stop_pool(pool) -> None:
+    """Shut a pool down now: its processes ended, not waited for, and its threads gone
+    when this returns."""
+    join_pool(halt_pool(pool))
+
+
+def join_pool(parts: PoolParts) -> None:
+    """Wait until a halted pool's processes and threads are gone."""
+    processes, manager, calls = parts.processes, parts.manager, parts.calls
     for p in processes:
-        if p.is_alive():
-            p.terminate()
-    for p in processes:
-        p.join()
+        try:
+            p.join()
+        except (ValueError, AssertionError):
+            pass
     if manager is not None:
         manager.join()
     if calls is not None:  # its feeder thread

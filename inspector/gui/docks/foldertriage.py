@@ -2,7 +2,13 @@
 
 The reports come from :func:`inspector.core.analysis.triage.triage_steps`, run by a
 :class:`~inspector.gui.runtime.workers.GeneratorWorker` in a pool thread; the generator
-appends rows to a list it shares with this dock and yields progress only. The dock
+appends rows to a list it shares with this dock and yields progress only. The files
+themselves are read and judged in a :class:`~inspector.core.analysis.triage.TriagePool`
+of processes (forkserver or spawn, never a fork of this process), so this process only
+receives finished reports: a worker thread decoding whole files held the GIL long
+enough to stall the UI (gaps of 50-180 ms). Small folders, or a pool that cannot start,
+are triaged in the thread. Cancel halts the pool at once (queued batches cancelled, the
+processes ended); the worker thread then waits for them, so none is left behind. The dock
 moves the new rows into its model in batches, a few hundred per timer tick
 (``beginInsertRows`` once per batch), so the UI thread stays free while ten thousand
 files come in; a :class:`QSortFilterProxyModel` sorts (by raw numbers, not texts) and
@@ -182,6 +188,9 @@ class FolderTriageDock(QDockWidget):
         self.export_requested: Callable[[str], None] | None = None
         self.folder = None
         self.worker: GeneratorWorker | None = None
+        self.pool: TR.TriagePool | None = None
+        self.use_processes = True  # False: every file in the worker thread
+        self.pool_min_files = TR.POOL_MIN_FILES  # fewer files: in the worker thread
         self.shared: list = []   # the list the worker appends to
         self.done = self.total = 0
         self.complete = False
@@ -282,9 +291,12 @@ class FolderTriageDock(QDockWidget):
         self.setWindowTitle(f"Folder triage — {display_path(os.path.basename(os.path.normpath(os.fsdecode(folder))) or folder)}")
         rows, options = self.shared, options or Options()
         holder: list[GeneratorWorker] = []
+        pool = self.pool = (TR.TriagePool(min_files=self.pool_min_files)
+                            if self.use_processes else None)
         worker = GeneratorWorker(
             lambda: TR.triage_steps(folder, options, rows,
-                                    lambda: bool(holder) and holder[0].is_cancelled()),
+                                    lambda: bool(holder) and holder[0].is_cancelled(),
+                                    pool=pool),
             interval=0.05)
         holder.append(worker)
         self.worker = worker
@@ -306,6 +318,8 @@ class FolderTriageDock(QDockWidget):
     def cancel(self) -> None:
         if self.worker is not None:
             self.worker.cancel()
+            if self.pool is not None:
+                self.pool.halt(by_caller=True)  # quick: the worker thread joins it
             self.worker = None
             self._finish("cancelled")
 

@@ -176,3 +176,80 @@ def test_open_folder_menu_and_panel_toggle(window):
     assert window.act_open_folder.shortcut().toString() == "Ctrl+Shift+O"
     assert "folderTriage" in window.panel_actions
     assert window.act_next_file.shortcut().toString() == "F7"
+
+
+# ---------------------------------------------------------------- the process pool
+def _many(tmp_path, name="many", n=600):
+    top = tmp_path / name
+    top.mkdir()
+    for i in range(n):
+        (top / f"{i:04}.txt").write_bytes("café\n".encode() * (50 + i) + (b"\xff" if i % 9 == 0 else b""))
+    return top
+
+
+def _extra(baseline):
+    from tests.core.analysis.test_triage_pool import settled
+
+    return settled(baseline)
+
+
+def _baseline(window, qtbot, tmp_path):
+    """The forkserver up (it stays for the session), then the processes below us."""
+    from tests.core.analysis.test_triage_pool import descendants
+
+    dock = window.triage_dock
+    dock.pool_min_files = 0
+    _fill(window, qtbot, _many(tmp_path, "warm", 20))
+    return descendants()
+
+
+needs_proc = pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="no /proc")
+
+
+def test_pool_rows_are_the_thread_rows(window, qtbot, tree):
+    from tests.core.analysis.test_triage_pool import comparable
+
+    dock = window.triage_dock
+    dock.pool_min_files = 0
+    _fill(window, qtbot, tree)
+    assert dock.pool.used
+    there = [comparable(r) for r in dock.model.rows]
+    dock.use_processes = False
+    _fill(window, qtbot, tree)
+    assert dock.pool is None
+    assert [comparable(r) for r in dock.model.rows] == there
+
+
+@needs_proc
+def test_cancel_stops_the_pool_promptly(window, qtbot, tmp_path):
+    baseline = _baseline(window, qtbot, tmp_path)
+    dock = window.triage_dock
+    window.open_folder(_many(tmp_path))
+    qtbot.waitUntil(lambda: dock.pool.used and len(dock.shared) > 0, timeout=20000)
+    worker = dock.worker
+    t = __import__("time").perf_counter()
+    qtbot.mouseClick(dock.cancel_button, Qt.MouseButton.LeftButton)
+    assert __import__("time").perf_counter() - t < 0.1  # the UI does not wait
+    assert worker.wait(5)
+    qtbot.waitUntil(lambda: not dock._feed.isActive(), timeout=5000)
+    assert "cancelled" in dock.status.text() and len(dock.model.rows) < 600
+    assert _extra(baseline) == set()
+
+
+@needs_proc
+def test_another_folder_or_closing_leaves_no_process(window, qtbot, tmp_path):
+    baseline = _baseline(window, qtbot, tmp_path)
+    dock = window.triage_dock
+    window.open_folder(_many(tmp_path, "one"))
+    qtbot.waitUntil(lambda: dock.pool.used, timeout=20000)
+    first = dock.worker
+    _fill(window, qtbot, _many(tmp_path, "two", 30))  # replaces the running triage
+    assert first.wait(5)
+    assert len(dock.model.rows) == 30
+    assert _extra(baseline) == set()
+    window.open_folder(_many(tmp_path, "three"))
+    qtbot.waitUntil(lambda: dock.pool.used, timeout=20000)
+    worker = dock.worker
+    window.close()
+    assert worker.wait(5)
+    assert _extra(baseline) == set()
