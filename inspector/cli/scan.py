@@ -73,39 +73,59 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-class _ProgressBar:
-    """A one-line bar on stderr, shown only on a terminal and only once a file has
-    taken longer than a moment."""
+class _TerminalBar:
+    """A one-line bar on stderr, shown only on a terminal, only once the work has taken
+    longer than a moment, and redrawn at most ten times a second."""
 
-    def __init__(self, label: str, stream):
-        self.label = label
+    def __init__(self, stream, enabled: bool = True):
         self.stream = stream
-        self.enabled = stream.isatty()
+        self.enabled = enabled and stream.isatty()
         self.began = time.monotonic()
         self.shown = False
         self.last = 0.0
 
-    def update(self, done: int, total: int) -> None:
+    def due(self) -> float | None:
+        """The time now when the bar should be redrawn, else None."""
         if not self.enabled:
-            return
+            return None
         now = time.monotonic()
         if now - self.began < PROGRESS_AFTER or now - self.last < 0.1:
-            return
+            return None
         self.last = now
         self.shown = True
-        frac = done / total if total else 1.0
-        width = 30
-        filled = int(frac * width)
-        mib = done / (1 << 20)
-        speed = mib / max(now - self.began, 1e-6)
-        self.stream.write(f"\r{self.label[:40]} [{'#' * filled}{'.' * (width - filled)}] "
-                          f"{frac * 100:5.1f}% {mib:,.0f} MiB {speed:,.0f} MiB/s")
+        return now
+
+    def draw(self, text: str) -> None:
+        self.stream.write(f"\r{text}\x1b[K")
         self.stream.flush()
 
     def close(self) -> None:
         if self.shown:
             self.stream.write("\r\x1b[K")
             self.stream.flush()
+
+
+def _bar(frac: float, width: int = 30) -> str:
+    filled = int(min(1.0, frac) * width)
+    return f"[{'#' * filled}{'.' * (width - filled)}]"
+
+
+class _ProgressBar(_TerminalBar):
+    """Progress through one file."""
+
+    def __init__(self, label: str, stream):
+        super().__init__(stream)
+        self.label = label
+
+    def update(self, done: int, total: int) -> None:
+        now = self.due()
+        if now is None:
+            return
+        frac = done / total if total else 1.0
+        mib = done / (1 << 20)
+        speed = mib / max(now - self.began, 1e-6)
+        self.draw(f"{self.label[:40]} {_bar(frac)} {frac * 100:5.1f}% {mib:,.0f} MiB "
+                  f"{speed:,.0f} MiB/s")
 
 
 def _region_line(r: dict) -> str:
@@ -152,43 +172,27 @@ def _summary(report: dict) -> str:
     return "\n".join(lines)
 
 
-class _FilesBar:
-    """Progress across files on a terminal: files and bytes done, ETA from the bytes."""
+class _FilesBar(_TerminalBar):
+    """Progress across files: files and bytes done, ETA from the bytes."""
 
     def __init__(self, stream, total_files: int, total_bytes: int):
-        self.stream = stream
-        self.enabled = stream.isatty() and total_files > 1
+        super().__init__(stream, total_files > 1)
         self.total_files = total_files
         self.total_bytes = total_bytes
         self.files = self.bytes = 0
-        self.began = time.monotonic()
-        self.last = 0.0
-        self.shown = False
 
     def add(self, n_bytes: int) -> None:
         self.files += 1
         self.bytes += n_bytes
-        if not self.enabled:
+        now = self.due()
+        if now is None:
             return
-        now = time.monotonic()
-        if now - self.began < PROGRESS_AFTER or now - self.last < 0.1:
-            return
-        self.last = now
-        self.shown = True
         frac = self.bytes / self.total_bytes if self.total_bytes else self.files / self.total_files
-        width = 30
-        filled = int(min(1.0, frac) * width)
         elapsed = now - self.began
         eta = elapsed * (1 - frac) / frac if frac > 0 else 0.0
-        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.files:,}/"
-                          f"{self.total_files:,} files, {self.bytes / (1 << 20):,.1f}/"
-                          f"{self.total_bytes / (1 << 20):,.1f} MiB, ETA {eta:,.0f} s\x1b[K")
-        self.stream.flush()
-
-    def close(self) -> None:
-        if self.shown:
-            self.stream.write("\r\x1b[K")
-            self.stream.flush()
+        self.draw(f"{_bar(frac)} {self.files:,}/{self.total_files:,} files, "
+                  f"{self.bytes / (1 << 20):,.1f}/{self.total_bytes / (1 << 20):,.1f} MiB, "
+                  f"ETA {eta:,.0f} s")
 
 
 def _gnu_lines(report: dict) -> list[str]:
