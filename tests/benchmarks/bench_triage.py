@@ -167,15 +167,20 @@ def main() -> None:
     app = QApplication.instance() or QApplication([])
     from inspector.gui.window.mainwindow import MainWindow
 
+    from inspector.gui.app import interactive_runtime
+
     window = MainWindow()
     window.resize(1400, 900)
     window.show()
+    # As app.run has it: garbage collection when the user is still (gcpolicy).
+    collector = interactive_runtime(window)
     print(f"load average: {os.getloadavg()}")
     if args.files:
         bench_triage(app, window, args.files)
     if args.gib:
         bench_goto_line(app, window, args.gib)
     print(f"load average: {os.getloadavg()}")
+    collector.stop()
     window.shutdown()
 
 
