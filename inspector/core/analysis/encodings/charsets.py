@@ -35,6 +35,7 @@ of a short sample alike ("French" in ISO-8859-10, German in Windows-1250). So:
 from __future__ import annotations
 
 import codecs
+import sys
 import unicodedata
 
 from inspector.core.analysis.encodings.mojibake import could_be_mojibake
@@ -153,8 +154,8 @@ def nul_pattern(data: bytes) -> tuple[str, str] | None:
     the next; UTF-16: the high byte of every ASCII or Latin-1 character, on one side
     only), and decodes to text."""
     n = len(data) - len(data) % 4
-    if n < 16:
-        return None
+    if n < 16 or data.count(0, 0, n) < 0.1 * (n // 2):
+        return None  # every pattern below needs at least that many NULs
     data = bytes(data[:n])
     q = n // 4
     by_pos = [data[k::4].count(0) for k in range(4)]
@@ -224,17 +225,51 @@ def windows_or_iso(data: bytes, windows: str, iso: str) -> str:
     return iso if _decodes(data, iso) else windows
 
 
-def _letter_share(data: bytes, encoding: str) -> float:
+def letter_share(data: bytes, encoding: str) -> float:
     """The share of the bytes above 0x7F that ``encoding`` decodes to letters or
     punctuation (for charsets that spell every character with one byte)."""
-    high = bytes(b for b in data if b > 0x7F)
+    high = data.translate(None, _ASCII_BYTES)
     if not high:
         return 0.0
+    letters = _letter_bytes(encoding)
+    if letters is not None:  # one byte, one character: count bytes, not characters
+        return (len(high) - len(high.translate(None, letters))) / len(high)
     try:
         text = high.decode(encoding, "replace")
     except LookupError:
         return 0.0
-    return sum(1 for ch in text if ch != "\ufffd" and (ch.isalpha() or unicodedata.category(ch)[0] == "P")) / len(text)
+    return sum(1 for ch in text if _letter_or_punctuation(ch)) / len(text)
+
+
+_ASCII_BYTES = bytes(range(0x80))
+_LETTER_BYTES: dict[str, bytes | None] = {}
+
+
+def _letter_or_punctuation(ch: str) -> bool:
+    return ch != "\ufffd" and (ch.isalpha() or unicodedata.category(ch)[0] == "P")
+
+
+def _letter_bytes(encoding: str) -> bytes | None:
+    """The bytes above 0x7F that ``encoding`` decodes to a letter or punctuation, when it
+    is a single-byte charset (a charmap codec, or Latin-1); else None."""
+    if encoding not in _LETTER_BYTES:
+        table = None
+        try:
+            info = codecs.lookup(encoding)
+        except LookupError:
+            info = None
+        if info is not None and info.name == "iso8859-1":
+            table = "".join(map(chr, range(256)))
+        elif info is not None:
+            module = sys.modules.get(getattr(info.decode, "__module__", "") or "")
+            table = getattr(module, "decoding_table", None)
+        if isinstance(table, str) and len(table) == 256:
+            # An undefined byte (U+FFFE in the table) decodes to U+FFFD: not a letter.
+            _LETTER_BYTES[encoding] = bytes(b for b in range(0x80, 0x100)
+                                            if table[b] != "\ufffe" and _letter_or_punctuation(table[b]))
+        else:
+            _LETTER_BYTES[encoding] = None
+    return _LETTER_BYTES[encoding]
 
 
 def head_lines(data: bytes, limit: int) -> bytes:
@@ -293,7 +328,7 @@ def guess_charset(data: bytes) -> CharsetGuess | None:
         # keeps one of the charsets that decode alike): it still fits if it explains
         # the bytes as well as the first choice does.
         mine = windows_or_iso(data, *family)
-        if _letter_share(data, mine) < _letter_share(data, encoding) - 0.02:
+        if letter_share(data, mine) < letter_share(data, encoding) - 0.02:
             family = None
     if family is not None:
         encoding = windows_or_iso(data, *family)
