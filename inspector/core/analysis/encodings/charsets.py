@@ -42,7 +42,7 @@ from inspector.core.analysis.encodings.mojibake import could_be_mojibake
 
 TIE_CHAOS = 0.02
 CONFIDENT = 0.5  # coherence under which charset-normalizer's language is a weak hint
-GUESS_LIMIT = 32 << 10  # bytes handed to charset-normalizer at most
+GUESS_LIMIT = 8 << 10  # bytes handed to charset-normalizer at most
 
 # (Windows code page, ISO 8859 part) by the languages charset-normalizer names.
 _FAMILIES = (
