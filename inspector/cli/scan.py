@@ -400,7 +400,10 @@ def _executor(args, files):
     ``--dask``, else a local process pool when there is work for more than one process
     (``--jobs``, by default one per core; 1: none). Standard input is read here; a large
     file is cut here into slices that run on the same executor."""
-    from inspector.core.scan import parallel as PS
+    several = [e for e in files if e.kind == "file"]
+    if not args.dask and (args.jobs == 1 or len(several) < 2):
+        return None, None  # one file: report_path cuts a large one into slices itself
+    from inspector.core.scan import parallel as PS  # numpy: not for one small file
 
     def local(entry) -> bool:
         return entry.kind == "stdin" or entry.size >= PS.MIN_PARALLEL_BYTES
@@ -408,9 +411,8 @@ def _executor(args, files):
     if args.dask:
         return _ClusterExecutor(args.dask), local
     jobs = args.jobs or PS.default_workers()
-    several = [e for e in files if e.kind == "file"]
-    if jobs <= 1 or len(several) < 2:
-        return None, None  # one file: report_path cuts a large one into slices itself
+    if jobs <= 1:
+        return None, None
     if args.jobs is None and sum(e.size for e in several) < POOL_MIN_BYTES:
         return None, None  # a few small files: a pool costs more than it saves
     return PS.process_pool(jobs), local

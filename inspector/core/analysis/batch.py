@@ -16,7 +16,7 @@ from typing import Callable, Iterable, Iterator
 
 from inspector.core.analysis.report import build_report
 from inspector.core.scan import corpus as CO
-from inspector.core.scan.scanner import scan_steps
+from inspector.core.scan.cleantext import clean_scan
 from inspector.core.source.bytesource import ByteSourceError, FileSource, display_path
 from inspector.core.units import kinds as K
 
@@ -60,6 +60,7 @@ def report_source(source, path, options: Options, workers: int | None = 1,
     """Scan an open source and make its report (verdict included; lines and columns).
     A large file's slices run on ``executor`` when one is given."""
     from inspector.core.analysis.verdict import verdict
+    from inspector.core.scan.scanner import scan_steps  # numpy: not for clean files
 
     steps = scan_steps(source, options.dialect, max_errors=options.max_errors,
                        workers=workers, sha256=options.sha256, lazy_index=True,
@@ -95,6 +96,12 @@ def report_path(path, options: Options, workers: int | None = 1,
     except ByteSourceError as e:
         return error_report(path, e)
     try:
+        if options.dialect == K.UTF8:
+            clean = clean_scan(source, options.max_errors, options.sha256)
+            if clean is not None:
+                from inspector.core.analysis.verdict import verdict
+
+                return build_report(clean, source, path, verdict(clean, source))
         return report_source(source, path, options, workers, progress, executor)
     except ByteSourceError as e:
         return error_report(path, e)

@@ -16,18 +16,20 @@ import json
 import os
 from typing import Callable, Iterator
 
-import numpy as np
+from typing import TYPE_CHECKING
 
 import inspector
-from inspector.core.scan import kernels as KR
 from inspector.core.units import kinds as K
 from inspector.core.source.bytesource import display_path
 from inspector.core.units.decoder import Unit
 from inspector.core.scan.results import ScanCancelled, segments
-from inspector.core.scan.lines import LineCounter, line_column, line_columns
-from inspector.core.scan.tally import row_unit
-from inspector.core.scan.windows import iter_windows
 from inspector.core.units.unicode_db import UNICODE_VERSION
+
+if TYPE_CHECKING:
+    from inspector.core.scan.lines import LineCounter
+
+# numpy and the scan's kernels are imported where errors are listed: the report of a
+# clean file (most files of a folder, or `scan` of one line) is made without them.
 
 CSV_COLUMNS = ("offset", "length", "kind", "bytes", "replacements", "line", "column")
 
@@ -70,6 +72,8 @@ def first_error_entries(result, source) -> list[dict]:
     else:
         entries = [unit_entry(u, source) for u in units]
     if entries:
+        from inspector.core.scan.lines import line_columns
+
         origin = result.origin
         # A unit before an origin belongs to another stream: count it from the file's start
         # all the same (lines and columns are the file's).
@@ -149,6 +153,11 @@ def write_json(report, fileobj, indent: int | None = 2) -> None:
 
 
 def _error_windows(source, dialect, start, end, origin, cancel):
+    import numpy as np
+
+    from inspector.core.scan import kernels as KR
+    from inspector.core.scan.windows import iter_windows
+
     size = source.size
     end = size if end is None else min(end, size)
     for seg_start, seg_end in segments(start, end, origin):
@@ -169,6 +178,8 @@ def iter_error_units(source, dialect: str = K.UTF8, start: int = 0, end: int | N
                      origin: int | None = None) -> Iterator[Unit]:
     """Every error unit of [start, end) in order, streamed (the region is cut as its own
     stream, as the scanner does)."""
+    from inspector.core.scan.tally import row_unit
+
     dialect = K.check_dialect(dialect)
     for _, rows, err in _error_windows(source, dialect, start, end, origin, cancel):
         for i in err:
@@ -183,6 +194,9 @@ def write_csv(fileobj, source, dialect: str = K.UTF8, start: int = 0, end: int |
     line, column; with ``path``, a first column naming the file). Returns the number of
     rows. Lines and columns are the file's (a region that starts past 0 counts the LF bytes
     before it first, unless ``counter`` carries them on from the region before)."""
+    from inspector.core.scan import kernels as KR
+    from inspector.core.scan.lines import LineCounter, line_column
+
     dialect = K.check_dialect(dialect)
     prefix = ""
     if path is not None:

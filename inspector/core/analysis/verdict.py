@@ -24,7 +24,7 @@ much as on a small one. The map is kept on the verdict (``Verdict.regions``).
 from __future__ import annotations
 
 from inspector.core.analysis.encodings import charsets as CS
-from inspector.core.analysis.encodings.mapbuilder import encoding_map
+from inspector.core.analysis.encodings.cleanmap import clean_utf8_map
 from inspector.core.analysis.encodings.regions import BINARY, MOJIBAKE, UTF8, EncodingMap
 from inspector.core.units import kinds as K
 
@@ -182,7 +182,11 @@ def verdict(result, source) -> Verdict:
     if scanned == 0:
         return Verdict("empty", "empty file" if result.size == 0 else "empty region", counts,
                        EncodingMap(result.start, result.end, []))
-    emap = encoding_map(source, result)
+    emap = clean_utf8_map(source, result)
+    if emap is None:  # not clean UTF-8: the map builder (numpy) cuts it into cells
+        from inspector.core.analysis.encodings.mapbuilder import encoding_map
+
+        emap = encoding_map(source, result, clean_shortcut=False)
     evidence = {"utf8_shaped": emap.shaped, "legacy_shaped": emap.legacy}
 
     def judged(code, text, details=None):

@@ -15,20 +15,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from inspector.core.scan.results import block_size_for
 from inspector.core.units import kinds as K
 
-DEFAULT_BLOCK = 64 * 1024
-MAX_BLOCKS = 1 << 16  # past 4 GiB at 64 KiB, blocks grow so the index stays a few MiB
 
 # Units are counted by length 1..6 (5 and 6: FSS-UTF's 1993 forms; 6 also a CESU-8 pair).
 UNIT_LENGTHS = (1, 2, 3, 4, 5, 6)
 
 
-def block_size_for(length: int, requested: int | None = None) -> int:
-    size = requested or DEFAULT_BLOCK
-    while length > size * MAX_BLOCKS:
-        size *= 2
-    return size
 
 
 def kind_selection(kinds) -> tuple[frozenset, frozenset]:

@@ -7,9 +7,21 @@ from __future__ import annotations
 
 
 from inspector.core.units import kinds as K
-from inspector.core.scan.blockindex import BlockIndex
 from inspector.core.units.decoder import Unit
 from inspector.core.units.unicode_db import UNICODE_VERSION
+
+# The block index's geometry (here, not in blockindex, so that a scan's result is made
+# without importing numpy: see cleantext).
+DEFAULT_BLOCK = 64 * 1024
+MAX_BLOCKS = 1 << 16  # past 4 GiB at 64 KiB, blocks grow so the index stays a few MiB
+
+
+def block_size_for(length: int, requested: int | None = None) -> int:
+    size = requested or DEFAULT_BLOCK
+    while length > size * MAX_BLOCKS:
+        size *= 2
+    return size
+
 
 class ScanCancelled(Exception):
     """The scan was cancelled before it finished."""
@@ -34,7 +46,7 @@ class ScanProgress:
 class ScanResult:
     """Counts of one scan. Filled as the scan goes (``complete`` turns True at the end)."""
 
-    def __init__(self, size: int, dialect: str, start: int, end: int, index: BlockIndex,
+    def __init__(self, size: int, dialect: str, start: int, end: int, index,
                  max_errors: int, origin: int | None):
         self.size = size
         self.dialect = dialect
@@ -64,8 +76,9 @@ class ScanResult:
         self.verdict_pending = False  # that worker will set it: nobody else should
 
     @property
-    def index(self) -> BlockIndex:
-        """The block index; a quick scan (see :func:`defer_index`) makes it on the first
+    def index(self):
+        """The block index (a :class:`~inspector.core.scan.blockindex.BlockIndex`); a quick
+        scan (see :func:`defer_index`) makes it on the first
         call."""
         if self._index is None and self._index_maker is not None:
             make, self._index_maker = self._index_maker, None
@@ -73,7 +86,7 @@ class ScanResult:
         return self._index
 
     @index.setter
-    def index(self, index: BlockIndex) -> None:
+    def index(self, index) -> None:
         self._index = index
         self._index_maker = None
 

@@ -25,8 +25,8 @@ from typing import Callable
 from inspector.core.scan import tables as TB
 from inspector.core.scan import parallel as parallelscan
 from inspector.core.units import kinds as K
-from inspector.core.scan.blockindex import DEFAULT_BLOCK, BlockIndex
-from inspector.core.scan.results import ScanCancelled, ScanProgress, ScanResult, segments
+from inspector.core.scan.blockindex import BlockIndex
+from inspector.core.scan.results import DEFAULT_BLOCK, ScanCancelled, ScanProgress, ScanResult, segments
 from inspector.core.scan.tally import add_window
 from inspector.core.scan.utf8path import QUICK_LIMIT, TEXT_WINDOW, fast_segment, quick_whole
 from inspector.core.scan.windows import DEFAULT_CHUNK, DENSE_WINDOW, iter_windows
@@ -72,7 +72,7 @@ def scan_steps(source, dialect: str = K.UTF8, start: int = 0, end: int | None = 
             if hasher is not None:
                 hasher.update(data)
                 result.sha256 = hasher.hexdigest()
-            result.defer_index(lambda: _index_of(data, dialect, block_size), index.block_size)
+            result.defer_index(lambda: index_of(data, dialect, block_size), index.block_size)
             result.scanned = total
             result.complete = True
             result.seconds = time.perf_counter() - began
@@ -119,7 +119,7 @@ def scan_steps(source, dialect: str = K.UTF8, start: int = 0, end: int | None = 
     return result
 
 
-def _index_of(data: bytes, dialect: str, block_size: int | None) -> BlockIndex:
+def index_of(data: bytes, dialect: str, block_size: int | None) -> BlockIndex:
     """The block index of a whole stream held in memory, by the full scan."""
     from inspector.core.source.bytesource import MemorySource
 

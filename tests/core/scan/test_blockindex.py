@@ -4,7 +4,8 @@ import os
 
 
 from inspector.core.units import kinds as K
-from inspector.core.scan.blockindex import MAX_BLOCKS, BlockIndex, block_size_for, kind_selection
+from inspector.core.scan.blockindex import BlockIndex, kind_selection
+from inspector.core.scan.results import MAX_BLOCKS, block_size_for
 from inspector.core.source.bytesource import MemorySource
 from inspector.core.units.decoder import cut
 from inspector.core.scan.scanner import scan

@@ -38,7 +38,6 @@ import codecs
 import sys
 import unicodedata
 
-from inspector.core.analysis.encodings.mojibake import could_be_mojibake
 
 TIE_CHAOS = 0.02
 CONFIDENT = 0.5  # coherence under which charset-normalizer's language is a weak hint
@@ -450,6 +449,8 @@ class Mojibake:
 
 def mojibake_in(text: str) -> Mojibake | None:
     """A :class:`Mojibake` when ftfy undoes a double encoding in ``text``, else None."""
+    from inspector.core.analysis.encodings.mojibake import could_be_mojibake  # numpy
+
     if not could_be_mojibake(text):
         return None  # nothing ftfy could undo: spare its ~1 ms per 10 KB
     try:

@@ -35,19 +35,19 @@ that got no window) is not.
 from __future__ import annotations
 
 import bisect
-import re
 
 import numpy as np
 
 from inspector.core.analysis.encodings import charsets as CS
+from inspector.core.analysis.encodings.cleanmap import CLEAN_LIMIT, clean_utf8_map
 from inspector.core.analysis.encodings.regions import (BINARY, MOJIBAKE, UTF8, EncodingMap,
                                                  Region)
-from inspector.core.analysis.encodings.stretches import (ASC, BIN, BIN_GAP, CELL_MAX, MOJI_SHARE, DENSE_MIN, DENSE_PER, ERR,
+from inspector.core.analysis.encodings.stretches import (ASC, BIN, BIN_GAP, DENSE_MIN, DENSE_PER, ERR,
                                                    LEGACY_WEIGHT, MOJ, PAD, SPARSE, UTF, Stretch,
                                                    Window)
 from inspector.core.analysis.encodings.labeller import Labeller, plausibility
 
-FULL_LIMIT = 2 << 20       # scanned ranges up to this are read whole
+FULL_LIMIT = CLEAN_LIMIT   # scanned ranges up to this are read whole
 WINDOW = 64 << 10          # a window read from a large file
 MARGIN = 4 << 10           # read before and after a run, to find its first line start
 FULL_RUN = 256 << 10       # runs up to this are read whole
@@ -261,10 +261,10 @@ def encoding_map(source, result, *, clean_shortcut: bool = True) -> EncodingMap:
     if wide is not None:
         return EncodingMap(start, end, [Region(start, end, wide[1], bom=by == "bom", by=by)],
                            len(head))
-    if clean_shortcut and end - start <= FULL_LIMIT and _clean_utf8(result):
-        data = head if end - start <= len(head) else source.read(start, end - start)
-        if len(data) == end - start and not _may_hold_double_encoding(data):
-            return _one_utf8_region(start, end, data, len(data) + len(head))
+    if clean_shortcut:
+        clean = clean_utf8_map(source, result)
+        if clean is not None:
+            return clean
     builder = _MapBuilder(source, start, end)
     if end - start <= FULL_LIMIT or result.index is None or result.index.n_blocks == 0:
         builder.whole()
@@ -279,65 +279,6 @@ def encoding_map(source, result, *, clean_shortcut: bool = True) -> EncodingMap:
             shaped += int(w.n_shaped.sum())
             legacy += int(w.n_legacy.sum())
     return EncodingMap(start, end, regions, builder.bytes_read + len(head), shaped, legacy)
-
-
-# The byte pairs that make a cell double-encoded (stretches.Window: C3 82..B4 or D0 A0/A1,
-# then a lead the double encodings of Latin and Cyrillic text put next). Two patterns, not
-# one alternation: each starts with a literal byte, which the regular expression engine
-# finds at memchr speed (an alternation is tried at every byte, 6x slower).
-_DOUBLE_ENCODED_PAIRS = (re.compile(rb"\xc3[\x82-\xb4][\xc2\xc3\xc5\xc6\xcb\xe2]"),
-                         re.compile(rb"\xd0[\xa0\xa1][\xc2\xd0-\xd2\xe2]"))
-_LATIN_NEXT = np.zeros(256, dtype=bool)
-_LATIN_NEXT[[0xC2, 0xC3, 0xC5, 0xC6, 0xCB, 0xE2]] = True
-_CYRILLIC_NEXT = np.zeros(256, dtype=bool)
-_CYRILLIC_NEXT[[0xC2, 0xD0, 0xD1, 0xD2, 0xE2]] = True
-
-
-def _may_hold_double_encoding(data: bytes) -> bool:
-    """False when no cell of ``data`` has double-encoding pairs for MOJI_SHARE of its
-    multibyte characters: then none is double-encoded. ``data`` is clean UTF-8 (no errors,
-    no controls), so its cells are its lines, longer lines cut every CELL_MAX bytes as
-    stretches.Window cuts them. Cyrillic text has such pairs (С or Р before a small
-    letter), but few per line."""
-    n = len(data)
-    if n <= 3 or not any(p.search(data) for p in _DOUBLE_ENCODED_PAIRS):
-        return False
-    a = np.frombuffer(data, dtype=np.uint8)
-    first, second, third = a[:-2], a[1:-1], a[2:]
-    pairs = np.zeros(n, dtype=np.int32)
-    pairs[:-2] = (((first == 0xC3) & (second >= 0x82) & (second <= 0xB4) & _LATIN_NEXT[third])
-                  | ((first == 0xD0) & ((second == 0xA0) | (second == 0xA1))
-                     & _CYRILLIC_NEXT[third]))
-    cells = np.concatenate(([0], np.flatnonzero(a[:-1] == 0x0A) + 1))
-    lengths = np.diff(np.append(cells, n))
-    long_lines = np.flatnonzero(lengths > CELL_MAX)
-    if len(long_lines):
-        cuts = []
-        for lo, hi in zip(cells[long_lines].tolist(), (cells + lengths)[long_lines].tolist()):
-            for cut in range(lo + CELL_MAX, hi, CELL_MAX):
-                for _ in range(3):  # not inside a character
-                    if cut < n - 1 and data[cut] & 0xC0 == 0x80:
-                        cut += 1
-                cuts.append(cut)
-        cells = np.unique(np.concatenate((cells, cuts)).astype(np.int64))
-    n_pairs = np.add.reduceat(pairs, cells)
-    n_multibyte = np.add.reduceat((a >= 0xC0).astype(np.int32), cells)
-    return bool(np.any((n_pairs > 0) & (n_pairs >= MOJI_SHARE * n_multibyte)))
-
-
-def _clean_utf8(result) -> bool:
-    """The whole range was scanned and holds neither errors nor the ASCII controls that
-    make a cell binary (``binary_bytes`` counts both)."""
-    return result.complete and result.error_units == 0 and result.binary_bytes == 0
-
-
-def _one_utf8_region(start: int, end: int, data: bytes, bytes_read: int) -> EncodingMap:
-    """The map of clean UTF-8 text: what the builder makes of it, without cutting it into
-    cells (most files of a folder are such text; a test compares the two)."""
-    plain = data.isascii()
-    region = Region(start, end, UTF8, ascii=plain, by="ascii" if plain else "",
-                    bom=data.startswith(b"\xef\xbb\xbf"))
-    return EncodingMap(start, end, [region], bytes_read, 0, 0)
 
 
 class _MapBuilder:
