@@ -14,6 +14,7 @@ from inspector.core.units import kinds as K
 from inspector.core.units.decoder import cut
 from inspector.core.scan.tally import add_warning_bits, collect_first_errors
 from inspector.core.scan.windows import LOOKAHEAD, reader_of
+from inspector.core.scan.cleantext import units_by_length
 
 # ----------------------------------------------------------- the utf-8 dialect's fast path
 #
@@ -528,8 +529,6 @@ QUICK_LIMIT = 1 << 20  # files up to this size are read whole and tried this way
 _CONTROL_ASCII = bytes([*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])
 _NOT_CONTROL = bytes(b for b in range(256) if b not in _CONTROL_ASCII)
 _NOT_BINARY = bytes(b for b in range(256) if not KR.BINARY_ASCII[b])
-_BELOW_E0 = bytes(range(0xE0))
-_BELOW_F0 = bytes(range(0xF0))
 
 
 def quick_whole(result, data: bytes) -> bool:
@@ -548,15 +547,8 @@ def quick_whole(result, data: bytes) -> bool:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         return False
-    chars = len(text)
-    high = data.translate(None, _BELOW_E0)
-    u4 = len(high.translate(None, _BELOW_F0))
-    u3 = len(high) - u4
-    u2 = n - chars - 2 * u3 - 3 * u4
-    result.units[1] += chars - u2 - u3 - u4
-    result.units[2] += u2
-    result.units[3] += u3
-    result.units[4] += u4
+    for length, count in units_by_length(data, len(text)).items():
+        result.units[length] += count
     t = TB.tables()
     cps = _code_points(text)
     hits = np.flatnonzero(t.any8.take(cps))
