@@ -25,14 +25,13 @@ import unicodedata
 
 from inspector.core.scan.results import DEFAULT_BLOCK, ScanResult
 from inspector.core.units import kinds as K
+from inspector.core.units.decoder import units_by_length
 from inspector.core.units.unicode_db import UNICODE_VERSION
 
 CLEAN_LIMIT = 1 << 20  # files up to this size are read whole and tried this way
 
 _CONTROLS = bytes([*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])
 _NOT_CONTROLS = bytes(b for b in range(256) if b not in _CONTROLS)
-_BELOW_E0 = bytes(range(0xE0))
-_BELOW_F0 = bytes(range(0xF0))
 
 
 def _version(text: str) -> tuple[int, ...]:
@@ -65,17 +64,6 @@ def clean_units(data: bytes) -> dict[int, int] | None:
     if not bare.isprintable():
         return None
     return units_by_length(data, len(text))
-
-
-def units_by_length(data: bytes, chars: int) -> dict[int, int]:
-    """The units of ``data``, well-formed UTF-8 of ``chars`` characters, by length: lead
-    bytes E0..EF start 3-byte units, F0..F4 4-byte ones, and the bytes left over make the
-    2-byte ones (counted with bytes.translate, at C speed)."""
-    high = data.translate(None, _BELOW_E0)
-    u4 = len(high.translate(None, _BELOW_F0))
-    u3 = len(high) - u4
-    u2 = len(data) - chars - 2 * u3 - 3 * u4
-    return {1: chars - u2 - u3 - u4, 2: u2, 3: u3, 4: u4}
 
 
 def clean_scan(source, max_errors: int = 100, sha256: bool = True) -> ScanResult | None:

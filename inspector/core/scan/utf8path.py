@@ -11,10 +11,9 @@ import numpy as np
 from inspector.core.scan import kernels as KR
 from inspector.core.scan import tables as TB
 from inspector.core.units import kinds as K
-from inspector.core.units.decoder import cut
+from inspector.core.units.decoder import cut, units_by_length
 from inspector.core.scan.tally import add_warning_bits, collect_first_errors
 from inspector.core.scan.windows import LOOKAHEAD, reader_of
-from inspector.core.scan.cleantext import units_by_length
 
 # ----------------------------------------------------------- the utf-8 dialect's fast path
 #

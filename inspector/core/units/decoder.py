@@ -250,6 +250,21 @@ def _cut_well_formed(data, i: int, end: int, stop: int, base: int, ascii_warning
     return starts[count] - base
 
 
+_BELOW_E0 = bytes(range(0xE0))
+_BELOW_F0 = bytes(range(0xF0))
+
+
+def units_by_length(data: bytes, chars: int) -> dict[int, int]:
+    """The units of ``data``, well-formed UTF-8 of ``chars`` characters, by length: lead
+    bytes E0..EF start 3-byte units, F0..F4 4-byte ones, and the bytes left over make the
+    2-byte ones (counted with bytes.translate, at C speed)."""
+    high = data.translate(None, _BELOW_E0)
+    u4 = len(high.translate(None, _BELOW_F0))
+    u3 = len(high) - u4
+    u2 = len(data) - chars - 2 * u3 - 3 * u4
+    return {1: chars - u2 - u3 - u4, 2: u2, 3: u3, 4: u4}
+
+
 def cut(data: bytes | bytearray | memoryview, base: int = 0, dialect: str = K.UTF8,
         final: bool = True, stop: int | None = None) -> list[Unit]:
     """Cut ``data`` into units, taking ``data[0]`` as the start of a unit.
