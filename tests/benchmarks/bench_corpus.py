@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import resource
 import subprocess
 import sys
 import tempfile
@@ -67,10 +68,17 @@ def make_tree(root: str, n: int, seed: int = 15) -> None:
             f.write(data)
 
 
+CPU = []  # (command, CPU seconds of it and its children): wall time drifts with the load
+
+
 def timed(cmd) -> tuple[float, bytes]:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
     run = subprocess.run(cmd, capture_output=True, cwd=ROOT)
-    return time.perf_counter() - t, run.stdout
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    CPU.append((cmd[1], after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime))
+    return wall, run.stdout
 
 
 def main() -> None:
@@ -100,6 +108,10 @@ def main() -> None:
         loop, scan = min(loops), min(scans)
         print(f"{n} files: decode loop {loop:.2f} s, scan --jsonl {' '.join(jobs)} {scan:.2f} s, "
               f"ratio {loop / scan:.2f} (goal >= 0.5)")
+        loop_cpu = min(c for cmd, c in CPU if cmd == "-c")
+        scan_cpu = min(c for cmd, c in CPU if cmd == "-m")
+        print(f"CPU (user+sys, with children): loop {loop_cpu:.2f} s, scan {scan_cpu:.2f} s, "
+              f"ratio {loop_cpu / scan_cpu:.2f}; load {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":
