@@ -15,12 +15,14 @@ import math
 from collections import OrderedDict
 
 from PySide6.QtCore import QPoint, QRect, Qt
+import numpy as np
 from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QPainter, QPen, QPixmap
 
 from inspector.core.units import kinds as K
 from inspector.gui.look import style
 from inspector.gui.panes.hexlayout import spelling_table
 from inspector.gui.panes.hexlines import paint_line_numbers
+from inspector.gui.panes.hexunits import PageUnits
 
 
 # What a character cell shows (HexPainter._char_plan).
@@ -314,74 +316,21 @@ class HexPainter:
         resync = doc.resync() if origin is not None else None
         lost_end = resync.sync_offset if resync is not None else None
 
-        # Per-byte text colour for the cells, and unit boxes.
-        text_color = pal.color("text")
-        muted = pal.color("muted_text")
-        colors = [text_color] * len(data)
-        color_cache: dict = {}
         half = cw // 2
         cell_w = lay.cell_w
-        pen_cache: dict = {}
-
-        def quiet(c: QColor) -> QColor:
-            q = QColor(c)
-            q.setAlphaF(0.55)
-            return q
-
-        boxes = []   # (unit, fill, border) for the second pass
-        for u in units:
-            role = style.role_for(u)
-            warn = bool(u.warnings)
-            dim = origin is not None and u.end <= origin
-            key = (role, warn, dim)
-            entry = color_cache.get(key)
-            if entry is None:
-                main = pal.unit_color(u)
-                fill = pal.unit_fill(u)
-                if dim:
-                    main = QColor(muted)
-                    fill = QColor(fill)
-                    fill.setAlphaF(0.35)
-                entry = (main, quiet(main), fill, role != style.ASCII or warn)
-                color_cache[key] = entry
-            main, q, fill, boxed = entry
-            i0 = u.offset - start
-            i1 = min(u.end - start, len(data))
-            if 0 <= i0 < len(colors):
-                colors[i0] = main
-            for i in range(max(i0 + 1, 0), i1):
-                colors[i] = q if u.kind == K.VALID else main
-            if boxed:
-                boxes.append((u, fill, main))
-
-        # Unit pieces per row: (row, first col, last col, open left, open right, unit,
-        # fill, border). A 1-byte unit needs no segment arithmetic.
+        color_cache: dict = {}
         cell_xs = [lay.cell_x(c) for c in range(n)]
         char_xs = [lay.char_x(c) for c in range(n + 1)]
         open_left_x = cell_xs[0] - cw
         open_right_x = lay.cells_end_chars * cw + cw
-        pieces = []
-        for u, fill, border in boxes:
-            if u.length == 1:
-                i = u.offset - start
-                if 0 <= i < len(data):
-                    pieces.append((i // n, i % n, i % n, False, False, u, fill, border))
-                continue
-            for seg in lay.segments(u.offset, u.end, top, last_row):
-                pieces.append((seg.row - top, seg.first, seg.last, seg.open_left,
-                               seg.open_right, u, fill, border))
-
-        # Unit fills, in the cells and under the glyphs; neighbours of one colour on a
-        # row are filled as one rectangle (a run of NULs is one fill, not hundreds).
-        run = None  # [row, first, last, open_left, open_right, fill]
-        runs = []
-        for r, c0, c1, ol, orr, u, fill, border in pieces:
-            if (run is not None and run[0] == r and run[2] + 1 == c0 and run[5] is fill
-                    and not run[4] and not ol):
-                run[2], run[4] = c1, orr
-            else:
-                run = [r, c0, c1, ol, orr, fill]
-                runs.append(run)
+        # Per byte its text colour; the unit fills, box outlines and marks.
+        looks = self._unit_looks(pal, units, start, data, top, last_row, cell_xs, color_cache)
+        if looks is not None:
+            colors, shades, shade_of_byte, runs, outlines, marks = looks
+        else:
+            colors = [pal.color("text")] * len(data)
+            shades = shade_of_byte = None
+            runs = outlines = marks = ()
         for r, c0, c1, ol, orr, fill in runs:
             y = r * lh
             x0 = open_left_x if ol else cell_xs[c0] - half + 1
@@ -425,19 +374,10 @@ class HexPainter:
 
         # Box outlines: open on the side where a unit goes on in another row.
         last_pen = None
-        for r, c0, c1, ol, orr, u, fill, border in pieces:
-            if u.length == 1 and u.kind == K.VALID:
-                continue  # a lone character with a warning: its fill and mark say it
-            pen = pen_cache.get(border.rgba())
-            if pen is None:
-                pen = pen_cache[border.rgba()] = QPen(border, 1)
+        for pen, x0, y0, x1, y1, ol, orr in outlines:
             if pen is not last_pen:  # neighbours mostly share a colour
                 p.setPen(pen)
                 last_pen = pen
-            y0 = r * lh + 1
-            y1 = y0 + lh - 3
-            x0 = open_left_x if ol else cell_xs[c0] - half + 1
-            x1 = open_right_x - 1 if orr else cell_xs[c1] + cell_w + half - 2
             if not ol and not orr:
                 p.drawRect(x0, y0, x1 - x0, y1 - y0)
                 continue
@@ -459,35 +399,149 @@ class HexPainter:
         draw = p.drawPixmap
         self._cell_tables(sprites, base_y, table)
         kept = self._cell_pictures
-        by_color: dict = {}
         xs = [x - 1 for x in cell_xs]
-        for r in range((len(data) + n - 1) // n):
-            i0 = r * n
-            y = r * lh
-            for x, b, color in zip(xs, data[i0:i0 + n], colors[i0:i0 + n]):
-                pics = by_color.get(id(color))
+        if shade_of_byte is not None:
+            # Each cell's picture by (shade, byte) in one array look-up; the few missing
+            # are drawn first.
+            lists = []
+            for color in shades.tolist():
+                pics = kept.get(color.rgba())
                 if pics is None:
-                    pics = kept.get(color.rgba())
+                    pics = kept[color.rgba()] = [None] * 256
+                lists.append(pics)
+            known = np.empty(256 * len(lists), dtype=object)
+            for k, pics in enumerate(lists):
+                known[256 * k:256 * (k + 1)] = pics
+            keys = shade_of_byte * 256 + np.frombuffer(data, dtype=np.uint8)
+            cell_pictures = known[keys]
+            absent = np.flatnonzero(np.equal(cell_pictures, None))
+            if len(absent):
+                for key in np.unique(keys[absent]).tolist():
+                    k, b = divmod(key, 256)
+                    known[key] = lists[k][b] = sprite(table[b], shades[k].rgba(), base_y)
+                cell_pictures = known[keys]
+            cell_pictures = cell_pictures.tolist()
+            for r in range((len(data) + n - 1) // n):
+                i0 = r * n
+                y = r * lh
+                for x, pm in zip(xs, cell_pictures[i0:i0 + n]):
+                    draw(x, y, pm)
+        else:
+            by_color: dict = {}
+            for r in range((len(data) + n - 1) // n):
+                i0 = r * n
+                y = r * lh
+                for x, b, color in zip(xs, data[i0:i0 + n], colors[i0:i0 + n]):
+                    pics = by_color.get(id(color))
                     if pics is None:
-                        pics = kept[color.rgba()] = [None] * 256
-                    by_color[id(color)] = pics
-                pm = pics[b]
-                if pm is None:
-                    pm = pics[b] = sprite(table[b], color.rgba(), base_y)
-                draw(x, y, pm)
+                        pics = kept.get(color.rgba())
+                        if pics is None:
+                            pics = kept[color.rgba()] = [None] * 256
+                        by_color[id(color)] = pics
+                    pm = pics[b]
+                    if pm is None:
+                        pm = pics[b] = sprite(table[b], color.rgba(), base_y)
+                    draw(x, y, pm)
 
         # Marks: a letter per problem kind, small, at the box's top right (cached
         # pixmaps: hundreds of them on a page of NULs).
-        for r, c0, c1, ol, orr, u, fill, border in pieces:
-            if ol:
-                continue  # the mark sits on the unit's first row
-            mark = style.mark_for(u)
-            if mark:
-                p.drawPixmap(cell_xs[c0] + cell_w - 2, r * lh, sprites.mark(mark, border))
+        for x, y, pm in marks:
+            draw(x, y, pm)
 
         # The character column.
         self._paint_chars(p, pal, units, start, end, top, last_row, colors, data, base_y,
                           color_cache)
+
+    def _unit_looks(self, pal, units, start: int, data: bytes, top: int, last_row: int,
+                    cell_xs: list, color_cache: dict):
+        """How the units of these rows look, worked out on arrays (see hexunits): a
+        colour entry per group of units that look alike, made from one of them; then
+        per byte its colour (``colors``, and its index into ``shades``), the unit
+        fills as runs, the box outlines with their pens and the problem marks with
+        their pictures, each a list in drawing order. None without units."""
+        if not units or not data:
+            return None
+        sprites = self.view.sprites
+        lay = self.view.layout_
+        cw, lh = sprites.cw, sprites.lh
+        half, cell_w, n = cw // 2, lay.cell_w, lay.bytes_per_row
+        origin = self.document.origin
+        muted = pal.color("muted_text")
+        page = PageUnits(units, start, len(data), n, origin)
+        groups = page.groups.tolist()
+        entries = []
+        for g in groups:
+            u = units[g]
+            role = style.role_for(u)
+            warn = bool(u.warnings)
+            dim = origin is not None and u.end <= origin
+            key = (role, warn, dim)
+            entry = color_cache.get(key)
+            if entry is None:
+                main = pal.unit_color(u)
+                fill = pal.unit_fill(u)
+                if dim:
+                    main = QColor(muted)
+                    fill = QColor(fill)
+                    fill.setAlphaF(0.35)
+                quiet = QColor(main)
+                quiet.setAlphaF(0.55)
+                entry = (main, quiet, fill, role != style.ASCII or warn)
+                color_cache[key] = entry
+            entries.append(entry)
+        count = len(entries)
+        shades = np.empty(2 * count, dtype=object)
+        shades[0::2] = [e[0] for e in entries]
+        shades[1::2] = [e[1] for e in entries]
+        shade_of_byte = page.byte_color_index()
+        colors = shades[shade_of_byte].tolist()
+        boxed = np.array([e[3] for e in entries], dtype=bool)
+        unit, row, c0, c1, ol, orr = page.pieces(boxed, last_row - top + 1)
+        if not len(unit):
+            return colors, shades, shade_of_byte, (), (), ()
+        slot = page.slot[unit]
+        # Per group: its fill, its outline's pen (one per colour), its mark's picture,
+        # and whether it is a lone character (its fill and mark say it all).
+        fills = np.empty(count, dtype=object)
+        pens = np.empty(count, dtype=object)
+        mark_pictures = np.empty(count, dtype=object)
+        lone = np.zeros(count, dtype=bool)
+        pen_cache: dict = {}
+        for k, (entry, g) in enumerate(zip(entries, groups)):
+            u, border = units[g], entry[0]
+            fills[k] = entry[2]
+            pen = pen_cache.get(border.rgba())
+            if pen is None:
+                pen = pen_cache[border.rgba()] = QPen(border, 1)
+            pens[k] = pen
+            mark = style.mark_for(u)
+            mark_pictures[k] = sprites.mark(mark, border) if mark else None
+            lone[k] = u.length == 1 and u.kind == K.VALID
+        # Unit fills: neighbours on a row with the same colour object are filled as one
+        # rectangle (a run of NULs is one fill, not hundreds).
+        fill_id = np.array([id(f) for f in fills.tolist()], dtype=np.int64)[slot]
+        joins = np.zeros(len(unit), dtype=bool)
+        joins[1:] = ((row[1:] == row[:-1]) & (c0[1:] == c1[:-1] + 1)
+                     & (fill_id[1:] == fill_id[:-1]) & ~orr[:-1] & ~ol[1:])
+        heads = np.flatnonzero(~joins)
+        tails = np.append(heads[1:], len(unit)) - 1
+        runs = zip(row[heads].tolist(), c0[heads].tolist(), c1[tails].tolist(),
+                   ol[heads].tolist(), orr[tails].tolist(), fills[slot[heads]].tolist())
+        # Box outlines, open on the side where a unit goes on in another row.
+        xs_of = np.array(cell_xs, dtype=np.int64)
+        y0 = row * lh + 1
+        x0 = np.where(ol, xs_of[0] - cw, xs_of[c0] - half + 1)
+        x1 = np.where(orr, lay.cells_end_chars * cw + cw - 1, xs_of[c1] + cell_w + half - 2)
+        drawn = np.flatnonzero(~lone[slot])
+        outlines = zip(pens[slot[drawn]].tolist(), x0[drawn].tolist(), y0[drawn].tolist(),
+                       x1[drawn].tolist(), (y0[drawn] + lh - 3).tolist(),
+                       ol[drawn].tolist(), orr[drawn].tolist())
+        # Marks on the unit's first row.
+        piece_marks = mark_pictures[slot]
+        marked = np.flatnonzero(~ol & np.not_equal(piece_marks, None))
+        marks = zip((xs_of[c0[marked]] + cell_w - 2).tolist(), (row[marked] * lh).tolist(),
+                    piece_marks[marked].tolist())
+        return colors, shades, shade_of_byte, runs, outlines, marks
 
     def _cell_tables(self, sprites, base_y: float, table) -> None:
         """Empty the kept cell pictures and character plans unless they were made
