@@ -326,7 +326,7 @@ class HexPainter:
         # Per byte its text colour; the unit fills, box outlines and marks.
         looks = self._unit_looks(pal, units, start, data, top, last_row, cell_xs, color_cache)
         if looks is not None:
-            colors, shades, shade_of_byte, runs, outlines, marks = looks
+            page, colors, shades, shade_of_byte, runs, outlines, marks = looks
         else:
             colors = [pal.color("text")] * len(data)
             shades = shade_of_byte = None
@@ -449,8 +449,8 @@ class HexPainter:
             draw(x, y, pm)
 
         # The character column.
-        self._paint_chars(p, pal, units, start, end, top, last_row, colors, data, base_y,
-                          color_cache)
+        if looks is not None:
+            self._paint_chars(p, pal, page, start, colors, shades, shade_of_byte, data, base_y)
 
     def _unit_looks(self, pal, units, start: int, data: bytes, top: int, last_row: int,
                     cell_xs: list, color_cache: dict):
@@ -498,7 +498,7 @@ class HexPainter:
         boxed = np.array([e[3] for e in entries], dtype=bool)
         unit, row, c0, c1, ol, orr = page.pieces(boxed, last_row - top + 1)
         if not len(unit):
-            return colors, shades, shade_of_byte, (), (), ()
+            return page, colors, shades, shade_of_byte, (), (), ()
         slot = page.slot[unit]
         # Per group: its fill, its outline's pen (one per colour), its mark's picture,
         # and whether it is a lone character (its fill and mark say it all).
@@ -541,7 +541,7 @@ class HexPainter:
         marked = np.flatnonzero(~ol & np.not_equal(piece_marks, None))
         marks = zip((xs_of[c0[marked]] + cell_w - 2).tolist(), (row[marked] * lh).tolist(),
                     piece_marks[marked].tolist())
-        return colors, shades, shade_of_byte, runs, outlines, marks
+        return page, colors, shades, shade_of_byte, runs, outlines, marks
 
     def _cell_tables(self, sprites, base_y: float, table) -> None:
         """Empty the kept cell pictures and character plans unless they were made
@@ -620,76 +620,95 @@ class HexPainter:
             p.drawPolygon(flag)
         p.setBrush(Qt.BrushStyle.NoBrush)
 
-    def _paint_chars(self, p: QPainter, pal, units, start, end, top, last_row, colors, data,
-                     base_y, color_cache) -> None:
-        """The character column of these rows: plain cells, glyphs with their flags and
-        framed codes, each a small picture."""
+    def _paint_chars(self, p: QPainter, pal, page, start: int, colors, shades,
+                     shade_of_byte, data: bytes, base_y: float) -> None:
+        """The character column of these rows: plain cells (printable ASCII, plain
+        glyphs and the continuation dot), then glyphs with their flags, then framed
+        codes, each a small picture. The pictures overlap by their margins, so each
+        kind is drawn in byte order, as ever.
+
+        Printable ASCII, problems (all one flagged U+FFFD) and continuation dots are
+        placed on the page's arrays; only the other units (valid characters that are
+        not printable ASCII) are looked at one by one."""
         sprites = self.view.sprites
         lay = self.view.layout_
         lh = sprites.lh
         n = lay.bytes_per_row
+        size = len(data)
         muted = pal.color("muted_text")
         p.setFont(sprites.font)
-        # Plain cells (printable ASCII and the continuation dot, all one advance wide)
-        # are collected per row and drawn as runs; everything else one by one.
-        rows_plain: dict[int, list] = {}
-        singles = []
-        compacts = []
-        dot = style.CONTINUATION_MARK
         self._cell_tables(sprites, base_y, spelling_table(lay.byte_format))
         plans = self._char_plans
-        for u in units:
-            covered = u.offset + 1  # continuation cells up to here are under the glyph
-            if start <= u.offset < end:
-                i = u.offset - start
-                color = colors[i]
-                if u.kind == K.VALID and 0x21 <= u.value < 0x7F and not u.warnings:
-                    rows_plain.setdefault(i // n, []).append((i % n, chr(u.value), color))
-                    continue
-                plan = plans.get((u.kind, u.value))
-                if plan is None:
-                    plan = plans[(u.kind, u.value)] = self._char_plan(sprites, u.kind, u.value)
-                how = plan[0]
-                if how == _COMPACT:
-                    # Compact text across the unit's cells on this row (the box itself
-                    # says "code point": no U+).
-                    row_end = lay.row_start(lay.row_of(u.offset) + 1)
-                    last = min(u.end, row_end) - 1
-                    compacts.append((i // n, i % n, last - lay.row_start(lay.row_of(u.offset)),
-                                     plan[1], color))
-                    covered = u.end
-                elif how == _PLAIN:
-                    rows_plain.setdefault(i // n, []).append((i % n, plan[1], color))
-                elif how == _SINGLE:
-                    singles.append((i // n, i % n, plan[1], color, u.kind != K.VALID))
-                    if u.length > 1:
-                        covered = u.offset + min(u.length, plan[2])
-            for off in range(max(covered, start), min(u.end, end)):
-                i = off - start
-                rows_plain.setdefault(i // n, []).append((i % n, dot, muted))
-        # Plain cells: a cached picture each (see the byte cells).
-        by_color: dict = {}
         kept = self._char_pictures
-        sprite = sprites.text
-        draw = p.drawPixmap
+
+        def picture(color, ch):
+            pics = kept.get(color.rgba())
+            if pics is None:
+                pics = kept[color.rgba()] = {}
+            pm = pics.get(ch)
+            if pm is None:
+                pm = pics[ch] = sprites.text(ch, color.rgba(), base_y)
+                self._char_count += 1
+            return pm
+
+        plain = np.empty(size, dtype=object)    # per byte: its plain cell's picture
+        single = np.empty(size, dtype=object)   # per byte: the glyph drawn from it
+        compacts = []
+        units = page.units
+        covered = page.offset + 1   # continuation cells up to here are under the glyph
+        rel = page.offset - start
+        here = np.flatnonzero((rel >= 0) & (rel < size))
+        kind, value, warned = page.kind[here], page.value[here], page.warned[here]
+        # Printable ASCII: a picture per shade and character.
+        ascii_cells = here[(kind == 0) & ~warned & (value >= 0x21) & (value < 0x7F)]
+        if len(ascii_cells):
+            at = rel[ascii_cells]
+            keys = shade_of_byte[at] * 128 + page.value[ascii_cells]
+            distinct, which = np.unique(keys, return_inverse=True)
+            pictures = np.empty(len(distinct), dtype=object)
+            for k, key in enumerate(distinct.tolist()):
+                pictures[k] = picture(shades[key >> 7], chr(key & 0x7F))
+            plain[at] = pictures[which.reshape(-1)]
+        # Problems: one flagged replacement glyph each, whatever their kind and value.
+        problems = here[kind != 0]
+        if len(problems):
+            plan = self._char_plan(sprites, K.TRUNCATED, None)
+            at = rel[problems]
+            covered[problems] = page.offset[problems] + np.minimum(page.length[problems], plan[2])
+            distinct, which = np.unique(shade_of_byte[at], return_inverse=True)
+            pictures = np.empty(len(distinct), dtype=object)
+            for k, shade in enumerate(distinct.tolist()):
+                pictures[k] = sprites.glyph(plan[1], shades[shade], True, base_y)
+            single[at] = pictures[which.reshape(-1)]
+        # The rest, one by one.
+        for j in here[(kind == 0) & ~((~warned) & (value >= 0x21) & (value < 0x7F))].tolist():
+            off, length, kind_, value_ = units[j][:4]
+            i = off - start
+            color = colors[i]
+            plan = plans.get((kind_, value_))
+            if plan is None:
+                plan = plans[(kind_, value_)] = self._char_plan(sprites, kind_, value_)
+            how = plan[0]
+            if how == _COMPACT:
+                # Compact text across the unit's cells on this row (the box itself says
+                # "code point": no U+).
+                row_first = off - off % n
+                compacts.append((i // n, i % n, min(off + length, row_first + n) - 1 - row_first,
+                                 plan[1], color))
+                covered[j] = off + length
+            elif how == _PLAIN:
+                plain[i] = picture(color, plan[1])
+            elif how == _SINGLE:
+                single[i] = sprites.glyph(plan[1], color, False, base_y)
+                if length > 1:
+                    covered[j] = off + min(length, plan[2])
+        plain[page.uncovered(covered)] = picture(muted, style.CONTINUATION_MARK)
         xs = [lay.char_x(col) - 1 for col in range(n)]
-        for r, cells in rows_plain.items():
-            y = r * lh
-            for col, ch, color in cells:
-                pics = by_color.get(id(color))
-                if pics is None:
-                    pics = kept.get(color.rgba())
-                    if pics is None:
-                        pics = kept[color.rgba()] = {}
-                    by_color[id(color)] = pics
-                pm = pics.get(ch)
-                if pm is None:
-                    pm = pics[ch] = sprite(ch, color.rgba(), base_y)
-                    self._char_count += 1
-                draw(xs[col], y, pm)
-        p.setFont(sprites.font)
-        for r, col, text, color, flagged in singles:
-            p.drawPixmap(lay.char_x(col) - 1, r * lh, sprites.glyph(text, color, flagged, base_y))
+        draw = p.drawPixmap
+        for cells in (plain, single):
+            at = np.flatnonzero(np.not_equal(cells, None))
+            for i, pm in zip(at.tolist(), cells[at].tolist()):
+                draw(xs[i % n], (i // n) * lh, pm)
         for r, c0, c1, text, color in compacts:
             x0 = lay.char_x(c0)
-            p.drawPixmap(x0, r * lh, sprites.compact(text, color, lay.char_x(c1 + 1) - x0))
+            draw(x0, r * lh, sprites.compact(text, color, lay.char_x(c1 + 1) - x0))

@@ -20,24 +20,28 @@ class PageUnits:
     """The units overlapping a page that begins at ``start`` (a row start) and holds
     ``size`` bytes in rows of ``n``.
 
-    ``slot`` numbers each unit's colour group (equal groups, equal look), ``groups``
+    ``offset``, ``length``, ``kind`` (0 valid, then the error kinds in the spec's order),
+    ``value`` (-1 for none) and ``warned`` are the units' fields as arrays. ``slot``
+    numbers each unit's colour group (equal groups, equal look), ``groups``
     holds one unit index per group (a representative to ask the palette about),
     ``byte_unit`` / ``byte_first`` say which unit each byte of the page belongs to and
     whether it is that unit's first byte.
     """
 
-    __slots__ = ("units", "offset", "length", "valid", "slot", "groups", "byte_unit",
-                 "byte_first", "start", "size", "n")
+    __slots__ = ("units", "offset", "length", "kind", "value", "warned", "valid", "slot", "groups",
+                 "byte_unit", "byte_first", "start", "size", "n")
 
     def __init__(self, units, start: int, size: int, n: int, origin: int | None):
         self.units = units
         self.start, self.size, self.n = start, size, n
         count = len(units)
-        offsets, lengths, kinds, _, _, _, warnings = zip(*units)
+        offsets, lengths, kinds, values, _, _, warnings = zip(*units)
         offset = self.offset = np.array(offsets, dtype=np.int64)
         length = self.length = np.array(lengths, dtype=np.int64)
-        kind = np.fromiter(map(KIND_CODE.__getitem__, kinds), dtype=np.int64, count=count)
-        warned = np.fromiter(map(bool, warnings), dtype=bool, count=count)
+        kind = self.kind = np.fromiter(map(KIND_CODE.__getitem__, kinds), dtype=np.int64,
+                                       count=count)
+        self.value = np.array([-1 if v is None else v for v in values], dtype=np.int64)
+        warned = self.warned = np.fromiter(map(bool, warnings), dtype=bool, count=count)
         self.valid = kind == 0
         # The painter's colour key is (role, warned, dimmed): the role is the error
         # kind, or for a valid unit its length (1, 2, 3, 4, longer).
@@ -81,3 +85,10 @@ class PageUnits:
         c0 = np.where(row == r0p, relp - row_start, 0)
         c1 = np.where(row == r1p, relp + self.length[unit] - 1 - row_start, n - 1)
         return unit, row, c0, c1, row > r0p, row < r1p
+
+    def uncovered(self, covered: np.ndarray) -> np.ndarray:
+        """The bytes of the page (indices) that are later bytes of their unit at or past
+        ``covered[unit]``: the continuation cells no glyph covers."""
+        j = self.byte_unit
+        pos = np.arange(self.start, self.start + self.size, dtype=np.int64)
+        return np.flatnonzero(~self.byte_first & (pos >= covered[j]))

@@ -50,6 +50,14 @@ def test_arrays_match_the_units(data, row, n, dialect, origin, boxed_roles):
         shade = page.byte_color_index()[b]
         assert shade == 2 * page.slot[page.byte_unit[b]] + (
             u.offset != start + b and u.kind == K.VALID)
+    # Continuation cells no glyph covers: with glyphs one cell wide, every later byte.
+    later = [b for b in range(size) if units[page.byte_unit[b]].offset != start + b]
+    assert page.uncovered(page.offset + 1).tolist() == later
+    assert page.uncovered(page.offset + page.length).tolist() == []
+    # The fields as arrays.
+    for i, u in enumerate(units):
+        assert (page.offset[i], page.length[i], page.value[i], page.warned[i]) == (
+            u.offset, u.length, -1 if u.value is None else u.value, bool(u.warnings))
     # Box pieces: the layout's segments of every boxed unit, in order.
     boxed = np.array([keys[g][0] in boxed_roles for g in page.groups], dtype=bool)
     rows = -(-size // n)
