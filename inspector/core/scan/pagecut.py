@@ -257,10 +257,17 @@ def _segment(offset: int, origin: int | None, size: int) -> tuple[int, int]:
     return (origin, size) if offset >= origin else (0, origin)
 
 
+# Below this many bytes the decoder's own cut is quicker (numpy's fixed cost per call is
+# about 0.07 ms; the decoder cuts 300 bytes of text in 0.05 ms).
+SMALL_RANGE = 512
+
+
 def units_in_range(source, start: int, end: int, origin: int | None = None,
-                   dialect: str = K.UTF8) -> list[Unit]:
+                   dialect: str = K.UTF8, small: int = SMALL_RANGE) -> list[Unit]:
     """Every unit that overlaps [start, end), as :func:`decoder.units_in_range` gives
-    them."""
+    them (ranges under ``small`` bytes are cut by the decoder itself)."""
+    if end - start < small:
+        return decoder.units_in_range(source, start, end, origin, dialect)
     cuts = cuts_in_range(source, start, end, origin, dialect)
     if len(cuts) == 1:
         return cuts[0].units()
