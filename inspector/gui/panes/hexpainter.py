@@ -14,15 +14,15 @@ from __future__ import annotations
 import math
 from collections import OrderedDict
 
-from PySide6.QtCore import QPoint, QRect, Qt
 import numpy as np
+from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QPainter, QPen, QPixmap
 
 from inspector.core.units import kinds as K
 from inspector.gui.look import style
 from inspector.gui.panes.hexlayout import spelling_table
 from inspector.gui.panes.hexlines import paint_line_numbers
-from inspector.gui.panes.hexunits import PageUnits
+from inspector.gui.panes.hexunits import KIND_CODE, PageUnits
 
 
 # What a character cell shows (HexPainter._char_plan).
@@ -64,6 +64,7 @@ class HexPainter:
         self._char_plans: dict = {}
         self._char_count = 0
         self._cells_held = None
+        self._warning_codes: dict = {}
 
     def forget_pictures(self, *_) -> None:
         """Drop the last paint and the row pictures (a new layout, file or font)."""
@@ -252,6 +253,7 @@ class HexPainter:
         count = len(units)
         ui = 0
         size = len(data)
+        table = None   # the units as numbers, made when a row is not plain ASCII
         for i in range(0, size, n):
             rs = start + i
             re = start + min(i + n, size)
@@ -268,15 +270,34 @@ class HexPainter:
                              spans_of(rs, re)))
                 ui = last + 1
                 continue
-            j = ui
-            sig = []
-            while j < count and units[j].offset < re:
-                u = units[j]
-                sig.append((u.offset - rs, u.length, u.kind, u.value, u.replacements, u.warnings,
-                            origin is not None and u.offset + u.length <= origin))
-                j += 1
-            keys.append((view, row, tuple(sig), spans_of(rs, re)))
+            if table is None:
+                offsets, table = self._unit_table(units, origin)
+            # The units touching the row: where the first begins, then every unit's
+            # fields but its offset (the lengths give the others) as bytes.
+            j = int(np.searchsorted(offsets, re))
+            first = units[ui].offset - rs if ui < count else 0
+            keys.append((view, row, (first, table[ui:j].tobytes()), spans_of(rs, re)))
         return keys
+
+    def _unit_table(self, units, origin):
+        """The units' offsets, and per unit (length, kind, value, replacements, warnings,
+        before the origin) as numbers: a row's key is a slice of it. Warnings are
+        numbered in the order first seen, for as long as the painter lives (row keys
+        outlive a paint)."""
+        offsets, lengths, kinds, values, replacements, _, warnings = zip(*units)
+        codes = self._warning_codes
+        for w in set(warnings):
+            if w not in codes:
+                codes[w] = len(codes)
+        offsets = np.array(offsets, dtype=np.int64)
+        table = np.empty((len(units), 6), dtype=np.int64)
+        table[:, 0] = lengths
+        table[:, 1] = [KIND_CODE[k] for k in kinds]
+        table[:, 2] = [-1 if v is None else v for v in values]
+        table[:, 3] = replacements
+        table[:, 4] = [codes[w] for w in warnings]
+        table[:, 5] = (offsets + table[:, 0] <= origin) if origin is not None else 0
+        return offsets, table
 
     def _row_picture(self, pal, start: int, data: bytes, units, top: int, r: int, base_y: float,
                      width: int, hscroll: int, ratio: float, bg: QColor) -> QPixmap:
