@@ -8,8 +8,10 @@ cut with, because it costs a few vector operations per page instead of a trip ro
 Python loop per unit (random bytes are nearly all short units, where the decoder's C
 fast paths do not help).
 
-The arrays (:class:`PageCut`) are kept with the units they were made into, so a pane
-that can work on whole rows at once reads them instead of the unit tuples.
+:func:`cuts_in_range` gives the arrays themselves (:class:`PageCut`), for a caller that
+can work on whole rows at once. The views still receive the unit tuples (the document
+caches and stitches those), which cost more to make than the cut itself (see
+``tests/benchmarks/bench_pagecut.py``); the hex painter turns them back into arrays.
 
 Warnings are looked up per distinct code point of the page with the decoder's own
 ``warnings_for`` (a few hundred at most, cached there), so the cut needs no 1.1-million

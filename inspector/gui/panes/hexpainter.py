@@ -163,9 +163,10 @@ class HexPainter:
                     if k not in missing and k not in pictures:
                         pictures[k] = cache[k]
                         cache.move_to_end(k)
+                made = self._row_pictures(pal, start, data, units, top, sorted(missing.values()),
+                                          base_y, vp.width(), hscroll, ratio, bg)
                 for k, r in missing.items():
-                    pictures[k] = self._row_picture(pal, start, data, units, top, r, base_y,
-                                                    vp.width(), hscroll, ratio, bg)
+                    pictures[k] = made[r]
                     self._keep_row(k, pictures[k])
                 for r, k in enumerate(keys):
                     p.drawPixmap(0, r * lh, pictures[k])
@@ -299,23 +300,53 @@ class HexPainter:
         table[:, 5] = (offsets + table[:, 0] <= origin) if origin is not None else 0
         return offsets, table
 
-    def _row_picture(self, pal, start: int, data: bytes, units, top: int, r: int, base_y: float,
-                     width: int, hscroll: int, ratio: float, bg: QColor) -> QPixmap:
-        """Row ``r`` of the page (counted from ``top``) drawn on a picture of its own."""
+    def _row_pictures(self, pal, start: int, data: bytes, units, top: int, rows: list,
+                      base_y: float, width: int, hscroll: int, ratio: float,
+                      bg: QColor) -> dict:
+        """Rows ``rows`` of the page (counted from ``top``, ascending), each on a picture
+        of its own. Neighbouring rows (a scroll's new rows) are drawn in one pass and cut
+        apart, as a jump's page is: a pass has a fixed cost (the page's arrays)."""
+        out = {}
+        lh = self.view.sprites.lh
+        whole = float(ratio).is_integer()
+        i = 0
+        while i < len(rows):
+            j = i + 1
+            while whole and j < len(rows) and rows[j] == rows[j - 1] + 1:
+                j += 1
+            r0, count = rows[i], j - i
+            block = self._rows_picture(pal, start, data, units, top, r0, count, base_y, width,
+                                       hscroll, ratio, bg)
+            if count == 1:
+                out[r0] = block
+            else:
+                px_w, px_h = block.width(), math.ceil(lh * ratio)
+                for k in range(count):
+                    row_pm = block.copy(0, math.floor(k * lh * ratio), px_w, px_h)
+                    row_pm.setDevicePixelRatio(ratio)
+                    out[r0 + k] = row_pm
+            i = j
+        return out
+
+    def _rows_picture(self, pal, start: int, data: bytes, units, top: int, r: int, count: int,
+                      base_y: float, width: int, hscroll: int, ratio: float,
+                      bg: QColor) -> QPixmap:
+        """Rows ``r`` .. ``r + count - 1`` of the page (counted from ``top``) drawn on a
+        picture of their own."""
         sprites = self.view.sprites
         n = self.view.layout_.bytes_per_row
         lh = sprites.lh
         rs = start + r * n
-        row_data = data[r * n:(r + 1) * n]
-        re = rs + len(row_data)
-        row_units = [u for u in units if u.offset < re and u.offset + u.length > rs]
-        pm = QPixmap(max(1, math.ceil(width * ratio)), max(1, math.ceil(lh * ratio)))
+        rows_data = data[r * n:(r + count) * n]
+        re = rs + len(rows_data)
+        rows_units = [u for u in units if u.offset < re and u.offset + u.length > rs]
+        pm = QPixmap(max(1, math.ceil(width * ratio)), max(1, math.ceil(count * lh * ratio)))
         pm.setDevicePixelRatio(ratio)
         pm.fill(bg)
         q = QPainter(pm)
         try:
             q.translate(-hscroll, 0)
-            self._paint_cells(q, pal, rs, row_data, row_units, top + r, base_y)
+            self._paint_cells(q, pal, rs, rows_data, rows_units, top + r, base_y)
         finally:
             q.end()
         return pm
@@ -422,24 +453,22 @@ class HexPainter:
         kept = self._cell_pictures
         xs = [x - 1 for x in cell_xs]
         if shade_of_byte is not None:
-            # Each cell's picture by (shade, byte) in one array look-up; the few missing
-            # are drawn first.
-            lists = []
+            # Each cell's picture by (shade, byte) in one array look-up (the pictures of
+            # a colour are kept as an array of 256); the few missing are drawn first.
+            arrays = []
             for color in shades.tolist():
                 pics = kept.get(color.rgba())
                 if pics is None:
-                    pics = kept[color.rgba()] = [None] * 256
-                lists.append(pics)
-            known = np.empty(256 * len(lists), dtype=object)
-            for k, pics in enumerate(lists):
-                known[256 * k:256 * (k + 1)] = pics
+                    pics = kept[color.rgba()] = np.full(256, None, dtype=object)
+                arrays.append(pics)
+            known = np.concatenate(arrays)
             keys = shade_of_byte * 256 + np.frombuffer(data, dtype=np.uint8)
             cell_pictures = known[keys]
             absent = np.flatnonzero(np.equal(cell_pictures, None))
             if len(absent):
                 for key in np.unique(keys[absent]).tolist():
                     k, b = divmod(key, 256)
-                    known[key] = lists[k][b] = sprite(table[b], shades[k].rgba(), base_y)
+                    known[key] = arrays[k][b] = sprite(table[b], shades[k].rgba(), base_y)
                 cell_pictures = known[keys]
             cell_pictures = cell_pictures.tolist()
             for r in range((len(data) + n - 1) // n):
@@ -457,7 +486,7 @@ class HexPainter:
                     if pics is None:
                         pics = kept.get(color.rgba())
                         if pics is None:
-                            pics = kept[color.rgba()] = [None] * 256
+                            pics = kept[color.rgba()] = np.full(256, None, dtype=object)
                         by_color[id(color)] = pics
                     pm = pics[b]
                     if pm is None:
@@ -693,7 +722,9 @@ class HexPainter:
         # Problems: one flagged replacement glyph each, whatever their kind and value.
         problems = here[kind != 0]
         if len(problems):
-            plan = self._char_plan(sprites, K.TRUNCATED, None)
+            plan = plans.get((K.TRUNCATED, None))
+            if plan is None:
+                plan = plans[(K.TRUNCATED, None)] = self._char_plan(sprites, K.TRUNCATED, None)
             at = rel[problems]
             covered[problems] = page.offset[problems] + np.minimum(page.length[problems], plan[2])
             distinct, which = np.unique(shade_of_byte[at], return_inverse=True)
