@@ -18,6 +18,7 @@ from collections import OrderedDict
 from PySide6.QtCore import QObject, Signal
 
 from inspector.core.scan import lines as LN
+from inspector.core.scan import pagecut
 from inspector.core.units import decoder
 from inspector.core.units import kinds as K
 from inspector.core.source.bytesource import ByteSource, FileSource, MemorySource, SourceChange
@@ -328,7 +329,9 @@ class Document(QObject):
             if best is None:
                 # A gap: cut it, up to where a cached cut begins.
                 e = min((s for s, _ in cache if pos < s < end), default=end)
-                units = decoder.units_in_range(self._source, pos, e, self._origin, self._dialect)
+                # Cut in one numpy pass (the decoder stays the reference it is tested
+                # against): a trip round a Python loop per unit cost a page milliseconds.
+                units = pagecut.units_in_range(self._source, pos, e, self._origin, self._dialect)
                 i = 0
             else:
                 e, units = best

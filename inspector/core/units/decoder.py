@@ -1,8 +1,8 @@
 """The unit decoder: bytes cut into units exactly as ``resources/docs/utf8-units.md`` says.
 
-This is the reference implementation, used wherever a small region is cut (the views,
-``unit_at``, the ``units`` command); the scanner's vectorised path is checked against
-it. It goes one unit at a time in Python, except that runs of ASCII and of well-formed
+This is the reference implementation, used wherever a small region is cut (``unit_at``,
+the ``units`` command); the scanner's vectorised path and the views' page cut
+(``inspector.core.scan.pagecut``) are checked against it. It goes one unit at a time in Python, except that runs of ASCII and of well-formed
 text are handed to C (``map`` over ``tuple.__new__``, and Python's strict UTF-8
 decoder); a test compares those paths with the byte loop.
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from collections import OrderedDict
 
+import numpy as np
 from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QPainter, QPen, QPixmap
 
@@ -21,6 +22,7 @@ from inspector.core.units import kinds as K
 from inspector.gui.look import style
 from inspector.gui.panes.hexlayout import spelling_table
 from inspector.gui.panes.hexlines import paint_line_numbers
+from inspector.gui.panes.hexunits import KIND_CODE, PageUnits
 
 
 # What a character cell shows (HexPainter._char_plan).
@@ -62,6 +64,7 @@ class HexPainter:
         self._char_plans: dict = {}
         self._char_count = 0
         self._cells_held = None
+        self._warning_codes: dict = {}
 
     def forget_pictures(self, *_) -> None:
         """Drop the last paint and the row pictures (a new layout, file or font)."""
@@ -160,9 +163,10 @@ class HexPainter:
                     if k not in missing and k not in pictures:
                         pictures[k] = cache[k]
                         cache.move_to_end(k)
+                made = self._row_pictures(pal, start, data, units, top, sorted(missing.values()),
+                                          base_y, vp.width(), hscroll, ratio, bg)
                 for k, r in missing.items():
-                    pictures[k] = self._row_picture(pal, start, data, units, top, r, base_y,
-                                                    vp.width(), hscroll, ratio, bg)
+                    pictures[k] = made[r]
                     self._keep_row(k, pictures[k])
                 for r, k in enumerate(keys):
                     p.drawPixmap(0, r * lh, pictures[k])
@@ -250,6 +254,7 @@ class HexPainter:
         count = len(units)
         ui = 0
         size = len(data)
+        table = None   # the units as numbers, made when a row is not plain ASCII
         for i in range(0, size, n):
             rs = start + i
             re = start + min(i + n, size)
@@ -266,33 +271,82 @@ class HexPainter:
                              spans_of(rs, re)))
                 ui = last + 1
                 continue
-            j = ui
-            sig = []
-            while j < count and units[j].offset < re:
-                u = units[j]
-                sig.append((u.offset - rs, u.length, u.kind, u.value, u.replacements, u.warnings,
-                            origin is not None and u.offset + u.length <= origin))
-                j += 1
-            keys.append((view, row, tuple(sig), spans_of(rs, re)))
+            if table is None:
+                offsets, table = self._unit_table(units, origin)
+            # The units touching the row: where the first begins, then every unit's
+            # fields but its offset (the lengths give the others) as bytes.
+            j = int(np.searchsorted(offsets, re))
+            first = units[ui].offset - rs if ui < count else 0
+            keys.append((view, row, (first, table[ui:j].tobytes()), spans_of(rs, re)))
         return keys
 
-    def _row_picture(self, pal, start: int, data: bytes, units, top: int, r: int, base_y: float,
-                     width: int, hscroll: int, ratio: float, bg: QColor) -> QPixmap:
-        """Row ``r`` of the page (counted from ``top``) drawn on a picture of its own."""
+    def _unit_table(self, units, origin):
+        """The units' offsets, and per unit (length, kind, value, replacements, warnings,
+        before the origin) as numbers: a row's key is a slice of it. Warnings are
+        numbered in the order first seen, for as long as the painter lives (row keys
+        outlive a paint)."""
+        offsets, lengths, kinds, values, replacements, _, warnings = zip(*units)
+        codes = self._warning_codes
+        for w in set(warnings):
+            if w not in codes:
+                codes[w] = len(codes)
+        offsets = np.array(offsets, dtype=np.int64)
+        table = np.empty((len(units), 6), dtype=np.int64)
+        table[:, 0] = lengths
+        table[:, 1] = [KIND_CODE[k] for k in kinds]
+        table[:, 2] = [-1 if v is None else v for v in values]
+        table[:, 3] = replacements
+        table[:, 4] = [codes[w] for w in warnings]
+        table[:, 5] = (offsets + table[:, 0] <= origin) if origin is not None else 0
+        return offsets, table
+
+    def _row_pictures(self, pal, start: int, data: bytes, units, top: int, rows: list,
+                      base_y: float, width: int, hscroll: int, ratio: float,
+                      bg: QColor) -> dict:
+        """Rows ``rows`` of the page (counted from ``top``, ascending), each on a picture
+        of its own. Neighbouring rows (a scroll's new rows) are drawn in one pass and cut
+        apart, as a jump's page is: a pass has a fixed cost (the page's arrays)."""
+        out = {}
+        lh = self.view.sprites.lh
+        whole = float(ratio).is_integer()
+        i = 0
+        while i < len(rows):
+            j = i + 1
+            while whole and j < len(rows) and rows[j] == rows[j - 1] + 1:
+                j += 1
+            r0, count = rows[i], j - i
+            block = self._rows_picture(pal, start, data, units, top, r0, count, base_y, width,
+                                       hscroll, ratio, bg)
+            if count == 1:
+                out[r0] = block
+            else:
+                px_w, px_h = block.width(), math.ceil(lh * ratio)
+                for k in range(count):
+                    row_pm = block.copy(0, math.floor(k * lh * ratio), px_w, px_h)
+                    row_pm.setDevicePixelRatio(ratio)
+                    out[r0 + k] = row_pm
+            i = j
+        return out
+
+    def _rows_picture(self, pal, start: int, data: bytes, units, top: int, r: int, count: int,
+                      base_y: float, width: int, hscroll: int, ratio: float,
+                      bg: QColor) -> QPixmap:
+        """Rows ``r`` .. ``r + count - 1`` of the page (counted from ``top``) drawn on a
+        picture of their own."""
         sprites = self.view.sprites
         n = self.view.layout_.bytes_per_row
         lh = sprites.lh
         rs = start + r * n
-        row_data = data[r * n:(r + 1) * n]
-        re = rs + len(row_data)
-        row_units = [u for u in units if u.offset < re and u.offset + u.length > rs]
-        pm = QPixmap(max(1, math.ceil(width * ratio)), max(1, math.ceil(lh * ratio)))
+        rows_data = data[r * n:(r + count) * n]
+        re = rs + len(rows_data)
+        rows_units = [u for u in units if u.offset < re and u.offset + u.length > rs]
+        pm = QPixmap(max(1, math.ceil(width * ratio)), max(1, math.ceil(count * lh * ratio)))
         pm.setDevicePixelRatio(ratio)
         pm.fill(bg)
         q = QPainter(pm)
         try:
             q.translate(-hscroll, 0)
-            self._paint_cells(q, pal, rs, row_data, row_units, top + r, base_y)
+            self._paint_cells(q, pal, rs, rows_data, rows_units, top + r, base_y)
         finally:
             q.end()
         return pm
@@ -314,74 +368,21 @@ class HexPainter:
         resync = doc.resync() if origin is not None else None
         lost_end = resync.sync_offset if resync is not None else None
 
-        # Per-byte text colour for the cells, and unit boxes.
-        text_color = pal.color("text")
-        muted = pal.color("muted_text")
-        colors = [text_color] * len(data)
-        color_cache: dict = {}
         half = cw // 2
         cell_w = lay.cell_w
-        pen_cache: dict = {}
-
-        def quiet(c: QColor) -> QColor:
-            q = QColor(c)
-            q.setAlphaF(0.55)
-            return q
-
-        boxes = []   # (unit, fill, border) for the second pass
-        for u in units:
-            role = style.role_for(u)
-            warn = bool(u.warnings)
-            dim = origin is not None and u.end <= origin
-            key = (role, warn, dim)
-            entry = color_cache.get(key)
-            if entry is None:
-                main = pal.unit_color(u)
-                fill = pal.unit_fill(u)
-                if dim:
-                    main = QColor(muted)
-                    fill = QColor(fill)
-                    fill.setAlphaF(0.35)
-                entry = (main, quiet(main), fill, role != style.ASCII or warn)
-                color_cache[key] = entry
-            main, q, fill, boxed = entry
-            i0 = u.offset - start
-            i1 = min(u.end - start, len(data))
-            if 0 <= i0 < len(colors):
-                colors[i0] = main
-            for i in range(max(i0 + 1, 0), i1):
-                colors[i] = q if u.kind == K.VALID else main
-            if boxed:
-                boxes.append((u, fill, main))
-
-        # Unit pieces per row: (row, first col, last col, open left, open right, unit,
-        # fill, border). A 1-byte unit needs no segment arithmetic.
+        color_cache: dict = {}
         cell_xs = [lay.cell_x(c) for c in range(n)]
         char_xs = [lay.char_x(c) for c in range(n + 1)]
         open_left_x = cell_xs[0] - cw
         open_right_x = lay.cells_end_chars * cw + cw
-        pieces = []
-        for u, fill, border in boxes:
-            if u.length == 1:
-                i = u.offset - start
-                if 0 <= i < len(data):
-                    pieces.append((i // n, i % n, i % n, False, False, u, fill, border))
-                continue
-            for seg in lay.segments(u.offset, u.end, top, last_row):
-                pieces.append((seg.row - top, seg.first, seg.last, seg.open_left,
-                               seg.open_right, u, fill, border))
-
-        # Unit fills, in the cells and under the glyphs; neighbours of one colour on a
-        # row are filled as one rectangle (a run of NULs is one fill, not hundreds).
-        run = None  # [row, first, last, open_left, open_right, fill]
-        runs = []
-        for r, c0, c1, ol, orr, u, fill, border in pieces:
-            if (run is not None and run[0] == r and run[2] + 1 == c0 and run[5] is fill
-                    and not run[4] and not ol):
-                run[2], run[4] = c1, orr
-            else:
-                run = [r, c0, c1, ol, orr, fill]
-                runs.append(run)
+        # Per byte its text colour; the unit fills, box outlines and marks.
+        looks = self._unit_looks(pal, units, start, data, top, last_row, cell_xs, color_cache)
+        if looks is not None:
+            page, colors, shades, shade_of_byte, runs, outlines, marks = looks
+        else:
+            colors = [pal.color("text")] * len(data)
+            shades = shade_of_byte = None
+            runs = outlines = marks = ()
         for r, c0, c1, ol, orr, fill in runs:
             y = r * lh
             x0 = open_left_x if ol else cell_xs[c0] - half + 1
@@ -425,19 +426,10 @@ class HexPainter:
 
         # Box outlines: open on the side where a unit goes on in another row.
         last_pen = None
-        for r, c0, c1, ol, orr, u, fill, border in pieces:
-            if u.length == 1 and u.kind == K.VALID:
-                continue  # a lone character with a warning: its fill and mark say it
-            pen = pen_cache.get(border.rgba())
-            if pen is None:
-                pen = pen_cache[border.rgba()] = QPen(border, 1)
+        for pen, x0, y0, x1, y1, ol, orr in outlines:
             if pen is not last_pen:  # neighbours mostly share a colour
                 p.setPen(pen)
                 last_pen = pen
-            y0 = r * lh + 1
-            y1 = y0 + lh - 3
-            x0 = open_left_x if ol else cell_xs[c0] - half + 1
-            x1 = open_right_x - 1 if orr else cell_xs[c1] + cell_w + half - 2
             if not ol and not orr:
                 p.drawRect(x0, y0, x1 - x0, y1 - y0)
                 continue
@@ -459,35 +451,147 @@ class HexPainter:
         draw = p.drawPixmap
         self._cell_tables(sprites, base_y, table)
         kept = self._cell_pictures
-        by_color: dict = {}
         xs = [x - 1 for x in cell_xs]
-        for r in range((len(data) + n - 1) // n):
-            i0 = r * n
-            y = r * lh
-            for x, b, color in zip(xs, data[i0:i0 + n], colors[i0:i0 + n]):
-                pics = by_color.get(id(color))
+        if shade_of_byte is not None:
+            # Each cell's picture by (shade, byte) in one array look-up (the pictures of
+            # a colour are kept as an array of 256); the few missing are drawn first.
+            arrays = []
+            for color in shades.tolist():
+                pics = kept.get(color.rgba())
                 if pics is None:
-                    pics = kept.get(color.rgba())
+                    pics = kept[color.rgba()] = np.full(256, None, dtype=object)
+                arrays.append(pics)
+            known = np.concatenate(arrays)
+            keys = shade_of_byte * 256 + np.frombuffer(data, dtype=np.uint8)
+            cell_pictures = known[keys]
+            absent = np.flatnonzero(np.equal(cell_pictures, None))
+            if len(absent):
+                for key in np.unique(keys[absent]).tolist():
+                    k, b = divmod(key, 256)
+                    known[key] = arrays[k][b] = sprite(table[b], shades[k].rgba(), base_y)
+                cell_pictures = known[keys]
+            cell_pictures = cell_pictures.tolist()
+            for r in range((len(data) + n - 1) // n):
+                i0 = r * n
+                y = r * lh
+                for x, pm in zip(xs, cell_pictures[i0:i0 + n]):
+                    draw(x, y, pm)
+        else:
+            by_color: dict = {}
+            for r in range((len(data) + n - 1) // n):
+                i0 = r * n
+                y = r * lh
+                for x, b, color in zip(xs, data[i0:i0 + n], colors[i0:i0 + n]):
+                    pics = by_color.get(id(color))
                     if pics is None:
-                        pics = kept[color.rgba()] = [None] * 256
-                    by_color[id(color)] = pics
-                pm = pics[b]
-                if pm is None:
-                    pm = pics[b] = sprite(table[b], color.rgba(), base_y)
-                draw(x, y, pm)
+                        pics = kept.get(color.rgba())
+                        if pics is None:
+                            pics = kept[color.rgba()] = np.full(256, None, dtype=object)
+                        by_color[id(color)] = pics
+                    pm = pics[b]
+                    if pm is None:
+                        pm = pics[b] = sprite(table[b], color.rgba(), base_y)
+                    draw(x, y, pm)
 
         # Marks: a letter per problem kind, small, at the box's top right (cached
         # pixmaps: hundreds of them on a page of NULs).
-        for r, c0, c1, ol, orr, u, fill, border in pieces:
-            if ol:
-                continue  # the mark sits on the unit's first row
-            mark = style.mark_for(u)
-            if mark:
-                p.drawPixmap(cell_xs[c0] + cell_w - 2, r * lh, sprites.mark(mark, border))
+        for x, y, pm in marks:
+            draw(x, y, pm)
 
         # The character column.
-        self._paint_chars(p, pal, units, start, end, top, last_row, colors, data, base_y,
-                          color_cache)
+        if looks is not None:
+            self._paint_chars(p, pal, page, start, colors, shades, shade_of_byte, data, base_y)
+
+    def _unit_looks(self, pal, units, start: int, data: bytes, top: int, last_row: int,
+                    cell_xs: list, color_cache: dict):
+        """How the units of these rows look, worked out on arrays (see hexunits): a
+        colour entry per group of units that look alike, made from one of them; then
+        per byte its colour (``colors``, and its index into ``shades``), the unit
+        fills as runs, the box outlines with their pens and the problem marks with
+        their pictures, each a list in drawing order. None without units."""
+        if not units or not data:
+            return None
+        sprites = self.view.sprites
+        lay = self.view.layout_
+        cw, lh = sprites.cw, sprites.lh
+        half, cell_w, n = cw // 2, lay.cell_w, lay.bytes_per_row
+        origin = self.document.origin
+        muted = pal.color("muted_text")
+        page = PageUnits(units, start, len(data), n, origin)
+        groups = page.groups.tolist()
+        entries = []
+        for g in groups:
+            u = units[g]
+            role = style.role_for(u)
+            warn = bool(u.warnings)
+            dim = origin is not None and u.end <= origin
+            key = (role, warn, dim)
+            entry = color_cache.get(key)
+            if entry is None:
+                main = pal.unit_color(u)
+                fill = pal.unit_fill(u)
+                if dim:
+                    main = QColor(muted)
+                    fill = QColor(fill)
+                    fill.setAlphaF(0.35)
+                quiet = QColor(main)
+                quiet.setAlphaF(0.55)
+                entry = (main, quiet, fill, role != style.ASCII or warn)
+                color_cache[key] = entry
+            entries.append(entry)
+        count = len(entries)
+        shades = np.empty(2 * count, dtype=object)
+        shades[0::2] = [e[0] for e in entries]
+        shades[1::2] = [e[1] for e in entries]
+        shade_of_byte = page.byte_color_index()
+        colors = shades[shade_of_byte].tolist()
+        boxed = np.array([e[3] for e in entries], dtype=bool)
+        unit, row, c0, c1, ol, orr = page.pieces(boxed, last_row - top + 1)
+        if not len(unit):
+            return page, colors, shades, shade_of_byte, (), (), ()
+        slot = page.slot[unit]
+        # Per group: its fill, its outline's pen (one per colour), its mark's picture,
+        # and whether it is a lone character (its fill and mark say it all).
+        fills = np.empty(count, dtype=object)
+        pens = np.empty(count, dtype=object)
+        mark_pictures = np.empty(count, dtype=object)
+        lone = np.zeros(count, dtype=bool)
+        pen_cache: dict = {}
+        for k, (entry, g) in enumerate(zip(entries, groups)):
+            u, border = units[g], entry[0]
+            fills[k] = entry[2]
+            pen = pen_cache.get(border.rgba())
+            if pen is None:
+                pen = pen_cache[border.rgba()] = QPen(border, 1)
+            pens[k] = pen
+            mark = style.mark_for(u)
+            mark_pictures[k] = sprites.mark(mark, border) if mark else None
+            lone[k] = u.length == 1 and u.kind == K.VALID
+        # Unit fills: neighbours on a row with the same colour object are filled as one
+        # rectangle (a run of NULs is one fill, not hundreds).
+        fill_id = np.array([id(f) for f in fills.tolist()], dtype=np.int64)[slot]
+        joins = np.zeros(len(unit), dtype=bool)
+        joins[1:] = ((row[1:] == row[:-1]) & (c0[1:] == c1[:-1] + 1)
+                     & (fill_id[1:] == fill_id[:-1]) & ~orr[:-1] & ~ol[1:])
+        heads = np.flatnonzero(~joins)
+        tails = np.append(heads[1:], len(unit)) - 1
+        runs = zip(row[heads].tolist(), c0[heads].tolist(), c1[tails].tolist(),
+                   ol[heads].tolist(), orr[tails].tolist(), fills[slot[heads]].tolist())
+        # Box outlines, open on the side where a unit goes on in another row.
+        xs_of = np.array(cell_xs, dtype=np.int64)
+        y0 = row * lh + 1
+        x0 = np.where(ol, xs_of[0] - cw, xs_of[c0] - half + 1)
+        x1 = np.where(orr, lay.cells_end_chars * cw + cw - 1, xs_of[c1] + cell_w + half - 2)
+        drawn = np.flatnonzero(~lone[slot])
+        outlines = zip(pens[slot[drawn]].tolist(), x0[drawn].tolist(), y0[drawn].tolist(),
+                       x1[drawn].tolist(), (y0[drawn] + lh - 3).tolist(),
+                       ol[drawn].tolist(), orr[drawn].tolist())
+        # Marks on the unit's first row.
+        piece_marks = mark_pictures[slot]
+        marked = np.flatnonzero(~ol & np.not_equal(piece_marks, None))
+        marks = zip((xs_of[c0[marked]] + cell_w - 2).tolist(), (row[marked] * lh).tolist(),
+                    piece_marks[marked].tolist())
+        return page, colors, shades, shade_of_byte, runs, outlines, marks
 
     def _cell_tables(self, sprites, base_y: float, table) -> None:
         """Empty the kept cell pictures and character plans unless they were made
@@ -566,76 +670,97 @@ class HexPainter:
             p.drawPolygon(flag)
         p.setBrush(Qt.BrushStyle.NoBrush)
 
-    def _paint_chars(self, p: QPainter, pal, units, start, end, top, last_row, colors, data,
-                     base_y, color_cache) -> None:
-        """The character column of these rows: plain cells, glyphs with their flags and
-        framed codes, each a small picture."""
+    def _paint_chars(self, p: QPainter, pal, page, start: int, colors, shades,
+                     shade_of_byte, data: bytes, base_y: float) -> None:
+        """The character column of these rows: plain cells (printable ASCII, plain
+        glyphs and the continuation dot), then glyphs with their flags, then framed
+        codes, each a small picture. The pictures overlap by their margins, so each
+        kind is drawn in byte order, as ever.
+
+        Printable ASCII, problems (all one flagged U+FFFD) and continuation dots are
+        placed on the page's arrays; only the other units (valid characters that are
+        not printable ASCII) are looked at one by one."""
         sprites = self.view.sprites
         lay = self.view.layout_
         lh = sprites.lh
         n = lay.bytes_per_row
+        size = len(data)
         muted = pal.color("muted_text")
         p.setFont(sprites.font)
-        # Plain cells (printable ASCII and the continuation dot, all one advance wide)
-        # are collected per row and drawn as runs; everything else one by one.
-        rows_plain: dict[int, list] = {}
-        singles = []
-        compacts = []
-        dot = style.CONTINUATION_MARK
         self._cell_tables(sprites, base_y, spelling_table(lay.byte_format))
         plans = self._char_plans
-        for u in units:
-            covered = u.offset + 1  # continuation cells up to here are under the glyph
-            if start <= u.offset < end:
-                i = u.offset - start
-                color = colors[i]
-                if u.kind == K.VALID and 0x21 <= u.value < 0x7F and not u.warnings:
-                    rows_plain.setdefault(i // n, []).append((i % n, chr(u.value), color))
-                    continue
-                plan = plans.get((u.kind, u.value))
-                if plan is None:
-                    plan = plans[(u.kind, u.value)] = self._char_plan(sprites, u.kind, u.value)
-                how = plan[0]
-                if how == _COMPACT:
-                    # Compact text across the unit's cells on this row (the box itself
-                    # says "code point": no U+).
-                    row_end = lay.row_start(lay.row_of(u.offset) + 1)
-                    last = min(u.end, row_end) - 1
-                    compacts.append((i // n, i % n, last - lay.row_start(lay.row_of(u.offset)),
-                                     plan[1], color))
-                    covered = u.end
-                elif how == _PLAIN:
-                    rows_plain.setdefault(i // n, []).append((i % n, plan[1], color))
-                elif how == _SINGLE:
-                    singles.append((i // n, i % n, plan[1], color, u.kind != K.VALID))
-                    if u.length > 1:
-                        covered = u.offset + min(u.length, plan[2])
-            for off in range(max(covered, start), min(u.end, end)):
-                i = off - start
-                rows_plain.setdefault(i // n, []).append((i % n, dot, muted))
-        # Plain cells: a cached picture each (see the byte cells).
-        by_color: dict = {}
         kept = self._char_pictures
-        sprite = sprites.text
-        draw = p.drawPixmap
+
+        def picture(color, ch):
+            pics = kept.get(color.rgba())
+            if pics is None:
+                pics = kept[color.rgba()] = {}
+            pm = pics.get(ch)
+            if pm is None:
+                pm = pics[ch] = sprites.text(ch, color.rgba(), base_y)
+                self._char_count += 1
+            return pm
+
+        plain = np.empty(size, dtype=object)    # per byte: its plain cell's picture
+        single = np.empty(size, dtype=object)   # per byte: the glyph drawn from it
+        compacts = []
+        units = page.units
+        covered = page.offset + 1   # continuation cells up to here are under the glyph
+        rel = page.offset - start
+        here = np.flatnonzero((rel >= 0) & (rel < size))
+        kind, value, warned = page.kind[here], page.value[here], page.warned[here]
+        # Printable ASCII: a picture per shade and character.
+        ascii_cells = here[(kind == 0) & ~warned & (value >= 0x21) & (value < 0x7F)]
+        if len(ascii_cells):
+            at = rel[ascii_cells]
+            keys = shade_of_byte[at] * 128 + page.value[ascii_cells]
+            distinct, which = np.unique(keys, return_inverse=True)
+            pictures = np.empty(len(distinct), dtype=object)
+            for k, key in enumerate(distinct.tolist()):
+                pictures[k] = picture(shades[key >> 7], chr(key & 0x7F))
+            plain[at] = pictures[which.reshape(-1)]
+        # Problems: one flagged replacement glyph each, whatever their kind and value.
+        problems = here[kind != 0]
+        if len(problems):
+            plan = plans.get((K.TRUNCATED, None))
+            if plan is None:
+                plan = plans[(K.TRUNCATED, None)] = self._char_plan(sprites, K.TRUNCATED, None)
+            at = rel[problems]
+            covered[problems] = page.offset[problems] + np.minimum(page.length[problems], plan[2])
+            distinct, which = np.unique(shade_of_byte[at], return_inverse=True)
+            pictures = np.empty(len(distinct), dtype=object)
+            for k, shade in enumerate(distinct.tolist()):
+                pictures[k] = sprites.glyph(plan[1], shades[shade], True, base_y)
+            single[at] = pictures[which.reshape(-1)]
+        # The rest, one by one.
+        for j in here[(kind == 0) & ~((~warned) & (value >= 0x21) & (value < 0x7F))].tolist():
+            off, length, kind_, value_ = units[j][:4]
+            i = off - start
+            color = colors[i]
+            plan = plans.get((kind_, value_))
+            if plan is None:
+                plan = plans[(kind_, value_)] = self._char_plan(sprites, kind_, value_)
+            how = plan[0]
+            if how == _COMPACT:
+                # Compact text across the unit's cells on this row (the box itself says
+                # "code point": no U+).
+                row_first = off - off % n
+                compacts.append((i // n, i % n, min(off + length, row_first + n) - 1 - row_first,
+                                 plan[1], color))
+                covered[j] = off + length
+            elif how == _PLAIN:
+                plain[i] = picture(color, plan[1])
+            elif how == _SINGLE:
+                single[i] = sprites.glyph(plan[1], color, False, base_y)
+                if length > 1:
+                    covered[j] = off + min(length, plan[2])
+        plain[page.uncovered(covered)] = picture(muted, style.CONTINUATION_MARK)
         xs = [lay.char_x(col) - 1 for col in range(n)]
-        for r, cells in rows_plain.items():
-            y = r * lh
-            for col, ch, color in cells:
-                pics = by_color.get(id(color))
-                if pics is None:
-                    pics = kept.get(color.rgba())
-                    if pics is None:
-                        pics = kept[color.rgba()] = {}
-                    by_color[id(color)] = pics
-                pm = pics.get(ch)
-                if pm is None:
-                    pm = pics[ch] = sprite(ch, color.rgba(), base_y)
-                    self._char_count += 1
-                draw(xs[col], y, pm)
-        p.setFont(sprites.font)
-        for r, col, text, color, flagged in singles:
-            p.drawPixmap(lay.char_x(col) - 1, r * lh, sprites.glyph(text, color, flagged, base_y))
+        draw = p.drawPixmap
+        for cells in (plain, single):
+            at = np.flatnonzero(np.not_equal(cells, None))
+            for i, pm in zip(at.tolist(), cells[at].tolist()):
+                draw(xs[i % n], (i // n) * lh, pm)
         for r, c0, c1, text, color in compacts:
             x0 = lay.char_x(c0)
-            p.drawPixmap(x0, r * lh, sprites.compact(text, color, lay.char_x(c1 + 1) - x0))
+            draw(x0, r * lh, sprites.compact(text, color, lay.char_x(c1 + 1) - x0))

@@ -29,6 +29,7 @@ import unicodedata
 from collections import OrderedDict
 from typing import Protocol
 
+from inspector.core.scan import pagecut
 from inspector.core.units import decoder
 from inspector.core.units import kinds as K
 
@@ -90,7 +91,7 @@ class SourceModel:
         return self.source.read(offset, length)
 
     def units(self, start: int, end: int) -> list[decoder.Unit]:
-        return decoder.units_in_range(self.source, start, end, self.origin, self.dialect)
+        return pagecut.units_in_range(self.source, start, end, self.origin, self.dialect)
 
     def unit_start(self, offset: int) -> int:
         offset = max(0, min(offset, max(self.size - 1, 0)))

@@ -1,0 +1,308 @@
+"""The page cut: a few KiB cut into units in one numpy pass, for the views.
+
+:func:`cut` gives exactly what :func:`inspector.core.units.decoder.cut` gives, and
+:func:`units_in_range` exactly what the decoder's ``units_in_range`` gives (every field of
+every unit, in every dialect and from any origin; a test compares them on hypothesis
+data). The pure-Python decoder stays the reference; this is what a page of the views is
+cut with, because it costs a few vector operations per page instead of a trip round a
+Python loop per unit (random bytes are nearly all short units, where the decoder's C
+fast paths do not help).
+
+:func:`cuts_in_range` gives the arrays themselves (:class:`PageCut`), for a caller that
+can work on whole rows at once. The views still receive the unit tuples (the document
+caches and stitches those), which cost more to make than the cut itself (see
+``tests/benchmarks/bench_pagecut.py``); the hex painter turns them back into arrays.
+
+Warnings are looked up per distinct code point of the page with the decoder's own
+``warnings_for`` (a few hundred at most, cached there), so the cut needs no 1.1-million
+entry table and costs nothing at start-up.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from inspector.core.units import decoder
+from inspector.core.units import kinds as K
+from inspector.core.units.decoder import MIN_VALUE, SECOND_BYTE_RANGE, STRUCT_LEN, Unit
+
+# Kind codes: 0 is valid, then the error kinds in the spec's order.
+KIND_NAMES = (K.VALID,) + K.ERROR_KINDS
+(C_VALID, C_OVERLONG, C_SURROGATE, C_OUT_OF_RANGE, C_LEGACY, C_TRUNCATED, C_STRAY,
+ C_INVALID) = range(8)
+_KIND_OBJECTS = np.array(KIND_NAMES, dtype=object)
+
+PAIR_DIALECTS = (K.WTF8, K.CESU8, K.MUTF8)
+
+# Per byte: the length of the unit it starts when complete (1 for ASCII, continuation
+# bytes and FE/FF), its kind before looking further, and its payload bits.
+UNIT_LENGTH = np.frombuffer(STRUCT_LEN, dtype=np.uint8).copy()
+UNIT_LENGTH[UNIT_LENGTH == 0] = 1
+FIRST_KIND = np.zeros(256, dtype=np.uint8)
+FIRST_KIND[0x80:0xC0] = C_STRAY
+FIRST_KIND[0xFE:] = C_INVALID
+PAYLOAD_MASK = np.array([0, 0x7F, 0x1F, 0x0F, 0x07, 0x03, 0x01], dtype=np.int64)[UNIT_LENGTH]
+SMALLEST_VALUE = np.array([0 if v is None else v for v in MIN_VALUE], dtype=np.int64)
+SECOND_LO = np.array([r[0] if r else 1 for r in SECOND_BYTE_RANGE], dtype=np.uint8)
+SECOND_HI = np.array([r[1] if r else 0 for r in SECOND_BYTE_RANGE], dtype=np.uint8)
+
+
+def _ascii_warnings(dialect: str) -> np.ndarray:
+    return np.fromiter((decoder.warnings_for(b, 1, dialect, raw_nul=True) for b in range(128)),
+                       dtype=object, count=128)
+
+
+ASCII_WARNINGS = {d: _ascii_warnings(d) for d in K.DIALECTS}
+NO_WARNINGS = ()
+
+
+class PageCut:
+    """Units as parallel arrays, in offset order: ``offset`` (file offsets), ``length``,
+    ``kind`` (codes into :data:`KIND_NAMES`), ``value`` (-1 where a unit has none),
+    ``replacements``, ``at_end`` and ``warnings`` (an object array of the warning
+    tuples)."""
+
+    __slots__ = ("offset", "length", "kind", "value", "replacements", "at_end", "warnings",
+                 "_units")
+
+    def __init__(self, offset, length, kind, value, replacements, at_end, warnings):
+        self.offset = offset
+        self.length = length
+        self.kind = kind
+        self.value = value
+        self.replacements = replacements
+        self.at_end = at_end
+        self.warnings = warnings
+        self._units = None
+
+    def __len__(self) -> int:
+        return len(self.offset)
+
+    def units(self) -> list[Unit]:
+        """The units as the decoder's :class:`Unit` tuples (made once, in C)."""
+        if self._units is None:
+            value = self.value.astype(object)
+            value[self.value < 0] = None
+            self._units = list(map(
+                tuple.__new__, [Unit] * len(self.offset),
+                zip(self.offset.tolist(), self.length.tolist(),
+                    _KIND_OBJECTS[self.kind].tolist(), value.tolist(),
+                    self.replacements.tolist(), self.at_end.tolist(),
+                    self.warnings.tolist())))
+        return self._units
+
+
+def _empty() -> PageCut:
+    z = np.zeros(0, dtype=np.int64)
+    return PageCut(z, z, np.zeros(0, np.uint8), z, z, np.zeros(0, bool),
+                   np.empty(0, dtype=object))
+
+
+def cut(data: bytes | bytearray | memoryview, base: int = 0, dialect: str = K.UTF8,
+        final: bool = True, stop: int | None = None) -> PageCut:
+    """Cut ``data`` into units as :func:`decoder.cut` does (``data[0]`` starts a unit,
+    ``base`` is its file offset, ``final`` says the stream ends with the data, only units
+    starting before index ``stop`` are kept), as arrays."""
+    n = len(data)
+    stop = n if stop is None else min(stop, n)
+    if stop <= 0:
+        return _empty()
+    m = np.frombuffer(data, dtype=np.uint8, count=n)
+    # Every non-continuation byte starts a unit; so does the first byte.
+    starts_mask = m.view(np.int8) >= -64
+    starts_mask[0] = True
+    st = np.flatnonzero(starts_mask)
+    gap = np.empty(len(st), dtype=np.int64)
+    gap[:-1] = st[1:] - st[:-1]
+    gap[-1] = n - st[-1]
+    b0 = m[st]
+    full = UNIT_LENGTH[b0].astype(np.int64)
+    length = np.minimum(full, gap)
+    strays = gap - length  # continuation bytes no lead took: 1-byte units of their own
+    truncated = length < full
+    kind = FIRST_KIND[b0] + truncated.view(np.uint8) * np.uint8(C_TRUNCATED)
+    value = np.where(kind == C_VALID, b0.astype(np.int64), -1)
+
+    fss = dialect == K.FSS_UTF
+    multi = np.flatnonzero((full > 1) & ~truncated)
+    if len(multi):
+        pos = st[multi]
+        lm = full[multi]
+        v = b0[multi].astype(np.int64) & PAYLOAD_MASK[b0[multi]]
+        for j in range(1, 6):
+            more = np.flatnonzero(lm > j)
+            if not len(more):
+                break
+            v[more] = (v[more] << 6) | (m[pos[more] + j] & 0x3F)
+        km = np.zeros(len(multi), dtype=np.uint8)
+        if not fss:
+            km[v > 0x10FFFF] = C_OUT_OF_RANGE
+            km[(v >= 0xD800) & (v <= 0xDFFF)] = C_SURROGATE
+        km[v < SMALLEST_VALUE[lm]] = C_OVERLONG
+        if not fss:
+            km[lm >= 5] = C_LEGACY
+        if dialect == K.MUTF8:
+            km[(lm == 2) & (v == 0)] = C_VALID
+        kind[multi] = km
+        value[multi] = v
+
+    keep = None
+    if dialect in PAIR_DIALECTS:
+        keep = _pair_surrogates(dialect, st, kind, value, length, strays)
+
+    replacements = (kind != C_VALID).astype(np.int64)
+    broken = np.flatnonzero((kind != C_VALID) & (length >= 2))
+    if len(broken):
+        second = m[st[broken] + 1]
+        lead = b0[broken]
+        one = (second >= SECOND_LO[lead]) & (second <= SECOND_HI[lead])
+        replacements[broken] = np.where(one, 1, length[broken])
+    at_end = (kind == C_TRUNCATED) & (st + length == n) if final else np.zeros(len(st), bool)
+
+    if keep is not None:
+        st, b0, length, kind, value, replacements, at_end, strays = (
+            st[keep], b0[keep], length[keep], kind[keep], value[keep], replacements[keep],
+            at_end[keep], strays[keep])
+
+    warnings = _warnings(b0, st, length, kind, value, base, dialect)
+
+    if strays.any():
+        st, length, kind, value, replacements, at_end, warnings = _with_strays(
+            st, length, kind, value, replacements, at_end, warnings, strays)
+    if st[-1] >= stop:
+        k = int(np.searchsorted(st, stop))
+        st, length, kind, value, replacements, at_end, warnings = (
+            st[:k], length[:k], kind[:k], value[:k], replacements[:k], at_end[:k], warnings[:k])
+    return PageCut(st + base, length, kind, value, replacements, at_end, warnings)
+
+
+def _pair_surrogates(dialect, st, kind, value, length, strays):
+    """Surrogate pairs (a complete high surrogate directly followed by a complete low
+    one): under WTF-8 both halves stay errors and lone ones are valid; under CESU-8 and
+    Modified UTF-8 the pair is one valid 6-byte unit. Changes the arrays in place;
+    returns which units remain (None: all)."""
+    sur = (kind == C_SURROGATE) & (length == 3)
+    if not sur.any():
+        return None
+    high = sur & (value <= 0xDBFF)
+    low = sur & (value >= 0xDC00)
+    first = np.zeros(len(kind), dtype=bool)
+    first[:-1] = high[:-1] & low[1:] & (st[1:] == st[:-1] + 3)
+    second = np.zeros(len(kind), dtype=bool)
+    second[1:] = first[:-1]
+    if dialect == K.WTF8:
+        kind[sur & ~first & ~second] = C_VALID
+        return None
+    at = np.flatnonzero(first)
+    if not len(at):
+        return None
+    value[at] = 0x10000 + ((value[at] - 0xD800) << 10) + (value[at + 1] - 0xDC00)
+    kind[at] = C_VALID
+    length[at] = 6
+    strays[at] += strays[at + 1]  # the continuation bytes after the low half follow the pair
+    return ~second
+
+
+def _warnings(b0, st, length, kind, value, base: int, dialect: str) -> np.ndarray:
+    """The warning tuple of every unit (empty for errors)."""
+    out = np.empty(len(st), dtype=object)
+    out.fill(NO_WARNINGS)
+    valid = kind == C_VALID
+    ascii_units = np.flatnonzero(valid & (length == 1))
+    if len(ascii_units):
+        out[ascii_units] = ASCII_WARNINGS[dialect][b0[ascii_units]]
+    wide = np.flatnonzero(valid & (length > 1))
+    if len(wide):
+        distinct, where = np.unique(value[wide], return_inverse=True)
+        # Offset 1: any offset but 0, where U+FEFF is a BOM (set apart below).
+        found = np.fromiter((decoder.warnings_for(cp, 1) for cp in distinct.tolist()),
+                            dtype=object, count=len(distinct))
+        out[wide] = found[where.reshape(-1)]
+        if base == 0 and st[0] == 0 and value[0] == 0xFEFF and valid[0]:
+            out[0] = decoder.warnings_for(0xFEFF, 0)
+    return out
+
+
+def _with_strays(st, length, kind, value, replacements, at_end, warnings, strays):
+    """Insert the stray continuation bytes after the units they follow."""
+    count = len(st) + int(strays.sum())
+    before = np.cumsum(strays) - strays   # strays before each unit
+    unit_at = np.arange(len(st)) + before
+    is_stray = np.ones(count, dtype=bool)
+    is_stray[unit_at] = False
+    stray_at = np.flatnonzero(is_stray)
+    # A stray's offset: the end of the unit it follows plus its place in the run.
+    owner = np.repeat(np.arange(len(st)), strays)
+    place = np.arange(len(stray_at)) - np.repeat(before, strays)
+
+    def spread(unit_values, stray_value, dtype):
+        out = np.empty(count, dtype=dtype)
+        out[unit_at] = unit_values
+        out[stray_at] = stray_value
+        return out
+
+    offset = spread(st, st[owner] + length[owner] + place, np.int64)
+    strays_warnings = np.empty(len(stray_at), dtype=object)
+    strays_warnings.fill(NO_WARNINGS)
+    return (offset, spread(length, 1, np.int64), spread(kind, C_STRAY, np.uint8),
+            spread(value, -1, np.int64), spread(replacements, 1, np.int64),
+            spread(at_end, False, bool), spread(warnings, strays_warnings, object))
+
+
+# ------------------------------------------------------------------ regions of a source
+
+def _segment(offset: int, origin: int | None, size: int) -> tuple[int, int]:
+    """The stretch decoded as one stream around ``offset`` (as the decoder's: with an
+    origin X, [X, size) and [0, X) are two streams)."""
+    if origin is None or origin <= 0 or origin >= size:
+        return 0, size
+    return (origin, size) if offset >= origin else (0, origin)
+
+
+# Below this many bytes the decoder's own cut is quicker (numpy's fixed cost per call is
+# about 0.07 ms; the decoder cuts 300 bytes of text in 0.05 ms).
+SMALL_RANGE = 512
+
+
+def units_in_range(source, start: int, end: int, origin: int | None = None,
+                   dialect: str = K.UTF8, small: int = SMALL_RANGE) -> list[Unit]:
+    """Every unit that overlaps [start, end), as :func:`decoder.units_in_range` gives
+    them (ranges under ``small`` bytes are cut by the decoder itself)."""
+    if end - start < small:
+        return decoder.units_in_range(source, start, end, origin, dialect)
+    cuts = cuts_in_range(source, start, end, origin, dialect)
+    if len(cuts) == 1:
+        return cuts[0].units()
+    out: list[Unit] = []
+    for c in cuts:
+        out += c.units()
+    return out
+
+
+def cuts_in_range(source, start: int, end: int, origin: int | None = None,
+                  dialect: str = K.UTF8) -> list[PageCut]:
+    """The units overlapping [start, end) as arrays: one :class:`PageCut` per stream the
+    range touches (two when it spans the origin)."""
+    size = source.size
+    start = max(0, start)
+    end = min(end, size)
+    if start >= end:
+        return []
+    out = []
+    pos = start
+    while pos < end:
+        seg_start, seg_end = _segment(pos, origin, size)
+        stop = min(end, seg_end)
+        boundary = decoder.safe_boundary(source, pos, origin, dialect)
+        read_end = min(stop + 9, seg_end)
+        data = source.read(boundary, read_end - boundary)
+        final = boundary + len(data) >= seg_end or len(data) < read_end - boundary
+        page = cut(data, boundary, dialect, final=final, stop=stop - boundary)
+        # The cut began at most a unit or two before ``start``: drop those.
+        if len(page) and page.offset[0] + page.length[0] <= start:
+            k = int(np.searchsorted(page.offset + page.length, start, side="right"))
+            page = PageCut(*(a[k:] for a in (page.offset, page.length, page.kind, page.value,
+                                             page.replacements, page.at_end, page.warnings)))
+        out.append(page)
+        pos = seg_end
+    return out
