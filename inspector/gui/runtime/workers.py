@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import atexit
 import ctypes
-import ctypes.util
 import sys
 import threading
 import time
@@ -50,8 +49,9 @@ def _load_malloc_trim() -> Callable[[int], int] | None:
     if not sys.platform.startswith("linux"):
         return None
     try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        trim = libc.malloc_trim  # glibc only (musl has none)
+        # The symbols the process has loaded, the C library's among them: no search
+        # (ctypes.util.find_library runs ldconfig in a subprocess, ~9 ms of start-up).
+        trim = ctypes.CDLL(None).malloc_trim  # glibc only (musl has none)
     except (OSError, AttributeError):
         return None
     trim.argtypes = [ctypes.c_size_t]
