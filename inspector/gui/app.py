@@ -8,7 +8,6 @@ loop ends in one line on stderr with the log's path, and exit status 2.
 from __future__ import annotations
 
 import gc
-import linecache
 import os
 import sys
 
@@ -73,12 +72,8 @@ def settle_memory() -> None:
     file: longest 131 ms before, under 50 ms after). Nothing here is in a reference
     cycle waiting to be collected; frozen objects are still freed by reference count.
     Then what start-up freed (import-time buffers, the first paints' scratch) goes back
-    to the system instead of staying in malloc's free lists.
-
-    First the source lines in ``linecache`` go: PySide6's import hook reads the source
-    of every module imported after it (to look for "PySide6"), and ``inspect`` keeps
-    each one there (a traceback reads them again when it needs them)."""
-    linecache.clearcache()
+    to the system instead of staying in malloc's free lists (and linecache's source
+    lines go, see ``release_memory``)."""
     gc.collect()
     gc.freeze()
     from inspector.gui.runtime.workers import release_memory

@@ -6,6 +6,7 @@ from __future__ import annotations
 import linecache
 
 from inspector.gui import app as app_module
+from inspector.gui.runtime import workers
 from inspector.gui.window.mainwindow import MainWindow
 from tests.conftest import SAMPLES
 
@@ -39,10 +40,13 @@ def test_a_window_that_never_paints_settles_all_the_same(qtbot):
     w.shutdown()
 
 
-def test_settle_memory_empties_linecache(monkeypatch):
+def test_settling_empties_linecache(monkeypatch):
     # gc.freeze would hold this test process's objects: only the cache is looked at.
     monkeypatch.setattr(app_module.gc, "freeze", lambda: None)
     linecache.getlines(app_module.__file__)
     assert app_module.__file__ in linecache.cache
     app_module.settle_memory()
+    assert app_module.__file__ not in linecache.cache
+    linecache.getlines(app_module.__file__)
+    workers.release_memory()  # what every worker does when it ends, too
     assert app_module.__file__ not in linecache.cache
