@@ -8,9 +8,10 @@ named after the Unicode version: 139 KB of packed bits), so a process starts in 
 milliseconds; when the folder cannot be read or written it is simply built.
 
 The finished tables (4.4 MB) are kept there too, and mapped read-only: a scan then has
-in memory only the pages of the tables it looks at (a few dozen for most text, instead
-of all of them), the pages are the system's file cache, shared by every process, and
-the tables cost no building. Built in memory when that file cannot be had.
+in memory only the pages of the tables it looks at (measured: 0.2-0.3 MB after a 1 GiB
+file of text in a dozen scripts; all of them for random bytes), the pages are the
+system's file cache, shared by every process, and the tables cost no building. Built
+in memory when that file cannot be had.
 """
 
 from __future__ import annotations
