@@ -142,7 +142,9 @@ def run(path=None, offset: int | None = None, dialect: str = "utf-8",
     opens, empty), put the cursor at ``offset`` and run until the window closes.
     A start-up that cannot succeed says why on stderr and returns 2. ``smoke_test``:
     quit by itself after a couple of seconds (:mod:`inspector.gui.runtime.smoke`)."""
-    problem = startup.platform_problem()
+    # The display is asked only if Qt fails to open it (the guard around the
+    # QApplication says why then): the round trip cost every start ~20-25 ms.
+    problem = startup.platform_problem(connect=False)
     if problem:
         return startup.refuse(problem)
     try:
