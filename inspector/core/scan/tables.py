@@ -20,6 +20,8 @@ import mmap
 import os
 import tempfile
 import threading
+import types
+import zlib
 
 import numpy as np
 
@@ -177,12 +179,33 @@ def cached_unassigned() -> np.ndarray:
     return got
 
 
-# The finished tables' file: a header, then the arrays one after the other, each at a
-# multiple of 16 bytes. The header names the layout: a file of another layout (or of a
-# broken write) is not used, and is written anew.
-TABLES_HEADER = b"utf8-inspector warning tables, layout 1\n"
+def code_fingerprint(*codes, crc: int = 0) -> int:
+    """A CRC-32 of what functions do: their bytecode, names and constants (nested code
+    too), not where they are (file, lines), nor anything that varies between runs."""
+    for code in codes:
+        crc = zlib.crc32(code.co_code, crc)
+        crc = zlib.crc32(repr(code.co_names).encode(), crc)
+        for const in code.co_consts:
+            if isinstance(const, types.CodeType):
+                crc = code_fingerprint(const, crc=crc)
+            elif isinstance(const, frozenset):  # its order follows the run's string hashes
+                crc = zlib.crc32(repr(sorted(const, key=repr)).encode(), crc)
+            else:
+                crc = zlib.crc32(repr(const).encode(), crc)
+    return crc
+
+
 TABLES_LAYOUT = (("bits", np.uint16, N_CODE_POINTS), ("any8", np.uint8, N_CODE_POINTS),
                  ("any8_escapes", np.uint8, N_CODE_POINTS), ("risk2", np.bool_, 256 * 256))
+# The finished tables' file: a header, then the arrays one after the other, each at a
+# multiple of 16 bytes. The header names the layout and the definitions the tables were
+# built by (the code above and the warning kinds): a file of other ones (an older
+# version of the program, say, that drew a warning's code points differently) or of a
+# broken write is not used, and is written anew.
+TABLES_DEFINITIONS = code_fingerprint(
+    warning_bits.__code__, lead_pair_risk.__code__, Tables.__init__.__code__,
+    crc=zlib.crc32(repr((K.WARNING_KINDS, TABLES_LAYOUT)).encode()))
+TABLES_HEADER = b"utf8-inspector warning tables, layout 1, definitions %08x\n" % TABLES_DEFINITIONS
 
 
 def _aligned(n: int) -> int:

@@ -4,6 +4,10 @@ were built before issue 14 (masks over an int64 array of every code point)."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -104,6 +108,45 @@ def test_the_background_steps_map_the_file_too(tmp_path, monkeypatch, reference)
     monkeypatch.setattr(TB, "_tables", None)
     assert list(TB.tables_steps()) == []  # from the files: nothing to build
     assert not TB.tables().bits.flags.writeable
+
+
+def test_tables_of_other_definitions_are_built_anew(tmp_path, monkeypatch, reference):
+    """A file that an older version wrote (same layout and Unicode version, other
+    definitions of the warnings) is not used."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(TB, "_tables", None)
+    TB.tables()
+    path = tmp_path / "utf8-inspector" / TB.tables_cache_path().rsplit("/", 1)[1]
+    ours = path.read_bytes()
+    other = TB.TABLES_HEADER.replace(b"%08x" % TB.TABLES_DEFINITIONS,
+                                     b"%08x" % (TB.TABLES_DEFINITIONS ^ 1))
+    path.write_bytes(other + ours[len(other):])
+    assert TB.map_cached_tables() is None
+    monkeypatch.setattr(TB, "_tables", None)
+    assert_equal_to(TB.tables(), reference)
+    assert path.read_bytes() == ours
+
+
+def test_the_definitions_fingerprint_follows_the_code_only():
+    def one(a):
+        return a | 4
+
+    def same(a):  # other name, other lines: the same code
+        return a | 4
+
+    def other(a):
+        return a | 8
+
+    assert TB.code_fingerprint(one.__code__) == TB.code_fingerprint(same.__code__)
+    assert TB.code_fingerprint(one.__code__) != TB.code_fingerprint(other.__code__)
+    code = ("import sys; sys.path.insert(0, {root!r})\n"
+            "from inspector.core.scan import tables\n"
+            "print(tables.TABLES_DEFINITIONS)\n")
+    root = str(Path(TB.__file__).resolve().parents[3])
+    runs = {subprocess.run([sys.executable, "-c", code.format(root=root)], capture_output=True,
+                           text=True, env={"PYTHONHASHSEED": seed, "PATH": ""}).stdout
+            for seed in ("1", "2")}
+    assert runs == {f"{TB.TABLES_DEFINITIONS}\n"}  # not the run's string hashes
 
 
 @pytest.mark.parametrize("damage", ["short", "header", "empty"])
