@@ -11,7 +11,8 @@ import gc
 import os
 import sys
 
-from PySide6.QtCore import QLoggingCategory
+from inspector.gui.runtime import preload  # noqa: F401 - before PySide6 (see there)
+from PySide6.QtCore import QEvent, QLoggingCategory, QObject, QTimer
 from PySide6.QtWidgets import QApplication
 
 from inspector.gui.look.icon import app_icon
@@ -71,7 +72,8 @@ def settle_memory() -> None:
     file: longest 131 ms before, under 50 ms after). Nothing here is in a reference
     cycle waiting to be collected; frozen objects are still freed by reference count.
     Then what start-up freed (import-time buffers, the first paints' scratch) goes back
-    to the system instead of staying in malloc's free lists."""
+    to the system instead of staying in malloc's free lists (and linecache's source
+    lines go, see ``release_memory``)."""
     gc.collect()
     gc.freeze()
     from inspector.gui.runtime.workers import release_memory
@@ -79,11 +81,45 @@ def settle_memory() -> None:
     release_memory()
 
 
-def interactive_runtime(window):
+class AfterFirstPaint(QObject):
+    """Calls ``then()`` once both panes have painted (or after ``patience_ms`` if they
+    never do, say in a minimized window): work that the first look does not need
+    waits for it."""
+
+    def __init__(self, window, then, patience_ms: int = 3000):
+        super().__init__(window)
+        self.then = then
+        self.ports = {window.hex_view.viewport(), window.text_view.viewport()}
+        for port in self.ports:
+            port.installEventFilter(self)
+        QTimer.singleShot(patience_ms, self, self.fire)
+
+    def eventFilter(self, obj, event) -> bool:
+        if event.type() == QEvent.Type.Paint and obj in self.ports:
+            self.ports.discard(obj)
+            obj.removeEventFilter(self)
+            if not self.ports:
+                QTimer.singleShot(0, self, self.fire)  # once this paint is on the screen
+        return False
+
+    def fire(self) -> None:
+        then, self.then = self.then, None
+        for port in self.ports:
+            port.removeEventFilter(self)
+        self.ports = set()
+        if then is not None:
+            then()
+
+
+def interactive_runtime(window, settle_now: bool = True):
     """What the running window needs of the interpreter: startup's objects settled
-    (:func:`settle_memory`) and garbage collection when the user is still
+    (:func:`settle_memory`; with ``settle_now`` false, once the window has painted: the
+    full collection takes ~20 ms) and garbage collection when the user is still
     (:mod:`gcpolicy`). Returns the collector (stop it at the end)."""
-    settle_memory()
+    if settle_now:
+        settle_memory()
+    else:
+        window.settle_memory_pending = AfterFirstPaint(window, settle_memory)
     from inspector.gui.runtime import gcpolicy
 
     return gcpolicy.install(window)
@@ -106,7 +142,9 @@ def run(path=None, offset: int | None = None, dialect: str = "utf-8",
     opens, empty), put the cursor at ``offset`` and run until the window closes.
     A start-up that cannot succeed says why on stderr and returns 2. ``smoke_test``:
     quit by itself after a couple of seconds (:mod:`inspector.gui.runtime.smoke`)."""
-    problem = startup.platform_problem()
+    # The display is asked only if Qt fails to open it (the guard around the
+    # QApplication says why then): the round trip cost every start ~20-25 ms.
+    problem = startup.platform_problem(connect=False)
     if problem:
         return startup.refuse(problem)
     try:
@@ -115,7 +153,7 @@ def run(path=None, offset: int | None = None, dialect: str = "utf-8",
 
         crashguard.install()  # slots, paints and workers: logged and shown, never fatal
         window = build_window(path, offset, dialect)
-        collector = interactive_runtime(window)
+        collector = interactive_runtime(window, settle_now=False)
         if smoke_test:
             from inspector.gui.runtime import smoke
 

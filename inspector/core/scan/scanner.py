@@ -17,7 +17,6 @@ surrogate pair is one valid 6-byte unit, under key 6).
 
 from __future__ import annotations
 
-import hashlib
 import time
 from typing import Callable
 
@@ -62,7 +61,13 @@ def scan_steps(source, dialect: str = K.UTF8, start: int = 0, end: int | None = 
     result = ScanResult(size, dialect, start, end, index, max_errors, origin)
     # SHA-256 inline: hashlib runs at ~1.5 GB/s here, and in a second thread (it releases
     # the GIL) it came out slower, the two cores being shared with the counting.
-    hasher = hashlib.sha256() if sha256 and start == 0 and end == size else None
+    hasher = None
+    if sha256 and start == 0 and end == size:
+        # Imported here: hashlib loads OpenSSL's libcrypto (3.3 MiB resident), which
+        # the window need not have before its first scan.
+        import hashlib
+
+        hasher = hashlib.sha256()
     began = time.perf_counter()
     total = end - start
     if (lazy_index and dialect == K.UTF8 and start == 0 and end == size and origin is None

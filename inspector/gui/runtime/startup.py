@@ -6,11 +6,13 @@ message a person can act on, written to stderr, and exit status 2:
 - Qt's X11 platform plugin (``xcb``) cannot load because system libraries are missing,
   or there is no display to connect to. Qt would print "Could not load the Qt platform
   plugin" and *abort* the process, so :func:`platform_problem` looks first, before the
-  QApplication exists: it loads the libraries the plugin needs (``ctypes``) and connects
-  to the display the way Qt would (``xcb_connect``), and says which packages to install.
-- Anything Qt still finds fatal while it creates the application (another platform
-  plugin that fails, say): :func:`qt_fatal_guard` catches Qt's fatal message, says what
-  happened in our words, and exits 2 instead of aborting.
+  QApplication exists: it loads the libraries the plugin needs (``ctypes``) and says
+  which packages to install, and says when DISPLAY is not set.
+- Anything Qt still finds fatal while it creates the application (a display that does
+  not answer, another platform plugin that fails): :func:`qt_fatal_guard` catches Qt's
+  fatal message, says what happened in our words (for the display, after connecting to
+  it the way Qt would, ``xcb_connect``: :func:`display_problem`), and exits 2 instead
+  of aborting.
 - Any exception on the way (PySide6 cannot be imported, a window that fails to build):
   :func:`failed` writes the traceback to the log and prints one line with the log's path.
 
@@ -235,13 +237,16 @@ def can_connect(display: str, load=None) -> bool | None:
         disconnect(conn)  # also right for the error object xcb_connect hands back
 
 
-def platform_problem(env=None, load=None, platform: str | None = None) -> str | None:
+def platform_problem(env=None, load=None, platform: str | None = None,
+                     connect: bool = True) -> str | None:
     """What would make Qt abort at start-up on this machine, said for a person, or None.
 
     Only the X11 platform (``xcb``) on Linux is looked at: there Qt aborts when a system
     library is missing or no display answers. Another platform asked for by
     ``QT_QPA_PLATFORM`` (``offscreen``, ``wayland``...), or a Wayland session, is left to
-    Qt, with :func:`qt_fatal_guard` as the safety net."""
+    Qt, with :func:`qt_fatal_guard` as the safety net. With ``connect`` false the display
+    is not asked (a round trip to the X server, ~20-25 ms of every start here): the
+    window's start asks only if Qt fails (:func:`display_problem`)."""
     env = os.environ if env is None else env
     platform = sys.platform if platform is None else platform
     if not platform.startswith("linux"):
@@ -261,12 +266,28 @@ def platform_problem(env=None, load=None, platform: str | None = None) -> str | 
     if missing:
         return (f"{PROGRAM}: Qt cannot open a window on X11 (the xcb platform plugin): "
                 "system libraries are missing.\n" + _packages_text(missing))
-    if can_connect(display, load) is False:
-        return (f"{PROGRAM}: cannot connect to the X display {display!r}: no X server "
-                "answers there, or it refuses this user.\n"
-                "  Check DISPLAY (and XAUTHORITY), or use the command line, which needs "
-                f"no display: '{PROGRAM} scan FILE'.")
+    if connect and can_connect(display, load) is False:
+        return _no_display_answers(display)
     return None
+
+
+def _no_display_answers(display: str) -> str:
+    return (f"{PROGRAM}: cannot connect to the X display {display!r}: no X server "
+            "answers there, or it refuses this user.\n"
+            "  Check DISPLAY (and XAUTHORITY), or use the command line, which needs "
+            f"no display: '{PROGRAM} scan FILE'.")
+
+
+def display_problem(env=None, load=None, platform: str | None = None) -> str | None:
+    """That the X display does not answer, said for a person, or None (also when the
+    xcb platform is not the one Qt starts). Asked once Qt has failed to start."""
+    env = os.environ if env is None else env
+    platform = sys.platform if platform is None else platform
+    requested = requested_platforms(env)
+    display = env.get("DISPLAY", "")
+    if not platform.startswith("linux") or (requested and requested[0] != "xcb") or not display:
+        return None
+    return _no_display_answers(display) if can_connect(display, load) is False else None
 
 
 # ------------------------------------------------------------ while Qt creates the app
@@ -298,7 +319,7 @@ def qt_fatal_guard(env=None, exit=os._exit):
 
     def handler(kind, context, message):
         if kind == QtMsgType.QtFatalMsg:
-            refuse(_fatal_message(message, held, env))
+            refuse(display_problem(env) or _fatal_message(message, held, env))
             exit(EXIT_STARTUP)
             return
         category = getattr(context, "category", None)

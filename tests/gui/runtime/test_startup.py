@@ -84,6 +84,27 @@ def test_a_display_nobody_answers():
     assert said is not None and "cannot connect to the X display ':87'" in said
 
 
+def test_the_window_asks_the_display_only_when_qt_fails(monkeypatch):
+    asked = []
+    monkeypatch.setattr(startup, "can_connect", lambda display, load=None: asked.append(display))
+    assert startup.platform_problem({"DISPLAY": ":5"}, loader(), platform="linux",
+                                    connect=False) is None
+    assert asked == []  # the window's start: no round trip to the X server
+    startup.platform_problem({"DISPLAY": ":5"}, loader(), platform="linux")
+    assert asked == [":5"]
+
+
+def test_the_display_problem_once_qt_has_failed():
+    if startup.can_connect(":0") is None:
+        pytest.skip("libxcb is not on this system")
+    said = startup.display_problem({"DISPLAY": ":87"}, platform="linux")
+    assert said is not None and "cannot connect to the X display ':87'" in said
+    assert startup.display_problem({"DISPLAY": ":87", "QT_QPA_PLATFORM": "offscreen"},
+                                   platform="linux") is None
+    assert startup.display_problem({}, platform="linux") is None
+    assert startup.display_problem({"DISPLAY": ":87"}, platform="darwin") is None
+
+
 def test_a_missing_library_in_an_import_error_names_its_packages():
     hint = startup.library_hint(f"libEGL.so.1: {PLUGIN_ERROR}")
     assert "missing libEGL.so.1: package libegl1 (Debian/Ubuntu), mesa-libEGL (Fedora)" in hint
@@ -150,7 +171,8 @@ def test_run_returns_2_when_the_window_cannot_be_built(log, capsys, monkeypatch)
 def test_run_says_what_qt_would_abort_on(log, capsys, monkeypatch):
     from inspector.gui import app
 
-    monkeypatch.setattr(startup, "platform_problem", lambda: "utf8-inspector: no display here")
+    monkeypatch.setattr(startup, "platform_problem",
+                        lambda connect=True: "utf8-inspector: no display here")
     monkeypatch.setattr(app, "application", lambda: pytest.fail("Qt must not be started"))
     assert app.run(None) == 2
     err = capsys.readouterr().err
@@ -204,6 +226,8 @@ def test_a_display_that_does_not_answer_exits_2(tmp_path):
                   remove=("QT_QPA_PLATFORM", "WAYLAND_DISPLAY"))
     assert done.returncode == 2, (done.returncode, done.stderr)
     assert done.stderr.startswith("utf8-inspector: ")
+    if startup.can_connect(":0") is not None:  # said once Qt has failed to connect
+        assert "cannot connect to the X display ':87'" in done.stderr, done.stderr
     assert "(details in " in done.stderr
 
 

@@ -46,6 +46,7 @@ from inspector.core.analysis.encodings.stretches import (ASC, BIN, BIN_GAP, DENS
                                                    LEGACY_WEIGHT, MOJ, PAD, SPARSE, UTF, Stretch,
                                                    Window)
 from inspector.core.analysis.encodings.labeller import Labeller, plausibility
+from inspector.core.scan.windows import reader_of
 
 FULL_LIMIT = CLEAN_LIMIT   # scanned ranges up to this are read whole
 WINDOW = 64 << 10          # a window read from a large file
@@ -188,8 +189,10 @@ def _assemble(pieces: list[_Piece], start: int, end: int) -> list[Region]:
 
 def _aligned(source, lo: int, hi: int, start: int, end: int) -> tuple[int, bytes]:
     """Read [lo, hi) moved to line starts (or at least character starts) unless at the
-    stream's edges."""
-    data = source.read(lo, hi - lo)
+    stream's edges. Read past the source's block cache: a map reads each window once,
+    and through the cache the verdict's samples left 4 MiB in it for the window's
+    lifetime."""
+    data = reader_of(source)(lo, hi - lo)
     hi = lo + len(data)
     a, b = 0, len(data)
     if lo > start:

@@ -32,6 +32,19 @@ import numpy as np
 
 from inspector.core.analysis.encodings.regions import BINARY
 
+
+def sorted_unique(values: np.ndarray) -> np.ndarray:
+    """What ``np.unique`` returns for a 1-D array (its values sorted, each once). Not
+    ``np.unique`` itself: numpy 2's imports numpy.ma (~1 MiB of modules, for the
+    window's lifetime) to ask whether the array is masked."""
+    ordered = np.sort(values)
+    if len(ordered) < 2:
+        return ordered
+    first = np.empty(len(ordered), dtype=bool)
+    first[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=first[1:])
+    return ordered[first]
+
 CELL_MAX = 1024            # longer lines are cut into cells of this size
 BIN_GAP = 512              # text shorter than this between binary cells is binary too
 BIN_MIN = 32               # binary-looking bytes a binary region needs
@@ -189,7 +202,7 @@ class Window:
             for _ in range(3):  # not inside a UTF-8 character
                 inside = (a[np.minimum(extra, n - 1)] & 0xC0) == 0x80
                 extra = np.where(inside & (extra < n - 1), extra + 1, extra)
-            starts = np.unique(np.concatenate((starts, extra[extra < n])))
+            starts = sorted_unique(np.concatenate((starts, extra[extra < n])))
         # Where a long run of NULs and controls (padding) meets other bytes, a cell
         # ends, so that text right after padding is not read as part of it.
         ctrl = self.ctrl
@@ -202,7 +215,7 @@ class Window:
             extra = np.concatenate((bounds[long_runs], bounds[long_runs + 1]))
             extra = extra[(extra > 0) & (extra < n)]
             if len(extra):
-                starts = np.unique(np.concatenate((starts, extra)))
+                starts = sorted_unique(np.concatenate((starts, extra)))
         ends = np.append(starts[1:], n)
         size = ends - starts
 

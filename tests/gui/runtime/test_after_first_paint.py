@@ -1,0 +1,52 @@
+"""Start-up (issue 14): the work the first look does not need (the full collection and
+freezing of start-up's objects) waits until both panes have painted."""
+
+from __future__ import annotations
+
+import linecache
+
+from inspector.gui import app as app_module
+from inspector.gui.runtime import workers
+from inspector.gui.window.mainwindow import MainWindow
+from tests.conftest import SAMPLES
+
+
+def test_settling_waits_for_both_panes_to_paint(qtbot, monkeypatch):
+    calls = []
+    monkeypatch.setattr(app_module, "settle_memory", lambda: calls.append("settled"))
+    w = MainWindow()
+    qtbot.addWidget(w)
+    w.open_file(SAMPLES / "demo.txt")
+    collector = app_module.interactive_runtime(w, settle_now=False)
+    try:
+        assert calls == []  # nothing before the window is shown and painted
+        w.show()
+        qtbot.waitUntil(lambda: calls == ["settled"], timeout=5000)
+        waiter = w.settle_memory_pending
+        assert waiter.ports == set() and waiter.then is None
+        qtbot.wait(50)
+        assert calls == ["settled"]  # once
+    finally:
+        collector.stop()
+        w.shutdown()
+
+
+def test_a_window_that_never_paints_settles_all_the_same(qtbot):
+    w = MainWindow()
+    qtbot.addWidget(w)
+    calls = []
+    app_module.AfterFirstPaint(w, lambda: calls.append(1), patience_ms=50)
+    qtbot.waitUntil(lambda: calls == [1], timeout=2000)  # never shown: no paint
+    w.shutdown()
+
+
+def test_settling_empties_linecache(monkeypatch):
+    # gc.freeze would hold this test process's objects: only the cache is looked at.
+    monkeypatch.setattr(app_module.gc, "freeze", lambda: None)
+    linecache.getlines(app_module.__file__)
+    assert app_module.__file__ in linecache.cache
+    app_module.settle_memory()
+    assert app_module.__file__ not in linecache.cache
+    linecache.getlines(app_module.__file__)
+    workers.release_memory()  # what every worker does when it ends, too
+    assert app_module.__file__ not in linecache.cache
