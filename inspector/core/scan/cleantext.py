@@ -19,7 +19,6 @@ result with the scanner's.
 
 from __future__ import annotations
 
-import hashlib
 import time
 import unicodedata
 
@@ -83,6 +82,8 @@ def clean_scan(source, max_errors: int = 100, sha256: bool = True) -> ScanResult
     result = ScanResult(size, K.UTF8, 0, size, None, max_errors, None)
     result.units.update(units)
     if sha256:
+        import hashlib  # OpenSSL's libcrypto, 3.3 MiB resident: not before a first scan
+
         result.sha256 = hashlib.sha256(data).hexdigest()
     result.defer_index(lambda: _index_of(data), DEFAULT_BLOCK)
     result.scanned = size
