@@ -30,7 +30,7 @@ from inspector.cli.common import EXIT_ERROR, EXIT_OK
 from inspector.core.units import kinds as K
 from inspector.core.source.bytesource import ByteSourceError, FileSource, display_path
 from inspector.core.analysis import batch as BA
-from inspector.core.analysis.report import write_csv, write_json
+from inspector.core.analysis.report import json_text, write_csv, write_json
 from inspector.core.scan import corpus as CO
 
 PROGRESS_AFTER = 0.5  # seconds: quick files never show a bar
@@ -278,7 +278,8 @@ def main(argv: list[str] | None = None) -> int:
     files = [e for e in entries if e.kind in ("file", "stdin")]
     several = len(args.paths) > 1 or len(entries) != 1 or entries[0].path != args.paths[0]
     gnu = args.format == "gnu"
-    options = BA.Options(args.dialect, args.max_errors, explain=gnu)
+    options = BA.Options(args.dialect, args.max_errors, explain=gnu,
+                         packed=args.jsonl and not args.csv)
     csv_out = None
     status = EXIT_OK
     summary = BA.Summary()
@@ -312,7 +313,8 @@ def main(argv: list[str] | None = None) -> int:
                 _write_csv_rows(csv_out, entry, report, args, several)
             if args.jsonl:
                 bar.close()
-                write_json(report, sys.stdout, indent=None)
+                sys.stdout.write(report.line if isinstance(report, BA.PackedReport)
+                                 else json_text(report))
                 sys.stdout.flush()
             elif args.json:
                 collected.append(report)

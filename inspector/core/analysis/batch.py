@@ -14,7 +14,7 @@ import time
 from collections import deque
 from typing import Callable, Iterable, Iterator
 
-from inspector.core.analysis.report import build_report
+from inspector.core.analysis.report import build_report, json_text
 from inspector.core.scan import corpus as CO
 from inspector.core.scan.cleantext import clean_scan
 from inspector.core.source.bytesource import ByteSourceError, FileSource, display_path
@@ -26,14 +26,15 @@ EXIT_OK, EXIT_PROBLEMS, EXIT_ERROR = 0, 1, 2
 class Options:
     """What every file's report is made with (picklable: sent along with each task)."""
 
-    __slots__ = ("dialect", "max_errors", "explain", "sha256")
+    __slots__ = ("dialect", "max_errors", "explain", "sha256", "packed")
 
     def __init__(self, dialect: str = K.UTF8, max_errors: int = 100, explain: bool = False,
-                 sha256: bool = True):
+                 sha256: bool = True, packed: bool = False):
         self.dialect = dialect
         self.max_errors = max_errors
         self.explain = explain  # add each first error's one-line explanation
         self.sha256 = sha256
+        self.packed = packed  # tasks send PackedReport (the caller only writes JSON lines)
 
     def __getstate__(self):
         return {n: getattr(self, n) for n in self.__slots__}
@@ -119,8 +120,24 @@ def report_task(path, options: Options) -> dict:
 
 def reports_task(paths: list, options: Options) -> list[dict]:
     """A task for an executor: a few whole files (one task per file would cost more in
-    sending than in scanning small ones), their reports in order."""
-    return [report_path(p, options, workers=1) for p in paths]
+    sending than in scanning small ones), their reports in order (packed with
+    ``options.packed``)."""
+    reports = [report_path(p, options, workers=1) for p in paths]
+    return [PackedReport(r) for r in reports] if options.packed else reports
+
+
+class PackedReport(dict):
+    """A report reduced to what a run's totals and exit status read (:class:`Summary`,
+    :func:`status_of`), with the whole report as its JSON line in ``line``: the worker
+    encodes it, so the process that writes the lines neither unpickles nor encodes the
+    whole dict (a third of its work over a folder of small files)."""
+
+    __slots__ = ("line",)
+    BRIEF = ("path", "size", "valid", "verdict_code", "error", "reason", "skipped", "message")
+
+    def __init__(self, report: dict):
+        super().__init__((k, report[k]) for k in self.BRIEF if k in report)
+        self.line = json_text(report)
 
 
 def entry_report(entry: CO.Entry) -> dict | None:

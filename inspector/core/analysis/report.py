@@ -148,8 +148,14 @@ def _regions(verdict) -> list[dict] | None:
 
 def write_json(report, fileobj, indent: int | None = 2) -> None:
     """Write a report (or a list of them) as JSON, with a final newline."""
+    fileobj.write(json_text(report, indent))
+
+
+def json_text(report, indent: int | None = None) -> str:
+    """A report (or a list of them) as JSON with a final newline; one line without
+    ``indent`` (``scan --jsonl``)."""
     # dumps, not dump: dump streams through the pure-Python encoder (~0.7 ms a report).
-    fileobj.write(json.dumps(report, indent=indent, ensure_ascii=False) + "\n")
+    return json.dumps(report, indent=indent, ensure_ascii=False) + "\n"
 
 
 def _error_windows(source, dialect, start, end, origin, cancel):
