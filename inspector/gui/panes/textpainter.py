@@ -35,17 +35,6 @@ def _blend(a: QColor, b: QColor, t: float) -> QColor:
                            a.blueF() + (b.blueF() - a.blueF()) * t)
 
 
-def _whole_and_fraction(x: float) -> tuple[int, float]:
-    """``x`` as a whole pixel and the rest, to 1/64 (Qt's own sub-pixel grid for glyph
-    positions): on a grid of one character width a line has few distinct fractions,
-    so pictures of text are kept for each."""
-    left = math.floor(x)
-    shift = round((x - left) * 64) / 64
-    if shift >= 1.0:
-        return left + 1, 0.0
-    return left, shift
-
-
 class _Look:
     """Colours by plan key and the fonts, resolved once per palette and font."""
 
@@ -70,15 +59,25 @@ class _Look:
                             "warning": pal.color("warning_fill")}
         self.sprites: dict = {}    # problem pictures by what they show (problem_sprite)
         self._static: dict = {}
+        self._met_once: set[str] = set()   # texts drawn once, without a kept shaping
 
-    def static_text(self, text: str) -> tuple[QStaticText, float]:
+    def static_text(self, text: str) -> tuple[QStaticText, float] | None:
         """``text`` shaped once in the main font, and its line's ascent (drawn with its
         top left at the baseline minus the ascent, it gives the pixels drawText at the
         baseline gives: a fallback font's glyphs set the line's ascent). The characters
         a line draws one by one (right-to-left and shaped scripts, wide punctuation,
-        emoji) are a few dozen strings a page, each shaped by every drawText."""
+        emoji) are a few dozen strings a page, each shaped by every drawText.
+
+        None the first time ``text`` is asked for: keeping a shaping shapes it twice
+        (the static text and the layout that gives the ascent), and on a page of random
+        bytes most such characters are met once; drawText draws those."""
         got = self._static.get(text)
         if got is None:
+            if text not in self._met_once:
+                if len(self._met_once) >= MAX_STATIC_TEXTS:
+                    self._met_once.clear()
+                self._met_once.add(text)
+                return None
             st = QStaticText(text)
             st.setTextFormat(Qt.TextFormat.PlainText)
             st.prepare(QTransform(), self.font)
@@ -408,15 +407,26 @@ class TextPainter:
         kept_sprites = look.sprites
         draw = p.drawPixmap
         whole_y = y.is_integer() if isinstance(y, float) else True
+        int_y = int(y)
+        floor = math.floor
         for x, w, text, mark, key, fill, off in plan.errors:
             if selected is not None and selected[0] <= off < selected[1]:
                 fill = None   # the selection band shows beneath instead
-            left, shift = _whole_and_fraction(PAD_X + x)
+            # The x as a whole pixel and the rest, to 1/64 (Qt's sub-pixel grid for
+            # glyph positions): on a grid of one character width a line has few distinct
+            # fractions, so a picture is kept for each. Written out here: a call per
+            # problem is a noticeable share of a page of random bytes.
+            left_x = PAD_X + x
+            left = floor(left_x)
+            shift = round((left_x - left) * 64) / 64
+            if shift >= 1.0:
+                left += 1
+                shift = 0.0
             pm = kept_sprites.get((text, mark, key, fill, w, lh, ascent, ratio, shift))
             if pm is None:
                 pm = look.problem_sprite(text, mark, key, fill, w, lh, ascent, ratio, shift)
             if whole_y:
-                draw(left - 1, int(y), pm)
+                draw(left - 1, int_y, pm)
             else:
                 draw(QPointF(left - 1, y), pm)
 
@@ -433,10 +443,11 @@ class TextPainter:
                 p.setPen(colors[key])
                 pen_key = key
             if kept and len(text) <= 2:
-                st, ascent = static_text(text)
-                p.drawStaticText(QPointF(PAD_X + x, base - ascent), st)
-            else:
-                p.drawText(QPointF(PAD_X + x, base), text)
+                shaped = static_text(text)
+                if shaped is not None:
+                    p.drawStaticText(QPointF(PAD_X + x, base - shaped[1]), shaped[0])
+                    continue
+            p.drawText(QPointF(PAD_X + x, base), text)
         pal = look.palette
         for label, width, warned, x, offsets_in_run in plan.boxes:
             if selected is not None and offsets_in_run[0] < selected[1] and \

@@ -28,6 +28,11 @@ def _runs_safely(ch: str) -> bool:
             or 0xAC00 <= cp < 0xD7A4)
 
 
+# The colour key of a valid character drawn as text, by its length in bytes (as
+# style.role_for gives, but plain ASCII is the text colour); longer ones are MULTI_LONG.
+_TEXT_KEY_BY_LENGTH = {1: "text", 2: style.MULTI2, 3: style.MULTI3, 4: style.MULTI4}
+
+
 class LinePlan:
     """One line's drawing, by colour key (resolved against the palette at paint time,
     so a theme change needs no new plans). Built straight from the paragraph's per-unit
@@ -70,28 +75,41 @@ class LinePlan:
         space = metrics.text_width(" ")
         pieces: dict = {}   # colour key -> [x, [parts], right end]
         TEXT, REPLACEMENT, BOX = TL.TEXT, TL.REPLACEMENT, TL.BOX
-        role_for = style.role_for
+        key_by_length = _TEXT_KEY_BY_LENGTH
+        runs_safely = _runs_safely
+        # The piece last added to, and its key: most characters continue it, and are
+        # added without a dict look-up or a gap test.
+        last_key = None
+        last_piece: list = [0.0, [], -1.0]
         for u, x, width, text, mode in zip(units, xs, widths, cell_texts, modes):
             if mode == TEXT:
-                warned = u.warnings
-                key = "warning" if warned else (role_for(u) if u.length > 1 else "text")
-                if warned:
+                if u.warnings:
+                    key = "warning"
                     fills.append((x, width, "warning", u.offset))
-                if len(text) == 1 and _runs_safely(text):
+                else:
+                    key = key_by_length.get(u.length, style.MULTI_LONG)
+                if len(text) == 1 and runs_safely(text):
+                    if key == last_key and x == last_piece[2]:
+                        last_piece[1].append(text)
+                        last_piece[2] = x + width
+                        continue
                     piece = pieces.get(key)
                     if piece is not None:
-                        if x == piece[2]:  # the next character of the run (most of them)
+                        if x == piece[2]:  # the next character of the run
                             piece[1].append(text)
                             piece[2] = x + width
+                            last_key, last_piece = key, piece
                             continue
                         gap = x - piece[2]
                         n = round(gap / space) if space > 0 else -1
                         if n >= 0 and abs(gap - n * space) < 0.01:
                             piece[1].append(" " * n + text if n else text)
                             piece[2] = x + width
+                            last_key, last_piece = key, piece
                             continue
                         texts.append((piece[0], "".join(piece[1]), key))
-                    pieces[key] = [x, [text], x + width]
+                    last_key = key
+                    last_piece = pieces[key] = [x, [text], x + width]
                     continue
                 texts.append((x, text, key))
                 continue

@@ -537,4 +537,6 @@ def test_kept_shaping_paints_what_drawtext_paints(make_view, monkeypatch, dim):
 
     if view.devicePixelRatioF() != 1.0:
         pytest.skip("kept shaping is used on unscaled painters only")
+    grab(True)   # a text is kept shaped the second time it is drawn
+    assert view.painter._look_cache._static, "no kept shaping"
     assert grab(True) == grab(False)
