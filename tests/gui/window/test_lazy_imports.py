@@ -20,43 +20,39 @@ NOT_AT_START = ("inspector.gui.dialogs.export", "inspector.gui.dialogs.repair",
                 "hashlib")  # OpenSSL's libcrypto: 3.3 MiB resident, for the scan's SHA-256
 
 
-def test_first_window_loads_no_dialog_module():
-    code = ("import sys\n"
+def first_window_prints(before: str, printed: str) -> str:
+    """The last line a child process prints with ``printed`` (an expression) after
+    building the first window offscreen, ``before`` run first."""
+    code = (f"import sys\n{before}"
             "from inspector.gui.app import application, build_window\n"
             "app = application()\n"
             "w = build_window()\n"
             "app.processEvents()\n"
-            f"print([m for m in {NOT_AT_START!r} if m in sys.modules])\n"
+            f"print({printed})\n"
             "w.shutdown()\n")
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONPATH=str(ROOT))
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                          timeout=120, cwd=ROOT)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.strip().splitlines()[-1] == "[]"
+    return out.stdout.strip().splitlines()[-1]
+
+
+def test_first_window_loads_no_dialog_module():
+    assert first_window_prints("", f"[m for m in {NOT_AT_START!r} if m in sys.modules]") == "[]"
 
 
 def test_numpy_and_the_core_load_before_qt():
     """PySide6's import hook reads the source of what is imported after it (see
     inspector.gui.runtime.preload): the first window's Qt-free modules come first."""
-    code = ("import sys\n"
-            "class Watch:\n"
-            "    before = None\n"
-            "    def find_spec(self, name, path=None, target=None):\n"
-            "        if name == 'PySide6' and Watch.before is None:\n"
-            "            Watch.before = set(sys.modules)\n"
-            "sys.meta_path.insert(0, Watch())\n"
-            "from inspector.gui.app import application, build_window\n"
-            "app = application()\n"
-            "w = build_window()\n"
-            "app.processEvents()\n"
-            "print(sorted(m for m in sys.modules if m not in Watch.before and\n"
-            "             (m.split('.')[0] == 'numpy' or m.startswith('inspector.core.'))))\n"
-            "w.shutdown()\n")
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONPATH=str(ROOT))
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                         timeout=120, cwd=ROOT)
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.strip().splitlines()[-1] == "[]"
+    watch = ("class Watch:\n"
+             "    before = None\n"
+             "    def find_spec(self, name, path=None, target=None):\n"
+             "        if name == 'PySide6' and Watch.before is None:\n"
+             "            Watch.before = set(sys.modules)\n"
+             "sys.meta_path.insert(0, Watch())\n")
+    late = ("sorted(m for m in sys.modules if m not in Watch.before and "
+            "(m.split('.')[0] == 'numpy' or m.startswith('inspector.core.')))")
+    assert first_window_prints(watch, late) == "[]"
 
 
 def test_dialogs_still_open(qtbot, tmp_path):
