@@ -25,7 +25,7 @@ import os
 import time
 from typing import Callable
 
-from PySide6.QtCore import (QAbstractTableModel, QItemSelectionModel, QModelIndex,
+from PySide6.QtCore import (QItemSelectionModel, QModelIndex,
                             QSortFilterProxyModel, Qt, QTimer, Signal)
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDockWidget,
@@ -37,10 +37,10 @@ from inspector.core.analysis import triage as TR
 from inspector.core.analysis.batch import Options
 from inspector.core.source.bytesource import display_path
 from inspector.gui.runtime.workers import GeneratorWorker, start as start_worker
-from inspector.gui.look.tables import read_only_rows
+from inspector.gui.look.tables import NamedColumnsModel, read_only_rows
 
 
-class TriageModel(QAbstractTableModel):
+class TriageModel(NamedColumnsModel):
     """The rows received so far (a list of :class:`~inspector.core.analysis.triage.TriageRow`)."""
 
     COLUMNS = ("Path", "Size", "Verdict", "Problems", "First problem", "Line:Col")
@@ -68,14 +68,6 @@ class TriageModel(QAbstractTableModel):
 
     def rowCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.rows)
-
-    def columnCount(self, parent=QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.COLUMNS)
-
-    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return self.COLUMNS[section]
-        return None
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
         if not index.isValid():

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import OrderedDict
 
 import numpy as np
-from PySide6.QtCore import (QAbstractTableModel, QModelIndex, Qt,
+from PySide6.QtCore import (QModelIndex, Qt,
                             QTimer, Signal)
 from PySide6.QtGui import QFontDatabase, QKeyEvent
 from PySide6.QtWidgets import (QComboBox, QDockWidget, QHBoxLayout,
@@ -30,7 +30,7 @@ from inspector.core.scan.blockindex import BlockIndex
 from inspector.core.scan.navigation import nth_problem
 from inspector.core.scan.results import ScanResult
 from inspector.gui.look import style
-from inspector.gui.look.tables import read_only_rows
+from inspector.gui.look.tables import NamedColumnsModel, read_only_rows
 
 QT_MAX_ROWS = 2**31 - 1  # Qt's row numbers are 32-bit ints
 
@@ -217,7 +217,7 @@ def cut_piece(source, pos: int, end: int, dialect: str, kinds: frozenset[str], o
     return out, max(last_end, stop)
 
 
-class ProblemModel(QAbstractTableModel):
+class ProblemModel(NamedColumnsModel):
     """Rows = problem units matching the filter, computed on demand from the index."""
 
     COLUMNS = ("Offset", "Kind", "Bytes", "Repl.", "Explanation", "Line:Col")
@@ -395,14 +395,6 @@ class ProblemModel(QAbstractTableModel):
         if parent.isValid():
             return 0
         return min(self.total, QT_MAX_ROWS)
-
-    def columnCount(self, parent=QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.COLUMNS)
-
-    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return self.COLUMNS[section]
-        return None
 
     _ROLES = (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole,
               Qt.ItemDataRole.ForegroundRole, Qt.ItemDataRole.TextAlignmentRole)
