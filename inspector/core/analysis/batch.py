@@ -60,7 +60,6 @@ def report_source(source, path, options: Options, workers: int | None = 1,
                   progress: Callable[[int, int], None] | None = None, executor=None) -> dict:
     """Scan an open source and make its report (verdict included; lines and columns).
     A large file's slices run on ``executor`` when one is given."""
-    from inspector.core.analysis.verdict import verdict
     from inspector.core.scan.scanner import scan_steps  # numpy: not for clean files
 
     steps = scan_steps(source, options.dialect, max_errors=options.max_errors,
@@ -74,9 +73,18 @@ def report_source(source, path, options: Options, workers: int | None = 1,
             break
         if progress is not None:
             progress(step.done, step.total)
-    report = build_report(result, source, path, verdict(result, source))
+    report = finished_report(result, source, path, options)
     if path == CO.STDIN:
         report["path"] = CO.STDIN
+    return report
+
+
+def finished_report(result, source, path, options: Options) -> dict:
+    """The report of a finished scan: its verdict judged, and with ``options.explain``
+    each first error's explanation."""
+    from inspector.core.analysis.verdict import verdict
+
+    report = build_report(result, source, path, verdict(result, source))
     if options.explain and report["first_errors"]:
         from inspector.core.units.decoder import Unit
         from inspector.core.units.unitinfo import explain
@@ -98,11 +106,9 @@ def report_path(path, options: Options, workers: int | None = 1,
         return error_report(path, e)
     try:
         if options.dialect == K.UTF8:
-            clean = clean_scan(source, options.max_errors, options.sha256)
-            if clean is not None:
-                from inspector.core.analysis.verdict import verdict
-
-                return build_report(clean, source, path, verdict(clean, source))
+            quick = clean_scan(source, options.max_errors, options.sha256)
+            if quick is not None:  # text, clean or with a few errors: no numpy to count it
+                return finished_report(quick, source, path, options)
         return report_source(source, path, options, workers, progress, executor)
     except ByteSourceError as e:
         return error_report(path, e)

@@ -1,4 +1,4 @@
-"""Small files of clean UTF-8 text, counted without numpy.
+"""Small files of clean UTF-8 text, or text with a few errors, counted without numpy.
 
 Most files of a folder are text that decodes strictly and carries none of the contract's
 warnings. For such a file the whole scan is counts that Python's codecs and string
@@ -12,22 +12,33 @@ database is no newer than the contract's (a character assigned in Python's is th
 assigned in the contract's), and a character that is not printable without carrying a
 warning (a no-break space, a soft hyphen) merely sends the file to the scanner.
 
-A file that is not such text (an error, a possible warning, over CLEAN_LIMIT bytes,
+Text with a few errors (at most SPARSE_LIMIT of CPython's error spans) is counted the same
+way: CPython's decoder finds the spans at C speed and hands each to an error handler;
+the bytes in those spans are exactly the contract's error bytes (a well-formed sequence
+is valid to both; an error unit of the contract only ever adds continuation bytes, which
+CPython flags on their own), so each run of them is cut into units by the contract's
+decoder (:func:`inspector.core.units.decoder.cut`) and the text between is counted as
+above.
+
+A file that is not such text (more errors, a possible warning, over CLEAN_LIMIT bytes,
 another dialect) is left to :mod:`inspector.core.scan.scanner` (None). Tests compare the
 result with the scanner's.
 """
 
 from __future__ import annotations
 
+import codecs
+import threading
 import time
 import unicodedata
 
 from inspector.core.scan.results import DEFAULT_BLOCK, ScanResult
 from inspector.core.units import kinds as K
-from inspector.core.units.decoder import units_by_length
+from inspector.core.units.decoder import cut, units_by_length
 from inspector.core.units.unicode_db import UNICODE_VERSION
 
 CLEAN_LIMIT = 1 << 20  # files up to this size are read whole and tried this way
+SPARSE_LIMIT = 32  # error spans (CPython's) a file may hold to be counted this way
 
 _CONTROLS = bytes([*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])
 _NOT_CONTROLS = bytes(b for b in range(256) if b not in _CONTROLS)
@@ -54,21 +65,102 @@ def clean_units(data: bytes) -> dict[int, int] | None:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         return None
-    if "\ufffd" in text:
-        return None
-    bare = text
-    for space in "\t\n\r":  # not printable, and no warning
-        if space in bare:
-            bare = bare.replace(space, "")
-    if not bare.isprintable():
+    if not _printable(text):
         return None
     return units_by_length(data, len(text))
 
 
+def _printable(text: str) -> bool:
+    """No character of ``text`` can carry a warning (see the module text)."""
+    if "\ufffd" in text:
+        return False
+    for space in "\t\n\r":  # not printable, and no warning
+        if space in text:
+            text = text.replace(space, "")
+    return text.isprintable()
+
+
+class _TooManyErrors(Exception):
+    pass
+
+
+_SPANS = threading.local()  # the error spans of the decode running in this thread
+
+
+def _record_span(error: UnicodeDecodeError):
+    spans = _SPANS.spans
+    if len(spans) >= SPARSE_LIMIT:
+        raise _TooManyErrors
+    spans.append((error.start, error.end))
+    return "", error.end  # the text keeps only the valid characters
+
+
+codecs.register_error("inspector-record-spans", _record_span)
+
+_BELOW_E0 = bytes(range(0xE0))
+_BELOW_F0 = bytes(range(0xF0))
+
+
+class TextCounts:
+    """What :func:`text_counts` finds: ``units`` by length (1..4) and the error units
+    (:class:`~inspector.core.units.decoder.Unit`, in order)."""
+
+    __slots__ = ("units", "errors")
+
+    def __init__(self, units: dict[int, int], errors: list):
+        self.units = units
+        self.errors = errors
+
+
+def text_counts(data: bytes) -> TextCounts | None:
+    """The counts of ``data`` when it is text with at most SPARSE_LIMIT error spans and
+    no character that can carry a warning; else None."""
+    units = clean_units(data)
+    if units is not None:
+        return TextCounts(units, [])
+    if data.isascii() or not PRINTABLE_IS_TRUSTED:
+        return None  # ASCII has no error: a control sent it here
+    _SPANS.spans = spans = []
+    try:
+        text = data.decode("utf-8", "inspector-record-spans")
+    except _TooManyErrors:
+        return None
+    finally:
+        _SPANS.spans = None
+    if not spans or not _printable(text):
+        return None
+    n = len(data)
+    errors = []
+    error_bytes = error_e0 = error_f0 = 0
+    k = 0
+    while k < len(spans):
+        start, end = spans[k]
+        k += 1
+        while k < len(spans) and spans[k][0] == end:  # a run of spans in a row
+            end = spans[k][1]
+            k += 1
+        # Six bytes past the run let its last unit see that no continuation follows.
+        run = cut(data[start:end + 6], base=start, final=end + 6 >= n, stop=end - start)
+        if not run or run[-1].offset + run[-1].length != end or any(u.is_valid for u in run):
+            return None  # not the premise (see the module text): the scanner decides
+        errors.extend(run)
+        high = data[start:end].translate(None, _BELOW_E0)
+        error_bytes += end - start
+        error_e0 += len(high)
+        error_f0 += len(high.translate(None, _BELOW_F0))
+    chars = len(text)
+    high = data.translate(None, _BELOW_E0)
+    u4 = len(high.translate(None, _BELOW_F0)) - error_f0  # leads F0.. outside the runs
+    u3 = len(high) - error_e0 - u4  # and E0..EF
+    u2 = (n - error_bytes - chars) - 2 * u3 - 3 * u4
+    return TextCounts({1: chars - u2 - u3 - u4, 2: u2, 3: u3, 4: u4}, errors)
+
+
 def clean_scan(source, max_errors: int = 100, sha256: bool = True) -> ScanResult | None:
     """The finished scan of a whole ``source`` in the utf-8 dialect when it holds at most
-    CLEAN_LIMIT bytes of clean text (see :func:`clean_units`), equal to the scanner's
-    (its block index is made by the scanner if someone asks for it); else None."""
+    CLEAN_LIMIT bytes of clean text or text with a few errors (see :func:`text_counts`),
+    equal to the scanner's (its block index is made by the scanner if someone asks for
+    it); else None."""
     size = source.size
     if not 0 < size <= CLEAN_LIMIT:
         return None
@@ -76,11 +168,19 @@ def clean_scan(source, max_errors: int = 100, sha256: bool = True) -> ScanResult
     data = source.read(0, size)
     if len(data) != size:
         return None  # the file changed: the scanner says how
-    units = clean_units(data)
-    if units is None:
+    counts = text_counts(data)
+    if counts is None:
         return None
     result = ScanResult(size, K.UTF8, 0, size, None, max_errors, None)
-    result.units.update(units)
+    result.units.update(counts.units)
+    for unit in counts.errors:
+        result.errors_by_kind[unit.kind] += 1
+        result.replacements += unit.replacements
+        result.error_bytes += unit.length
+        for warning in unit.warnings:
+            result.warnings_by_kind[warning] += 1
+    result.binary_bytes = result.error_bytes  # no control: the text is printable
+    result.first_errors = counts.errors[:max_errors]
     if sha256:
         import hashlib  # OpenSSL's libcrypto, 3.3 MiB resident: not before a first scan
 

@@ -85,6 +85,11 @@ class ScanResult:
             self._index = make()
         return self._index
 
+    @property
+    def index_if_made(self):
+        """The block index when it exists, without making a deferred one (None)."""
+        return self._index
+
     @index.setter
     def index(self, index) -> None:
         self._index = index

@@ -28,9 +28,9 @@ CHARS = st.sampled_from(["a", " ", "\n", "\t", "\r", "\x00", "\x07", "\x0c", "\x
                          "\U000e0001", "\U0010fffe", "\U000f0000", "\U0003ffff", "\u2028"])
 
 
-def check(data: bytes):
-    clean = CT.clean_scan(MemorySource(data))
-    full = scan(MemorySource(data), workers=1)
+def check(data: bytes, max_errors: int = 100):
+    clean = CT.clean_scan(MemorySource(data), max_errors)
+    full = scan(MemorySource(data), workers=1, max_errors=max_errors)
     if clean is None:
         assert not data or not full.valid or full.warning_units or not CT.PRINTABLE_IS_TRUSTED \
             or not data.decode().replace("\t", "").replace("\n", "").replace("\r", "").isprintable()
@@ -51,6 +51,32 @@ def test_clean_scan_equals_the_scanner(text):
 @given(st.binary(max_size=80))
 def test_clean_scan_on_arbitrary_bytes(data):
     check(data)
+
+
+# Every kind of error unit, and bytes that end a unit early or join the next.
+ERRORS = [b"\xc0", b"\xc1\xbf", b"\xff", b"\xfe", b"\x80", b"\xbf\xbf", b"\xe2\x82",
+          b"\xe2", b"\xed\xa0\x80", b"\xed\xbf\xbf", b"\xf4\x90\x80\x80", b"\xf5\x80",
+          b"\xf8\x88\x80\x80\x80", b"\xfc\x84\x80\x80\x80\x80", b"\xe0\x80\xaf",
+          b"\xf0\x9f\x98", b"\xf0\x80\x80\x80", b"\xc2"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.one_of(CHARS.map(str.encode), st.sampled_from(ERRORS)), max_size=60),
+       st.integers(0, 5))
+def test_text_with_a_few_errors_equals_the_scanner(parts, max_errors):
+    check(b"".join(parts), max_errors)
+
+
+def test_text_with_a_few_errors_is_counted_here():
+    line = "Grüße, café, Съешь же ещё этих булок, 日本語 😀\n"
+    text = line.encode() * 40
+    # Between characters (an error inside one can make an unassigned character, a warning).
+    spots = [0, len(line[:5].encode()), len(line.encode()) * 17 + 9, len(text)]
+    for error in ERRORS:
+        for at in spots:
+            assert check(text[:at] + error + text[at:]) is not None, (error, at)
+    many = b"".join(text[:40] + b"\xff" for _ in range(CT.SPARSE_LIMIT + 1))
+    assert CT.clean_scan(MemorySource(many)) is None  # too many errors: the scanner's
 
 
 def test_ordinary_text_is_clean():
@@ -78,15 +104,17 @@ def strip(report):
 
 def test_report_of_a_clean_file_equals_the_full_report(tmp_path):
     texts = ["plain ascii\n", "café au lait\n" * 50, "Привет, Рад, СССР\n" * 40,
-             "emoji 😀 and 日本\n" * 100, "x" * 3000 + "é" * 800]
-    options = BA.Options()
-    for k, text in enumerate(texts):
-        path = tmp_path / f"f{k}.txt"
-        path.write_bytes(text.encode())
-        with FileSource(str(path)) as source:
-            assert CT.clean_scan(source) is not None
-            full = BA.report_source(source, str(path), options)
-        assert strip(BA.report_path(str(path), options)) == strip(full)
+             "emoji 😀 and 日本\n" * 100, "x" * 3000 + "é" * 800,
+             "caf\udce9 au lait\n" * 20, "text cut short 😀"[:-1] + "\udcf0\udc9f",
+             "ok\udcc0\udcaf and \udced\udca0\udc80 surrogate\n" * 3]
+    for options in (BA.Options(), BA.Options(explain=True, max_errors=2)):
+        for k, text in enumerate(texts):
+            path = tmp_path / f"f{k}.txt"
+            path.write_bytes(text.encode("utf-8", "surrogateescape"))
+            with FileSource(str(path)) as source:
+                assert CT.clean_scan(source) is not None
+                full = BA.report_source(source, str(path), options)
+            assert strip(BA.report_path(str(path), options)) == strip(full)
 
 
 def test_scan_of_a_clean_file_imports_no_numpy(tmp_path):

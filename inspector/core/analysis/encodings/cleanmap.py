@@ -11,6 +11,7 @@ region, what the cells would give (``tests/.../test_clean_shortcut.py`` compares
 
 from __future__ import annotations
 
+import functools
 import re
 
 from inspector.core.analysis.encodings.regions import UTF8, EncodingMap, Region
@@ -23,8 +24,21 @@ CLEAN_LIMIT = 2 << 20  # ranges up to this are read whole (the map builder's FUL
 # (an alternation is tried at every byte, 6x slower).
 _DOUBLE_ENCODED_PAIRS = (re.compile(rb"\xc3[\x82-\xb4][\xc2\xc3\xc5\xc6\xcb\xe2]"),
                          re.compile(rb"\xd0[\xa0\xa1][\xc2\xd0-\xd2\xe2]"))
-_LATIN_NEXT = (0xC2, 0xC3, 0xC5, 0xC6, 0xCB, 0xE2)
-_CYRILLIC_NEXT = (0xC2, 0xD0, 0xD1, 0xD2, 0xE2)
+_LATIN_NEXT_BYTES = (0xC2, 0xC3, 0xC5, 0xC6, 0xCB, 0xE2)
+_CYRILLIC_NEXT_BYTES = (0xC2, 0xD0, 0xD1, 0xD2, 0xE2)
+
+
+@functools.cache
+def _next_lead_tables():
+    """(Latin, Cyrillic): 256 booleans each, True at the leads ``_*_NEXT_BYTES``."""
+    import numpy as np
+
+    tables = []
+    for leads in (_LATIN_NEXT_BYTES, _CYRILLIC_NEXT_BYTES):
+        table = np.zeros(256, dtype=bool)
+        table[list(leads)] = True
+        tables.append(table)
+    return tuple(tables)
 
 
 def clean_utf8_map(source, result) -> EncodingMap | None:
@@ -48,7 +62,8 @@ def _may_hold_double_encoding(data: bytes) -> bool:
     """False when no cell of ``data`` has double-encoding pairs for MOJI_SHARE of its
     multibyte characters. ``data`` is clean UTF-8 (no errors, no controls), so its cells
     are its lines, longer lines cut every CELL_MAX bytes as stretches.Window cuts them.
-    Cyrillic text has such pairs (С or Р before a small letter), but few per line."""
+    Cyrillic text has such pairs (С or Р before a small letter), but few per line, so
+    only the lead bytes C3 and D0 and the cells holding a pair are looked at."""
     n = len(data)
     if n <= 3 or not any(p.search(data) for p in _DOUBLE_ENCODED_PAIRS):
         return False
@@ -56,28 +71,46 @@ def _may_hold_double_encoding(data: bytes) -> bool:
 
     from inspector.core.analysis.encodings.stretches import CELL_MAX, MOJI_SHARE
 
-    latin_next = np.zeros(256, dtype=bool)  # (a few µs: not worth keeping)
-    latin_next[list(_LATIN_NEXT)] = True
-    cyrillic_next = np.zeros(256, dtype=bool)
-    cyrillic_next[list(_CYRILLIC_NEXT)] = True
+    latin_next, cyrillic_next = _next_lead_tables()
     a = np.frombuffer(data, dtype=np.uint8)
-    first, second, third = a[:-2], a[1:-1], a[2:]
-    pairs = np.zeros(n, dtype=np.int32)
-    pairs[:-2] = (((first == 0xC3) & (second >= 0x82) & (second <= 0xB4) & latin_next[third])
-                  | ((first == 0xD0) & ((second == 0xA0) | (second == 0xA1))
-                     & cyrillic_next[third]))
-    cells = np.concatenate(([0], np.flatnonzero(a[:-1] == 0x0A) + 1))
-    lengths = np.diff(np.append(cells, n))
-    long_lines = np.flatnonzero(lengths > CELL_MAX)
+    body = a[:-2]  # a pair needs the lead of the character after it
+    leads = np.flatnonzero((body == 0xC3) | (body == 0xD0))
+    first, second, third = a[leads], a[leads + 1], a[leads + 2]
+    is_pair = (((first == 0xC3) & (second >= 0x82) & (second <= 0xB4) & latin_next[third])
+               | ((first == 0xD0) & ((second == 0xA0) | (second == 0xA1))
+                  & cyrillic_next[third]))
+    pairs = leads[is_pair]
+    if not len(pairs):
+        return False
+    # Few numpy calls from here on: on a few KiB each costs more in calling than in work.
+    cells = np.flatnonzero(a[:-1] == 0x0A)
+    cells += 1
+    cells = np.concatenate(([0], cells))
+    ends = np.concatenate((cells[1:], [n]))
+    long_lines = np.flatnonzero(ends - cells > CELL_MAX)
     if len(long_lines):
         cuts = []
-        for lo, hi in zip(cells[long_lines].tolist(), (cells + lengths)[long_lines].tolist()):
+        for lo, hi in zip(cells[long_lines].tolist(), ends[long_lines].tolist()):
             for cut in range(lo + CELL_MAX, hi, CELL_MAX):
                 for _ in range(3):  # not inside a character
                     if cut < n - 1 and data[cut] & 0xC0 == 0x80:
                         cut += 1
                 cuts.append(cut)
-        cells = np.unique(np.concatenate((cells, cuts)).astype(np.int64))
-    n_pairs = np.add.reduceat(pairs, cells)
-    n_multibyte = np.add.reduceat((a >= 0xC0).astype(np.int32), cells)
-    return bool(np.any((n_pairs > 0) & (n_pairs >= MOJI_SHARE * n_multibyte)))
+        cells = np.concatenate((cells, cuts)).astype(np.int64)
+        cells.sort()
+        ends = np.concatenate((cells[1:], [n]))
+    # The cells holding pairs (pairs are in order, so are their cells), how many pairs
+    # each holds, and how many multibyte characters (lead bytes).
+    cell_of_pair = np.searchsorted(cells, pairs, side="right") - 1
+    first_pair = np.flatnonzero(cell_of_pair[1:] != cell_of_pair[:-1])
+    first_pair += 1
+    first_pair = np.concatenate(([0], first_pair))
+    held = cell_of_pair[first_pair]
+    n_pairs = np.concatenate((first_pair[1:], [len(pairs)])) - first_pair
+    bounds = np.empty(2 * len(held), dtype=np.int64)
+    bounds[0::2] = cells[held]
+    bounds[1::2] = ends[held]
+    if bounds[-1] == n:
+        bounds = bounds[:-1]  # the last cell's sum runs to the end
+    n_multibyte = np.add.reduceat((a >= 0xC0).view(np.uint8), bounds, dtype=np.int64)[::2]
+    return bool((n_pairs >= MOJI_SHARE * n_multibyte).any())
