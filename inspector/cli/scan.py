@@ -285,6 +285,7 @@ def main(argv: list[str] | None = None) -> int:
     summary = BA.Summary()
     bar = _FilesBar(sys.stderr, len(files), sum(e.size for e in files))
     executor = None
+    finished = False
     try:
         if args.csv:
             try:
@@ -335,6 +336,7 @@ def main(argv: list[str] | None = None) -> int:
             sys.stdout.flush()
         elif not args.jsonl and not gnu and (several or summary.files > 1):
             print(summary.text(), flush=True)
+        finished = True
     except BrokenPipeError:
         # The reader went away (``| head``): stop quietly, and keep Python from
         # complaining while it flushes stdout on the way out.
@@ -347,7 +349,10 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         bar.close()
         if executor is not None:
-            executor.shutdown(wait=False, cancel_futures=True)
+            # After a whole run the workers are idle: wait for them, or the interpreter's
+            # exit hook may wake the pool's manager through a pipe already closed
+            # ("OSError: Bad file descriptor" on stderr, now and then).
+            executor.shutdown(wait=finished, cancel_futures=not finished)
         if csv_out is not None and csv_out is not sys.stdout:
             csv_out.close()
     return status
