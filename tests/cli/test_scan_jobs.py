@@ -113,3 +113,26 @@ def test_no_process_from_the_window(monkeypatch):
     monkeypatch.setattr(PS, "_qt_application_running", lambda: True)
     with pytest.raises(RuntimeError):
         PS.process_pool(2)
+
+
+def test_a_finished_run_waits_for_its_workers(tmp_path, monkeypatch, capsys):
+    """shutdown(wait=False) at the end of a whole run let the interpreter's exit hook
+    write to the pool's closed pipe now and then (``OSError: Bad file descriptor``)."""
+    make_tree(tmp_path, n=12)
+    calls = []
+    made = S._executor
+
+    def recording(args, files):
+        executor, local = made(args, files)
+        real = executor.shutdown
+
+        def shutdown(wait=True, cancel_futures=False):
+            calls.append((wait, cancel_futures))
+            real(wait=wait, cancel_futures=cancel_futures)
+        executor.shutdown = shutdown
+        return executor, local
+
+    monkeypatch.setattr(S, "_executor", recording)
+    S.main(["--jsonl", "--jobs", "2", str(tmp_path)])
+    assert calls == [(True, False)]
+    assert len(capsys.readouterr().out.splitlines()) == 12
