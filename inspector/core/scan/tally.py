@@ -121,8 +121,7 @@ def collect_first_errors(result: ScanResult, rows: KR.Rows) -> None:
             cut_at = np.searchsorted(ei, nl)
             ei = np.concatenate((ei[:cut_at][:need], ei[cut_at:][:need]))
     order = ei[np.argsort(rows.offset[ei], kind="stable")][:need]
-    for i in order:
-        result.first_errors.append(row_unit(rows, int(i)))
+    result.first_errors.extend(row_units(rows, order))
 
 
 def _add_rows_window(result: ScanResult, index: BlockIndex, window: KR.Window) -> None:
@@ -242,6 +241,23 @@ def _byte_class_counts_data(units, data, base, stop, istart, bs, first_block):
             units[b, 4] += n_f0
         pos = piece_end
         b += 1
+
+
+def row_units(rows: KR.Rows, picked: np.ndarray) -> list[Unit]:
+    """The rows at ``picked`` as decoder Units (:func:`row_unit` for many: each column
+    is taken and turned into Python numbers once)."""
+    kinds = KR.KIND_CODES
+    names = K.WARNING_KINDS
+    out = []
+    for offset, length, kind, value, repl, at_end, bits in zip(
+            rows.offset[picked].tolist(), rows.length[picked].tolist(),
+            rows.kind[picked].tolist(), rows.value[picked].tolist(),
+            rows.repl[picked].tolist(), rows.at_end[picked].tolist(),
+            rows.warn[picked].tolist()):
+        warnings = tuple(w for j, w in enumerate(names) if bits & (1 << j)) if bits else ()
+        out.append(Unit(offset, length, kinds[kind], None if value < 0 else value, repl,
+                        bool(at_end), warnings))
+    return out
 
 
 def row_unit(rows: KR.Rows, i: int) -> Unit:
