@@ -53,9 +53,9 @@ class ScanResult:
         self.start = start
         self.end = end
         self.origin = origin
-        self.units = {length: 0 for length in (1, 2, 3, 4, 5, 6)}
-        self.errors_by_kind = {k: 0 for k in K.ERROR_KINDS}
-        self.warnings_by_kind = {w: 0 for w in K.WARNING_KINDS}
+        self.units = dict.fromkeys((1, 2, 3, 4, 5, 6), 0)
+        self.errors_by_kind = dict.fromkeys(K.ERROR_KINDS, 0)
+        self.warnings_by_kind = dict.fromkeys(K.WARNING_KINDS, 0)
         self.replacements = 0
         self.error_bytes = 0
         self.binary_bytes = 0

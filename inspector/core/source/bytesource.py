@@ -182,25 +182,24 @@ class FileSource(ByteSource):
 
     def __init__(self, path: str | bytes | os.PathLike):
         self.path = os.fspath(path)
-        self.name = display_path(os.path.basename(self.path) or self.path)
-        shown = display_path(self.path)
         try:
             st = os.stat(self.path)
         except FileNotFoundError:
-            raise ByteSourceError(f"{shown}: no such file", self.path, "missing") from None
+            raise ByteSourceError(f"{display_path(self.path)}: no such file", self.path,
+                                  "missing") from None
         except PermissionError:
-            raise ByteSourceError(f"{shown}: permission denied (cannot reach the file)",
+            raise ByteSourceError(f"{display_path(self.path)}: permission denied (cannot reach the file)",
                                   self.path, "permission") from None
         except OSError as e:
             if e.errno == errno.ELOOP:
-                raise ByteSourceError(f"{shown}: a symbolic link loop (too many levels of "
+                raise ByteSourceError(f"{display_path(self.path)}: a symbolic link loop (too many levels of "
                                       "symbolic links)", self.path, "loop") from None
             if e.errno == errno.ENAMETOOLONG:
-                raise ByteSourceError(f"{shown}: the name is too long", self.path, "name") from None
-            raise ByteSourceError(f"{shown}: {e.strerror or e}", self.path, "io") from None
+                raise ByteSourceError(f"{display_path(self.path)}: the name is too long", self.path, "name") from None
+            raise ByteSourceError(f"{display_path(self.path)}: {e.strerror or e}", self.path, "io") from None
         kind = _describe_mode(st.st_mode)
         if kind:
-            raise ByteSourceError(f"{shown} {_TYPE_MESSAGES[kind]}", self.path, kind)
+            raise ByteSourceError(f"{display_path(self.path)} {_TYPE_MESSAGES[kind]}", self.path, kind)
         flags = (os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NONBLOCK", 0)
                  | getattr(os, "O_BINARY", 0))  # O_BINARY: Windows would translate CR LF
         fd = None
@@ -214,17 +213,17 @@ class FileSource(ByteSource):
             try:
                 fd = os.open(self.path, flags)
             except PermissionError:
-                raise ByteSourceError(f"{shown}: permission denied (the file is not readable)",
+                raise ByteSourceError(f"{display_path(self.path)}: permission denied (the file is not readable)",
                                       self.path, "permission") from None
             except OSError as e:
-                raise ByteSourceError(f"{shown}: {e.strerror or e}", self.path, "io") from None
+                raise ByteSourceError(f"{display_path(self.path)}: {e.strerror or e}", self.path, "io") from None
         self._fd = fd
         self._lock = threading.Lock()
         st = os.fstat(fd)
         kind = _describe_mode(st.st_mode)
         if kind:  # the path was swapped between stat and open
             os.close(fd)
-            raise ByteSourceError(f"{shown} {_TYPE_MESSAGES[kind]}", self.path, kind)
+            raise ByteSourceError(f"{display_path(self.path)} {_TYPE_MESSAGES[kind]}", self.path, kind)
         self._stat = st
         self.is_block_device = stat.S_ISBLK(st.st_mode)
         self.size = self._current_size(st)
@@ -235,8 +234,14 @@ class FileSource(ByteSource):
                 _pread(fd, 1, 0)
             except OSError as e:
                 os.close(fd)
-                raise ByteSourceError(f"{shown}: cannot read: {e.strerror or e}", self.path,
+                raise ByteSourceError(f"{display_path(self.path)}: cannot read: {e.strerror or e}", self.path,
                                       "io") from None
+
+    @property
+    def name(self) -> str:
+        """The file's name as text that is always printable (made when asked: a scan of
+        many files never asks)."""
+        return display_path(os.path.basename(self.path) or self.path)
 
     def _current_size(self, st: os.stat_result) -> int:
         if stat.S_ISBLK(st.st_mode):
