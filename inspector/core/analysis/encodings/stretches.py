@@ -28,6 +28,8 @@ repair), short text between binary becomes binary.
 
 from __future__ import annotations
 
+from functools import cached_property
+
 import numpy as np
 
 from inspector.core.analysis.encodings.regions import BINARY
@@ -53,6 +55,7 @@ TEXT_RUN = 32              # bytes at a binary region's edge that may be text gl
 MAX_STRETCHES = 2048       # changes of class kept per window before coarsening
 LEGACY_WEIGHT = 3
 MOJI_SHARE = 0.25          # of the multibyte characters of a line, in double-encoding pairs
+DECODER_MAX = 4096         # windows up to this size find their errors with CPython's decoder
 
 # Cell and stretch classes; PAD and SPARSE are classes of blocks of the index only: at
 # least half NULs and controls, and a few errors (fewer than DENSE_MIN, and than one in
@@ -72,23 +75,112 @@ _MOJI_LATIN_NEXT[[0xC2, 0xC3, 0xC5, 0xC6, 0xCB, 0xE2]] = True
 _MOJI_CYR_NEXT = np.zeros(256, dtype=bool)
 _MOJI_CYR_NEXT[[0xC2, 0xD0, 0xD1, 0xD2, 0xE2]] = True
 
+# What only a UTF-8 encoder writes and UTF-8 forbids (overlong forms, encoded surrogates,
+# values above U+10FFFF, 5- and 6-byte forms), by lead byte: the length of the form (0:
+# the byte leads none) and the range of its second byte (any continuation byte for most).
+_FORM_LEN = np.zeros(256, dtype=np.int64)
+_FORM_LEN[[0xC0, 0xC1]] = 2
+_FORM_LEN[[0xE0, 0xED]] = 3
+_FORM_LEN[[0xF0, *range(0xF4, 0xF8)]] = 4
+_FORM_LEN[0xF8:0xFC] = 5
+_FORM_LEN[[0xFC, 0xFD]] = 6
+_FORM_SECOND_MIN = np.full(256, 0x80, dtype=np.uint8)
+_FORM_SECOND_MAX = np.full(256, 0xBF, dtype=np.uint8)
+_FORM_SECOND_MAX[0xE0] = 0x9F  # E0 80-9F: overlong
+_FORM_SECOND_MIN[0xED] = 0xA0  # ED A0-BF: surrogates
+_FORM_SECOND_MAX[0xF0] = 0x8F  # F0 80-8F: overlong
+_FORM_SECOND_MIN[0xF4] = 0x90  # F4 90-BF: above U+10FFFF
+_LOOK_AHEAD = 5                            # bytes after a form's lead: 5 at most
+_AFTER_LEAD = np.arange(1, _LOOK_AHEAD + 1)  # their offsets
 
-def _shift(x: np.ndarray, k: int, fill=False) -> np.ndarray:
-    """x[i + k] at i (positive k looks ahead), ``fill`` past the ends."""
-    out = np.full(len(x), fill, dtype=x.dtype)
-    if abs(k) >= len(x):
-        return out
-    if k > 0:
-        out[:len(x) - k] = x[k:]
-    elif k < 0:
-        out[-k:] = x[:len(x) + k]
-    else:
-        out[:] = x
-    return out
+_NONE = np.zeros(0, dtype=np.int64)  # no positions
+_NONE.flags.writeable = False
+_ZERO = np.zeros(1, dtype=np.int64)
+_ZERO.flags.writeable = False
+
+
+def _utf8_masks(data: bytes, a: np.ndarray, padded: np.ndarray):
+    """(the bytes that lead a well-formed UTF-8 character of two bytes or more, the bytes
+    that are in no well-formed character), or None when ``data`` is well-formed.
+    ``padded``: ``a`` then zeros."""
+    if data.isascii():
+        return None
+    if len(data) <= DECODER_MAX:
+        # CPython's decoder turns each such byte into one lone surrogate
+        # (surrogateescape), its encoder writes each lone surrogate as one "?" (replace)
+        # and the rest as it was: the bytes that differ are the errors (never ASCII, so
+        # never a "?" already).
+        again = data.decode("utf-8", "surrogateescape").encode("utf-8", "replace")
+        if again == data:
+            return None
+        err = a != np.frombuffer(again, dtype=np.uint8)
+        leads = a >= 0xC0
+        leads &= ~err
+        return leads, err
+    try:
+        data.decode("utf-8")
+        return None
+    except UnicodeDecodeError:
+        pass
+    # A mask per length of character, of a few numpy passes each: where errors are
+    # dense, the decoder's branches cost more than all of them.
+    n = len(a)
+    cont = (padded & 0xC0) == 0x80
+    c1, c2, c3 = cont[1:n + 1], cont[2:n + 2], cont[3:n + 3]
+    second = padded[1:n + 1]
+    # Each with 3 False before the window: leads_k[3 - j:n + 3 - j] is whether the byte
+    # j before leads a well-formed character of k bytes.
+    leads2, leads3, leads4 = (np.zeros(n + 3, dtype=bool) for _ in range(3))
+    two, three, four = leads2[3:], leads3[3:], leads4[3:]
+    np.less_equal(a - 0xC2, 0xDF - 0xC2, out=two)  # uint8: below C2 wraps round
+    two &= c1
+    np.equal(a & 0xF0, 0xE0, out=three)
+    three &= c1
+    three &= c2
+    if b"\xe0" in data:
+        three &= ~((a == 0xE0) & (second < 0xA0))  # overlong
+    if b"\xed" in data:
+        three &= ~((a == 0xED) & (second >= 0xA0))  # surrogates
+    np.less_equal(a - 0xF0, 0xF4 - 0xF0, out=four)
+    four &= c1
+    four &= c2
+    four &= c3
+    if b"\xf0" in data:
+        four &= ~((a == 0xF0) & (second < 0x90))  # overlong
+    if b"\xf4" in data:
+        four &= ~((a == 0xF4) & (second >= 0x90))  # above U+10FFFF
+    leads3 |= leads4  # now: leads of 3 bytes or more
+    leads = leads2 | leads3
+    covered = leads[3:] | leads[2:n + 2]
+    covered |= leads3[1:n + 1]
+    covered |= leads4[:n]
+    err = a >= 0x80
+    err &= ~covered
+    return leads[3:], err
+
+
+def _per_cell(positions: np.ndarray, bounds: np.ndarray) -> np.ndarray:
+    """How many of the sorted ``positions`` each cell holds (cell k: ``bounds[k]`` up to
+    ``bounds[k + 1]``); cheaper than a sum over a mask when the positions are few."""
+    if not len(positions):
+        return np.zeros(len(bounds) - 1, dtype=np.int64)
+    before = positions.searchsorted(bounds)
+    return before[1:] - before[:-1]
+
+
+def _sum_per_cell(mask: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """How many bytes of ``mask`` each cell holds, int64 as numpy's sums; summed in
+    int32, which numpy does faster (and no window comes near 2**31 bytes)."""
+    return np.add.reduceat(mask, starts, dtype=np.int32).astype(np.int64)
 
 
 class Window:
-    """One stretch of bytes read and cut into cells, with what each byte is."""
+    """One stretch of bytes read and cut into cells, with what each byte is.
+
+    Built for speed on small files (``scan`` of a folder makes one per file that is not
+    clean UTF-8): the masks over all bytes take a few numpy passes each, and what matters
+    only at a few places (runs of errors, controls, newlines, double-encoding pairs)
+    is worked out from where those are."""
 
     def __init__(self, data: bytes, base: int, stream_start: bool, stream_end: bool):
         self.data = data
@@ -99,151 +191,203 @@ class Window:
         a = np.frombuffer(data, dtype=np.uint8)
         self.a = a
         n = len(a)
-        nxt = [_shift(a, k, 0) for k in range(1, 6)]
-        cont = [(b & 0xC0) == 0x80 for b in nxt]
-        b1 = nxt[0]
-        c1, c2, c3, c4, c5 = cont
-        v2 = (a >= 0xC2) & (a <= 0xDF) & c1
-        v3 = ((a >= 0xE0) & (a <= 0xEF) & c1 & c2
-              & ~((a == 0xE0) & (b1 < 0xA0)) & ~((a == 0xED) & (b1 >= 0xA0)))
-        v4 = ((a >= 0xF0) & (a <= 0xF4) & c1 & c2 & c3
-              & ~((a == 0xF0) & (b1 < 0x90)) & ~((a == 0xF4) & (b1 >= 0x90)))
-        covered = a < 0x80
-        covered |= v2 | _shift(v2, -1) | v3 | _shift(v3, -1) | _shift(v3, -2)
-        covered |= v4 | _shift(v4, -1) | _shift(v4, -2) | _shift(v4, -3)
-        err = ~covered
-        self.err = err
-        self.mb_lead = v2 | v3 | v4
-        # What only a UTF-8 encoder writes: complete sequences with a lead and the right
-        # number of continuation bytes that decode to something UTF-8 forbids.
-        shaped = ((((a == 0xC0) | (a == 0xC1)) & c1)
-                  | ((a == 0xE0) & (b1 < 0xA0) & c1 & c2)
-                  | ((a == 0xED) & (b1 >= 0xA0) & c1 & c2)
-                  | ((a == 0xF0) & (b1 < 0x90) & c1 & c2 & c3)
-                  | ((((a == 0xF4) & (b1 >= 0x90)) | ((a >= 0xF5) & (a <= 0xF7))) & c1 & c2 & c3)
-                  | ((a >= 0xF8) & (a <= 0xFB) & c1 & c2 & c3 & c4)
-                  | (((a == 0xFC) | (a == 0xFD)) & c1 & c2 & c3 & c4 & c5))
-        shaped &= err
-        # Bytes covered by those sequences: a run of errors made only of them is what a
-        # UTF-8 encoder wrote; one shaped sequence inside a longer run (C0 A1 in EUC-KR
-        # text, F4 B0 A1 B2 in GBK) is chance.
-        seq_len = np.zeros(n, dtype=np.int8)
-        seq_len[shaped & (a < 0xE0)] = 2
-        seq_len[shaped & (a >= 0xE0) & (a < 0xF0)] = 3
-        seq_len[shaped & (a >= 0xF0) & (a < 0xF8)] = 4
-        seq_len[shaped & (a >= 0xF8) & (a < 0xFC)] = 5
-        seq_len[shaped & (a >= 0xFC)] = 6
-        in_shaped = shaped.copy()
-        for k in range(1, 6):
-            in_shaped |= _shift(seq_len > k, -k)
-        letter = _LETTER[a]
-        prev_err = _shift(err, -1)
-        next_err = _shift(err, 1)
-        touch_letter = err & (_shift(letter, -1) | _shift(letter, 1))
-        lead_pair = err & (a >= 0xC0) & next_err & (b1 >= 0xC0)
-        run_start = err & ~prev_err
-        starts = np.flatnonzero(run_start)
-        self.run_starts = starts
-        ends = np.flatnonzero(err & ~next_err) + 1
-        self.run_ends = ends
-        run_id = np.cumsum(run_start) - 1
-        self.run_id = run_id
-        in_words = np.zeros(len(starts), dtype=bool)
-        in_words[run_id[touch_letter]] = True
-        legacy = in_words.copy()
-        legacy[run_id[lead_pair]] = True
-        run_shaped = np.zeros(len(starts), dtype=bool)
-        if len(starts):
-            # Sums from one run start to the next: only the run's own bytes are errors.
-            outside = np.add.reduceat((err & ~in_shaped).astype(np.int32), starts)
-            run_shaped = (outside == 0) & (np.add.reduceat(shaped.astype(np.int32), starts) > 0)
-        legacy &= ~run_shaped
+        # Looking past the end sees zeros: no continuation byte, no letter.
+        padded = np.zeros(n + _LOOK_AHEAD, dtype=np.uint8)
+        padded[:n] = a
+        masks = _utf8_masks(data, a, padded)
+        if masks is None:
+            self.mb_lead = a >= 0xC0  # well-formed: each byte C0-FF leads a character
+            self.err = np.zeros(n, dtype=bool)
+        else:
+            self.mb_lead, self.err = masks
+        legacy_pos, shaped_pos = self._runs(padded, n, stream_end, masks is not None)
+        # Controls and newlines, few in text: from where the bytes below 0x20 (and 7F) are.
+        low = a < 0x20
+        if b"\x7f" in data:
+            low |= a == 0x7F
+        low_pos = low.nonzero()[0]
+        low_bytes = a[low_pos]
+        ctrl_pos = low_pos[_CTRL.take(low_bytes)]
+        self.ctrl = np.zeros(n, dtype=bool)
+        self.ctrl[ctrl_pos] = True
+        line_starts = low_pos[low_bytes == 0x0A] + 1
+        self._cells(n, masks is not None, line_starts, ctrl_pos, self._moji(data, padded, n),
+                    legacy_pos, shaped_pos)
+
+    def _runs(self, padded, n, stream_end, any_err):
+        """The runs of errors (bytes that are not UTF-8 in a row) and their shapes;
+        returns where the legacy-shaped and the UTF-8-shaped ones start."""
         self.truncated_end = 0  # bytes missing from a sequence cut by the end of the data
-        if stream_end and n and err[-1] and len(starts):
+        self.shaped = np.zeros(n, dtype=bool)
+        if not any_err:
+            self.run_starts = np.zeros(0, dtype=np.int64)
+            self.run_ends = np.zeros(0, dtype=np.int64)
+            self.run_in_words = np.zeros(0, dtype=bool)
+            self.run_legacy = np.zeros(0, dtype=bool)
+            return _NONE, _NONE
+        a = padded[:n]
+        err = self.err
+        # Runs start and end where err changes, in turn.
+        around = np.zeros(n + 2, dtype=bool)  # err, with no error before and after
+        around[1:n + 1] = err
+        changes = (around[1:] != around[:-1]).nonzero()[0]
+        starts = changes[0::2].copy()
+        ends = changes[1::2].copy()
+        self.run_starts = starts
+        self.run_ends = ends
+        # A letter touching a run is right before its first byte or right after its
+        # last (before byte 0: padded[-1], a zero).
+        in_words = _LETTER.take(padded[starts - 1])
+        in_words |= _LETTER.take(padded[ends])
+        # Two bytes C0-FF in a row, both errors (a UTF-8 encoder never writes a lead
+        # byte after a lead byte). Counted per run from a running count: in text in an
+        # 8-bit charset there are nearly as many as bytes.
+        high_err = np.zeros(n + 1, dtype=bool)
+        np.greater_equal(a, 0xC0, out=high_err[:n])
+        high_err[:n] &= err
+        legacy = in_words.copy()
+        pairs = high_err[:n] & high_err[1:]
+        if pairs.any():
+            running = np.zeros(n + 1, dtype=np.int32)
+            np.cumsum(pairs, dtype=np.int32, out=running[1:])
+            legacy |= running[ends] > running[starts]
+        # What only a UTF-8 encoder writes: complete sequences with a lead and the right
+        # number of continuation bytes that decode to something UTF-8 forbids (all their
+        # bytes are errors). A run made only of them is what a UTF-8 encoder wrote; one
+        # inside a longer run (C0 A1 in EUC-KR text, F4 B0 A1 B2 in GBK) is chance. They
+        # cannot overlap, so a run is made of them when their lengths add up to its own.
+        run_shaped = np.zeros(len(starts), dtype=bool)
+        lead_pos = (high_err[:n] & ((padded[1:n + 1] & 0xC0) == 0x80)).nonzero()[0]
+        length = _FORM_LEN.take(a[lead_pos])
+        lead_pos, length = lead_pos[length > 0], length[length > 0]
+        if len(lead_pos):
+            lead = a[lead_pos]
+            after = padded[lead_pos[:, None] + _AFTER_LEAD]
+            complete = ~((_AFTER_LEAD < length[:, None]) & ((after & 0xC0) != 0x80)).any(axis=1)
+            complete &= ((after[:, 0] >= _FORM_SECOND_MIN.take(lead))
+                         & (after[:, 0] <= _FORM_SECOND_MAX.take(lead)))
+            run = starts.searchsorted(lead_pos[complete], "right") - 1
+            form_bytes = np.bincount(run, weights=length[complete], minlength=len(starts))
+            run_shaped = form_bytes == ends - starts
+        legacy &= ~run_shaped
+        if stream_end and err[-1]:
             k = n - int(starts[-1])
             lead = int(a[starts[-1]])
             need = 2 if 0xC2 <= lead <= 0xDF else 3 if 0xE0 <= lead <= 0xEF else 4 if 0xF0 <= lead <= 0xF4 else 0
-            if 0 < k < need and _valid_prefix(data[n - k:]):
+            if 0 < k < need and _valid_prefix(self.data[n - k:]):
                 if k >= 2 or not in_words[-1]:
                     run_shaped[-1] = True
                     legacy[-1] = False
                     self.truncated_end = need - k
         # One mark per UTF-8-shaped run, at its first byte.
-        self.shaped = np.zeros(n, dtype=bool)
-        self.shaped[starts[run_shaped]] = True
+        shaped_pos = starts[run_shaped]
+        self.shaped[shaped_pos] = True
         self.run_in_words = in_words
         self.run_legacy = legacy
-        self.ctrl = _CTRL[a]
-        hi = a >= 0x80
-        moji = np.zeros(n, dtype=bool)
-        if n > 3:
-            moji = (((a == 0xC3) & (b1 >= 0x82) & (b1 <= 0xB4) & _MOJI_LATIN_NEXT[nxt[1]])
-                    | ((a == 0xD0) & ((b1 == 0xA0) | (b1 == 0xA1)) & _MOJI_CYR_NEXT[nxt[1]]))
-            moji &= covered & self.mb_lead
-        self._cells(n, err, hi & covered, moji)
+        return starts[legacy], shaped_pos
+
+    def _moji(self, data, padded, n):
+        """Where the pairs that double encoding makes start (module text): a first and a
+        second byte rare together in UTF-8 text (C3 82-B4, D0 A0-A1: a well-formed
+        character), then the lead of what the pair's second character turned into."""
+        if n <= 3:
+            return _NONE
+        a, second = padded[:n], padded[1:n + 1]
+        pair = None
+        if b"\xc3" in data:
+            pair = (a == 0xC3) & ((second - 0x82) <= 0xB4 - 0x82)  # uint8: below 82 wraps round
+        if b"\xd0" in data:
+            cyrillic = (a == 0xD0) & ((second | 1) == 0xA1)
+            pair = cyrillic if pair is None else pair | cyrillic
+        if pair is None:
+            return _NONE
+        pos = pair.nonzero()[0]
+        third = padded[pos + 2]
+        moji = np.where(a[pos] == 0xC3, _MOJI_LATIN_NEXT.take(third), _MOJI_CYR_NEXT.take(third))
+        return pos[moji]
+
+    @cached_property
+    def n_mb(self) -> np.ndarray:
+        """Characters of two bytes or more per cell. Read only to weigh double-encoding
+        pairs: worked out when first asked (``_cells`` sets it when there are some)."""
+        if not len(self.cell_start):
+            raise AttributeError("n_mb")  # an empty window has no per-cell counts
+        return _sum_per_cell(self.mb_lead, self.cell_start)
+
+    @cached_property
+    def run_id(self) -> np.ndarray:
+        """The run of errors each byte is in or after (-1 before the first). Read only
+        by ``Stretch.runs``: worked out when first asked."""
+        run_start = np.zeros(len(self.a), dtype=bool)
+        run_start[self.run_starts] = True
+        return np.cumsum(run_start) - 1
 
     # ------------------------------------------------------------------------ cells
 
-    def _cells(self, n, err, valid_hi, moji):
-        a = self.a
+    def _cells(self, n, any_err, line_starts, ctrl_pos, moji_pos, legacy_pos, shaped_pos):
         if n == 0:
             self.cell_start = np.zeros(0, dtype=np.int64)
             self.cell_end = np.zeros(0, dtype=np.int64)
             self.cls = np.zeros(0, dtype=np.int8)
             return
-        nl = np.flatnonzero(a == 0x0A) + 1
-        starts = np.concatenate(([0], nl[nl < n])).astype(np.int64)
-        lens = np.diff(np.append(starts, n))
-        long_cells = np.flatnonzero(lens > CELL_MAX)
-        if len(long_cells):
-            extra = [np.arange(starts[i] + CELL_MAX, starts[i] + lens[i], CELL_MAX)
-                     for i in long_cells]
-            extra = np.concatenate(extra)
-            for _ in range(3):  # not inside a UTF-8 character
-                inside = (a[np.minimum(extra, n - 1)] & 0xC0) == 0x80
-                extra = np.where(inside & (extra < n - 1), extra + 1, extra)
-            starts = sorted_unique(np.concatenate((starts, extra[extra < n])))
+        if len(line_starts) and line_starts[-1] == n:  # after a newline that ends the data
+            line_starts = line_starts[:-1]
+        starts = np.concatenate((_ZERO, line_starts))
+        ends = _bounds(starts, n)[1:]
+        long_lines = (ends - starts > CELL_MAX).nonzero()[0]
+        if len(long_lines):
+            cuts = []
+            for line in long_lines.tolist():
+                for cut in range(int(starts[line]) + CELL_MAX, int(ends[line]), CELL_MAX):
+                    for _ in range(3):  # not inside a UTF-8 character
+                        if cut >= n - 1 or self.data[cut] & 0xC0 != 0x80:
+                            break
+                        cut += 1
+                    cuts.append(cut)
+            starts = sorted_unique(np.concatenate((starts, np.array(cuts, dtype=np.int64))))
         # Where a long run of NULs and controls (padding) meets other bytes, a cell
         # ends, so that text right after padding is not read as part of it.
-        ctrl = self.ctrl
-        edges = np.flatnonzero(ctrl[1:] != ctrl[:-1]) + 1
-        if len(edges):
-            bounds = np.concatenate(([0], edges, [n]))
-            lengths = np.diff(bounds)
-            is_ctrl = ctrl[bounds[:-1]]
-            long_runs = np.flatnonzero(is_ctrl & (lengths >= PAD_RUN))
-            extra = np.concatenate((bounds[long_runs], bounds[long_runs + 1]))
-            extra = extra[(extra > 0) & (extra < n)]
-            if len(extra):
-                starts = sorted_unique(np.concatenate((starts, extra)))
-        ends = np.append(starts[1:], n)
-        size = ends - starts
-
-        def per_cell(mask):
-            return np.add.reduceat(mask.astype(np.int32), starts)
-
-        n_err = per_cell(err)
-        n_valid = per_cell(valid_hi)
-        n_ctrl = per_cell(self.ctrl)
-        n_mb = per_cell(self.mb_lead)
-        n_moji = per_cell(moji)
-        runs = np.zeros(n, dtype=bool)
-        runs[self.run_starts[self.run_legacy]] = True
-        n_legacy = per_cell(runs)
-        n_shaped = per_cell(self.shaped)
+        # (Cheap test first: PAD_RUN controls in a row start at ctrl_pos[j] when the
+        # PAD_RUN - 1st control after it is PAD_RUN - 1 bytes on.)
+        k = len(ctrl_pos) - PAD_RUN + 1
+        if k > 0 and (ctrl_pos[PAD_RUN - 1:] - ctrl_pos[:k] == PAD_RUN - 1).any():
+            gaps = (ctrl_pos[1:] - ctrl_pos[:-1] != 1).nonzero()[0]
+            run_first = ctrl_pos[np.concatenate((_ZERO, gaps + 1))]
+            run_end = ctrl_pos[np.append(gaps, len(ctrl_pos) - 1)] + 1
+            padding = run_end - run_first >= PAD_RUN
+            cuts = np.concatenate((run_first[padding], run_end[padding]))
+            cuts = cuts[(cuts > 0) & (cuts < n)]
+            if len(cuts):
+                starts = sorted_unique(np.concatenate((starts, cuts)))
+        bounds = _bounds(starts, n)
+        ends = bounds[1:]
+        n_err = _sum_per_cell(self.err, starts) if any_err else np.zeros(len(starts), np.int64)
+        n_ctrl = _per_cell(ctrl_pos, bounds)
+        n_legacy = _per_cell(legacy_pos, bounds)
+        n_shaped = _per_cell(shaped_pos, bounds)
+        if self.data.isascii():
+            n_valid = np.zeros(len(starts), dtype=np.int64)
+        else:
+            # Errors are bytes 80-FF: the other bytes 80-FF are valid.
+            n_valid = _sum_per_cell(self.a >= 0x80, starts) - n_err
         cls = np.full(len(starts), ASC, dtype=np.int8)
         cls[n_valid > 0] = UTF
-        cls[(n_moji > 0) & (n_moji >= MOJI_SHARE * n_mb) & (n_err == 0)] = MOJ
-        cls[n_err > 0] = ERR
-        binary = (n_ctrl >= 1) & ((n_ctrl + n_err) * 4 >= size) | (n_ctrl * 10 >= size) & (n_ctrl > 0)
-        cls[binary] = BIN
+        if len(moji_pos):
+            n_moji = _per_cell(moji_pos, bounds)
+            self.n_mb = _sum_per_cell(self.mb_lead, starts)
+            cls[(n_moji > 0) & (n_moji >= MOJI_SHARE * self.n_mb) & (n_err == 0)] = MOJ
+        if any_err:
+            cls[n_err > 0] = ERR
+        if len(ctrl_pos):
+            size = ends - starts
+            binary = (n_ctrl > 0) & (((n_ctrl + n_err) * 4 >= size) | (n_ctrl * 10 >= size))
+            cls[binary] = BIN
         self.cell_start = starts
         self.cell_end = ends
         self.cls = cls
         self.n_err = n_err
         self.n_valid = n_valid
         self.n_ctrl = n_ctrl
-        self.n_mb = n_mb
         self.n_legacy = n_legacy
         self.n_shaped = n_shaped
 
@@ -259,52 +403,55 @@ class Window:
         damaged or double-encoded stretches next to UTF-8 become its problems: the safe
         reading for a repair, which then treats their bytes as UTF-8 problems)."""
         cls = self.cls
-        idx = np.flatnonzero(cls != ASC)
+        idx = (cls != ASC).nonzero()[0]
         if not len(idx):
             return []
-        first, last, g_cls = _groups(idx, cls[idx])
-        sums = {name: np.concatenate(([0], np.cumsum(getattr(self, name), dtype=np.int64)))
-                for name in ("n_err", "n_valid", "n_ctrl", "n_legacy", "n_shaped")}
-
-        def gsum(name, f, l):
-            cum = sums[name]
-            return cum[l + 1] - cum[f]
-
+        first, last, g_cls = _merge(idx, idx, cls[idx])  # each cell a group, then joined
         starts = self.cell_start
         ends = self.cell_end
-        # Text shorter than BIN_GAP between two binary groups is binary.
-        b = np.flatnonzero(g_cls == BIN)
-        if len(b) > 1:
-            gap = starts[first[b[1:]]] - ends[last[b[:-1]]]
-            bridge = np.flatnonzero(gap < BIN_GAP)
-            if len(bridge):
-                mark = np.zeros(len(g_cls) + 1, dtype=np.int64)
-                np.add.at(mark, b[bridge], 1)
-                np.add.at(mark, b[bridge + 1], -1)
-                g_cls = np.where(np.cumsum(mark)[:-1] > 0, BIN, g_cls)
+        # Steps that cannot change anything are skipped (no binary, no damage): in most
+        # windows the groups are few and the numpy calls on them cost more than the rest.
+        changed = False  # a group's class, so that neighbours may be alike
+        b = (g_cls == BIN).nonzero()[0]
+        if len(b):
+            # Text shorter than BIN_GAP between two binary groups is binary.
+            if len(b) > 1:
+                gap = starts[first[b[1:]]] - ends[last[b[:-1]]]
+                bridge = (gap < BIN_GAP).nonzero()[0]
+                if len(bridge):
+                    mark = np.zeros(len(g_cls) + 1, dtype=np.int64)
+                    mark[b[bridge]] += 1  # each index once in each of the two
+                    mark[b[bridge + 1]] -= 1
+                    g_cls = np.where(np.cumsum(mark)[:-1] > 0, BIN, g_cls)
+                    first, last, g_cls = _merge(first, last, g_cls)
+            # So is a short stretch between binary and the window's edge (the first or
+            # last line of random data, cut by its newlines).
+            if len(g_cls) > 1:
+                size = ends[last] - starts[first]
+                if g_cls[0] != BIN and g_cls[1] == BIN and size[0] < BIN_GAP:
+                    g_cls[0] = BIN
+                if g_cls[-1] != BIN and g_cls[-2] == BIN and size[-1] < BIN_GAP:
+                    g_cls[-1] = BIN
                 first, last, g_cls = _merge(first, last, g_cls)
-        # So is a short stretch between binary and the window's edge (the first or last
-        # line of random data, cut by its newlines).
-        if len(g_cls) > 1:
-            size = ends[last] - starts[first]
-            if g_cls[0] != BIN and g_cls[1] == BIN and size[0] < BIN_GAP:
-                g_cls[0] = BIN
-            if g_cls[-1] != BIN and g_cls[-2] == BIN and size[-1] < BIN_GAP:
-                g_cls[-1] = BIN
-            first, last, g_cls = _merge(first, last, g_cls)
-        # Binary with few binary bytes is text.
-        few = (g_cls == BIN) & (gsum("n_ctrl", first, last) + gsum("n_err", first, last) < BIN_MIN)
-        if few.any():
-            as_text = np.where(gsum("n_err", first, last) > 0, ERR,
-                               np.where(gsum("n_valid", first, last) > 0, UTF, ASC))
-            g_cls = np.where(few, as_text, g_cls)
-        # Damage that cannot be a legacy charset is UTF-8 with problems.
-        legacy = gsum("n_legacy", first, last)
-        maybe = ((legacy >= 1) & (legacy >= LEGACY_WEIGHT * gsum("n_shaped", first, last))
-                 & (gsum("n_err", first, last) >= gsum("n_valid", first, last)))
-        g_cls = np.where((g_cls == ERR) & ~maybe, UTF, g_cls)
-        keep = g_cls != ASC
-        first, last, g_cls = _merge(first[keep], last[keep], g_cls[keep])
+            # Binary with few binary bytes is text.
+            n_err, n_valid, n_ctrl, _, _ = self._group_sums(first, last)
+            few = (g_cls == BIN) & (n_ctrl + n_err < BIN_MIN)
+            if few.any():
+                as_text = np.where(n_err > 0, ERR, np.where(n_valid > 0, UTF, ASC))
+                g_cls = np.where(few, as_text, g_cls)
+                changed = True
+        damaged = g_cls == ERR
+        if damaged.any():
+            # Damage that cannot be a legacy charset is UTF-8 with problems (each group
+            # weighed alone, before groups made alike above are joined).
+            n_err, n_valid, _, legacy, shaped = self._group_sums(first, last)
+            maybe = (legacy >= 1) & (legacy >= LEGACY_WEIGHT * shaped) & (n_err >= n_valid)
+            if not maybe.all():
+                g_cls = np.where(damaged & ~maybe, UTF, g_cls)
+                changed = True
+        if changed:
+            keep = g_cls != ASC
+            first, last, g_cls = _merge(first[keep], last[keep], g_cls[keep])
         # Too many changes: short damaged or double-encoded stretches become part of the
         # UTF-8 around them (its problems), short text between binary becomes binary.
         limit = BIN_GAP
@@ -322,7 +469,22 @@ class Window:
                 g_cls = np.where(join, before, g_cls)
             first, last, g_cls = _merge(first, last, g_cls)
             limit *= 2
-        return [Stretch(self, int(f), int(l), int(c)) for f, l, c in zip(first, last, g_cls)]
+        return [Stretch(self, f, l, c)
+                for f, l, c in zip(first.tolist(), last.tolist(), g_cls.tolist())]
+
+    def _group_sums(self, first, last) -> np.ndarray:
+        """Sums of n_err, n_valid, n_ctrl, n_legacy and n_shaped (rows) over cells
+        ``first[k]..last[k]`` (columns)."""
+        running = self._running_sums
+        return running[:, last + 1] - running[:, first]
+
+    @cached_property
+    def _running_sums(self) -> np.ndarray:
+        """The counts ``_group_sums`` adds, summed from the first cell, 0 before it."""
+        counts = np.array((self.n_err, self.n_valid, self.n_ctrl, self.n_legacy, self.n_shaped))
+        running = np.zeros((len(counts), counts.shape[1] + 1), dtype=np.int64)
+        np.cumsum(counts, axis=1, out=running[:, 1:])
+        return running
 
 
 def _spaced(data: bytes) -> bool:
@@ -335,22 +497,25 @@ def _char_len(lead: int) -> int:
     return 2 if lead < 0xE0 else 3 if lead < 0xF0 else 4
 
 
-def _groups(idx: np.ndarray, c: np.ndarray):
-    """(first cell, last cell, class) of the runs of equal classes among cells ``idx``."""
-    brk = np.flatnonzero(np.diff(c) != 0) + 1
-    f = np.concatenate(([0], brk))
-    l = np.concatenate((brk - 1, [len(idx) - 1]))
-    return idx[f], idx[l], c[f]
+def _bounds(starts: np.ndarray, n: int) -> np.ndarray:
+    """The cells' starts, then ``n``: cell k is ``bounds[k]`` up to ``bounds[k + 1]``."""
+    bounds = np.empty(len(starts) + 1, dtype=np.int64)
+    bounds[:-1] = starts
+    bounds[-1] = n
+    return bounds
 
 
 def _merge(first, last, g_cls):
     """Neighbouring groups of one class joined."""
     if len(g_cls) < 2:
         return first, last, g_cls
-    new = np.concatenate(([True], g_cls[1:] != g_cls[:-1]))
-    heads = np.flatnonzero(new)
-    tails = np.concatenate((heads[1:] - 1, [len(g_cls) - 1]))
-    return first[heads], last[tails], g_cls[heads]
+    head = np.empty(len(g_cls), dtype=bool)
+    head[0] = True
+    np.not_equal(g_cls[1:], g_cls[:-1], out=head[1:])
+    tail = np.empty_like(head)
+    tail[:-1] = head[1:]
+    tail[-1] = True
+    return first[head], last[tail], g_cls[head]
 
 
 def _valid_prefix(tail: bytes) -> bool:
