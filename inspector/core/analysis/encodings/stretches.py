@@ -55,7 +55,8 @@ TEXT_RUN = 32              # bytes at a binary region's edge that may be text gl
 MAX_STRETCHES = 2048       # changes of class kept per window before coarsening
 LEGACY_WEIGHT = 3
 MOJI_SHARE = 0.25          # of the multibyte characters of a line, in double-encoding pairs
-DECODER_MAX = 4096         # windows up to this size find their errors with CPython's decoder
+DECODER_MAX = 2048         # windows up to this size find their errors with CPython's decoder
+                           # (beyond, with dense errors, numpy passes cost less)
 
 # Cell and stretch classes; PAD and SPARSE are classes of blocks of the index only: at
 # least half NULs and controls, and a few errors (fewer than DENSE_MIN, and than one in
@@ -90,8 +91,8 @@ _FORM_SECOND_MAX[0xE0] = 0x9F  # E0 80-9F: overlong
 _FORM_SECOND_MIN[0xED] = 0xA0  # ED A0-BF: surrogates
 _FORM_SECOND_MAX[0xF0] = 0x8F  # F0 80-8F: overlong
 _FORM_SECOND_MIN[0xF4] = 0x90  # F4 90-BF: above U+10FFFF
-_LOOK_AHEAD = 5                            # bytes after a form's lead: 5 at most
-_AFTER_LEAD = np.arange(1, _LOOK_AHEAD + 1)  # their offsets
+_LOOK_AHEAD = 5  # the most bytes looked at after one: those after a 6-byte form's lead
+_AFTER_LEAD = np.arange(1, _LOOK_AHEAD + 1)
 
 _NONE = np.zeros(0, dtype=np.int64)  # no positions
 _NONE.flags.writeable = False
@@ -102,28 +103,31 @@ _ZERO.flags.writeable = False
 def _utf8_masks(data: bytes, a: np.ndarray, padded: np.ndarray):
     """(the bytes that lead a well-formed UTF-8 character of two bytes or more, the bytes
     that are in no well-formed character), or None when ``data`` is well-formed.
-    ``padded``: ``a`` then zeros."""
+    ``padded``: ``a`` then zeros.
+
+    Small windows ask CPython's decoder, at C speed; it pays for each error, though (a
+    mispredicted branch or two), so larger ones, which may hold thousands (binary data,
+    text in a legacy charset), take numpy passes whose cost does not depend on the bytes."""
     if data.isascii():
         return None
     if len(data) <= DECODER_MAX:
-        # CPython's decoder turns each such byte into one lone surrogate
-        # (surrogateescape), its encoder writes each lone surrogate as one "?" (replace)
-        # and the rest as it was: the bytes that differ are the errors (never ASCII, so
-        # never a "?" already).
+        # The decoder turns each such byte into one lone surrogate (surrogateescape),
+        # the encoder writes each lone surrogate as one "?" (replace) and the rest as it
+        # was: the bytes that differ are the errors (never ASCII, so never a "?").
         again = data.decode("utf-8", "surrogateescape").encode("utf-8", "replace")
         if again == data:
             return None
         err = a != np.frombuffer(again, dtype=np.uint8)
-        leads = a >= 0xC0
+        leads = a >= 0xC0  # a byte C0-FF that is no error leads a character
         leads &= ~err
         return leads, err
     try:
-        data.decode("utf-8")
+        data.decode("utf-8")  # well-formed data needs no masks
         return None
     except UnicodeDecodeError:
         pass
-    # A mask per length of character, of a few numpy passes each: where errors are
-    # dense, the decoder's branches cost more than all of them.
+    # A mask per length of character, each a few passes over the padded copy (its
+    # slices look ahead at no cost).
     n = len(a)
     cont = (padded & 0xC0) == 0x80
     c1, c2, c3 = cont[1:n + 1], cont[2:n + 2], cont[3:n + 3]
@@ -138,19 +142,21 @@ def _utf8_masks(data: bytes, a: np.ndarray, padded: np.ndarray):
     three &= c1
     three &= c2
     if b"\xe0" in data:
-        three &= ~((a == 0xE0) & (second < 0xA0))  # overlong
+        three &= (a != 0xE0) | (second >= 0xA0)  # E0 80-9F: overlong
     if b"\xed" in data:
-        three &= ~((a == 0xED) & (second >= 0xA0))  # surrogates
+        three &= (a != 0xED) | (second < 0xA0)  # ED A0-BF: surrogates
     np.less_equal(a - 0xF0, 0xF4 - 0xF0, out=four)
     four &= c1
     four &= c2
     four &= c3
     if b"\xf0" in data:
-        four &= ~((a == 0xF0) & (second < 0x90))  # overlong
+        four &= (a != 0xF0) | (second >= 0x90)  # F0 80-8F: overlong
     if b"\xf4" in data:
-        four &= ~((a == 0xF4) & (second >= 0x90))  # above U+10FFFF
+        four &= (a != 0xF4) | (second < 0x90)  # F4 90-BF: above U+10FFFF
     leads3 |= leads4  # now: leads of 3 bytes or more
     leads = leads2 | leads3
+    # A byte is in a character led by itself or by the byte before (any length), 2
+    # before (3 bytes or more) or 3 before (4 bytes).
     covered = leads[3:] | leads[2:n + 2]
     covered |= leads3[1:n + 1]
     covered |= leads4[:n]
@@ -178,9 +184,11 @@ class Window:
     """One stretch of bytes read and cut into cells, with what each byte is.
 
     Built for speed on small files (``scan`` of a folder makes one per file that is not
-    clean UTF-8): the masks over all bytes take a few numpy passes each, and what matters
-    only at a few places (runs of errors, controls, newlines, double-encoding pairs)
-    is worked out from where those are."""
+    clean UTF-8): the masks over all bytes take CPython's decoder or a few numpy passes
+    each, and what matters only at a few places (runs of errors, controls, newlines,
+    double-encoding pairs) is worked out from where those are.
+    ``tests/core/analysis/encodings/test_window_reference.py`` keeps the plainer code
+    this replaced and checks that both compute the same."""
 
     def __init__(self, data: bytes, base: int, stream_start: bool, stream_end: bool):
         self.data = data
@@ -211,8 +219,7 @@ class Window:
         self.ctrl = np.zeros(n, dtype=bool)
         self.ctrl[ctrl_pos] = True
         line_starts = low_pos[low_bytes == 0x0A] + 1
-        self._cells(n, masks is not None, line_starts, ctrl_pos, self._moji(data, padded, n),
-                    legacy_pos, shaped_pos)
+        self._cells(n, masks is not None, padded, line_starts, ctrl_pos, legacy_pos, shaped_pos)
 
     def _runs(self, padded, n, stream_end, any_err):
         """The runs of errors (bytes that are not UTF-8 in a row) and their shapes;
@@ -257,13 +264,15 @@ class Window:
         # inside a longer run (C0 A1 in EUC-KR text, F4 B0 A1 B2 in GBK) is chance. They
         # cannot overlap, so a run is made of them when their lengths add up to its own.
         run_shaped = np.zeros(len(starts), dtype=bool)
+        # Their leads: errors C0-FF followed by a continuation byte.
         lead_pos = (high_err[:n] & ((padded[1:n + 1] & 0xC0) == 0x80)).nonzero()[0]
         length = _FORM_LEN.take(a[lead_pos])
         lead_pos, length = lead_pos[length > 0], length[length > 0]
         if len(lead_pos):
             lead = a[lead_pos]
             after = padded[lead_pos[:, None] + _AFTER_LEAD]
-            complete = ~((_AFTER_LEAD < length[:, None]) & ((after & 0xC0) != 0x80)).any(axis=1)
+            in_form = _AFTER_LEAD < length[:, None]
+            complete = ~(in_form & ((after & 0xC0) != 0x80)).any(axis=1)
             complete &= ((after[:, 0] >= _FORM_SECOND_MIN.take(lead))
                          & (after[:, 0] <= _FORM_SECOND_MAX.take(lead)))
             run = starts.searchsorted(lead_pos[complete], "right") - 1
@@ -286,16 +295,17 @@ class Window:
         self.run_legacy = legacy
         return starts[legacy], shaped_pos
 
-    def _moji(self, data, padded, n):
+    def _moji(self, padded, n):
         """Where the pairs that double encoding makes start (module text): a first and a
         second byte rare together in UTF-8 text (C3 82-B4, D0 A0-A1: a well-formed
         character), then the lead of what the pair's second character turned into."""
         if n <= 3:
             return _NONE
+        data = self.data
         a, second = padded[:n], padded[1:n + 1]
         pair = None
         if b"\xc3" in data:
-            pair = (a == 0xC3) & ((second - 0x82) <= 0xB4 - 0x82)  # uint8: below 82 wraps round
+            pair = (a == 0xC3) & ((second - 0x82) <= 0xB4 - 0x82)  # uint8: below 82 wraps
         if b"\xd0" in data:
             cyrillic = (a == 0xD0) & ((second | 1) == 0xA1)
             pair = cyrillic if pair is None else pair | cyrillic
@@ -303,8 +313,8 @@ class Window:
             return _NONE
         pos = pair.nonzero()[0]
         third = padded[pos + 2]
-        moji = np.where(a[pos] == 0xC3, _MOJI_LATIN_NEXT.take(third), _MOJI_CYR_NEXT.take(third))
-        return pos[moji]
+        latin = a[pos] == 0xC3
+        return pos[np.where(latin, _MOJI_LATIN_NEXT.take(third), _MOJI_CYR_NEXT.take(third))]
 
     @cached_property
     def n_mb(self) -> np.ndarray:
@@ -324,7 +334,7 @@ class Window:
 
     # ------------------------------------------------------------------------ cells
 
-    def _cells(self, n, any_err, line_starts, ctrl_pos, moji_pos, legacy_pos, shaped_pos):
+    def _cells(self, n, any_err, padded, line_starts, ctrl_pos, legacy_pos, shaped_pos):
         if n == 0:
             self.cell_start = np.zeros(0, dtype=np.int64)
             self.cell_end = np.zeros(0, dtype=np.int64)
@@ -334,7 +344,7 @@ class Window:
             line_starts = line_starts[:-1]
         starts = np.concatenate((_ZERO, line_starts))
         ends = _bounds(starts, n)[1:]
-        long_lines = (ends - starts > CELL_MAX).nonzero()[0]
+        long_lines = (ends - starts > CELL_MAX).nonzero()[0] if n > CELL_MAX else _NONE
         if len(long_lines):
             cuts = []
             for line in long_lines.tolist():
@@ -372,6 +382,9 @@ class Window:
             n_valid = _sum_per_cell(self.a >= 0x80, starts) - n_err
         cls = np.full(len(starts), ASC, dtype=np.int8)
         cls[n_valid > 0] = UTF
+        # Double-encoding pairs weigh only in cells of UTF-8 without errors (binary data
+        # and text in a legacy charset have none: errors in every line).
+        moji_pos = self._moji(padded, n) if ((n_valid > 0) & (n_err == 0)).any() else _NONE
         if len(moji_pos):
             n_moji = _per_cell(moji_pos, bounds)
             self.n_mb = _sum_per_cell(self.mb_lead, starts)
@@ -422,17 +435,17 @@ class Window:
                     mark = np.zeros(len(g_cls) + 1, dtype=np.int64)
                     mark[b[bridge]] += 1  # each index once in each of the two
                     mark[b[bridge + 1]] -= 1
-                    g_cls = np.where(np.cumsum(mark)[:-1] > 0, BIN, g_cls)
+                    g_cls[mark.cumsum()[:-1] > 0] = BIN
                     first, last, g_cls = _merge(first, last, g_cls)
             # So is a short stretch between binary and the window's edge (the first or
             # last line of random data, cut by its newlines).
             if len(g_cls) > 1:
-                size = ends[last] - starts[first]
-                if g_cls[0] != BIN and g_cls[1] == BIN and size[0] < BIN_GAP:
-                    g_cls[0] = BIN
-                if g_cls[-1] != BIN and g_cls[-2] == BIN and size[-1] < BIN_GAP:
-                    g_cls[-1] = BIN
-                first, last, g_cls = _merge(first, last, g_cls)
+                edges = [k for k, inner in ((0, 1), (-1, -2))
+                         if g_cls[k] != BIN and g_cls[inner] == BIN
+                         and ends[last[k]] - starts[first[k]] < BIN_GAP]
+                if edges:
+                    g_cls[edges] = BIN
+                    first, last, g_cls = _merge(first, last, g_cls)
             # Binary with few binary bytes is text.
             n_err, n_valid, n_ctrl, _, _ = self._group_sums(first, last)
             few = (g_cls == BIN) & (n_ctrl + n_err < BIN_MIN)
@@ -447,7 +460,7 @@ class Window:
             n_err, n_valid, _, legacy, shaped = self._group_sums(first, last)
             maybe = (legacy >= 1) & (legacy >= LEGACY_WEIGHT * shaped) & (n_err >= n_valid)
             if not maybe.all():
-                g_cls = np.where(damaged & ~maybe, UTF, g_cls)
+                g_cls[damaged & ~maybe] = UTF
                 changed = True
         if changed:
             keep = g_cls != ASC
