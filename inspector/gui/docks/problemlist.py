@@ -72,7 +72,9 @@ def short_explanation(unit: decoder.Unit, data: bytes) -> str:
         lead = data[0] if data else 0
         need = decoder.STRUCT_LEN[lead]
         where = " at the end of the file" if unit.at_end else ""
-        return f"truncated: the lead byte announces {need} bytes, only {unit.length} follow{where}"
+        # unit.length counts the lead: "only 1 arrived" is the lead alone.
+        return (f"truncated: the lead byte announces {need} bytes, only {unit.length} "
+                f"arrived{where}")
     if kind == K.UNEXPECTED_CONTINUATION:
         return "continuation byte with no lead byte before it"
     if kind == K.INVALID_BYTE:

@@ -290,3 +290,13 @@ def test_says_when_the_views_decode_differently(dock):
     assert "decode it differently" not in dock.status.text()
     doc.set_dialect(K.CESU8)
     assert "utf-8" in dock.status.text() and "differently" in dock.status.text()
+
+
+def test_truncated_explanation_says_how_many_bytes_arrived():
+    data = b"caf\xe9 au lait\xe2\x82"
+    units = [u for u in decoder.cut(data) if u.kind == K.TRUNCATED]
+    texts = [problemlist.short_explanation(u, data[u.offset:u.offset + u.length + 6])
+             for u in units]
+    assert texts == ["truncated: the lead byte announces 3 bytes, only 1 arrived",
+                     "truncated: the lead byte announces 3 bytes, only 2 arrived at the end "
+                     "of the file"]
