@@ -38,6 +38,13 @@ TEXT_WINDOW = 2 << 20  # per-window costs are paid once per 2 MiB; pieces follow
 # decoder's error handler (whose cost, and the hits', grows with every error).
 _DENSE_ERRORS = 1 / 32
 _DENSE_MIN_PIECE = 4096  # smaller pieces are not worth switching paths for
+_DENSE_PROBE = 1024  # bytes at a piece's start that may show it is far denser than that
+
+
+def _clearly_dense(head: bytes) -> bool:
+    """Errors in one byte of 8 or more (4 times the dense share) at the start of a piece:
+    it goes to the dense kernel without its whole decode (either path counts exactly)."""
+    return head.decode("utf-8", "replace").count("\ufffd") * 8 > len(head)
 
 
 def _set_first_problem(index, first, firsts) -> None:
@@ -109,6 +116,10 @@ def _text_window(result, index, buf, base: int, stop: int, final: bool) -> int |
         a, b = edges[j], edges[j + 1]
         if a == b or all_ascii:
             text = ""
+        elif b - a >= _DENSE_MIN_PIECE and _clearly_dense(buf[a:a + _DENSE_PROBE]):
+            dense_from = a  # binary data: not worth decoding whole to find out
+            n_pieces = j
+            break
         else:
             text = decode(view[a:b], "surrogateescape", True)[0]
         if all_ascii or text.isascii():  # no error byte: every character is its byte

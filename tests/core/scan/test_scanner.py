@@ -271,6 +271,19 @@ def test_utf8_dense_kernel_on_random_bytes_and_prefix():
     check(data, K.UTF8, chunk_size=70_000, block=8192, max_errors=3)
 
 
+@pytest.mark.parametrize("head", [1024, 300, 4096])
+def test_utf8_piece_that_starts_dense_then_turns_to_text(head):
+    """A piece whose first KiB is binary goes to the dense kernel without its decode
+    (utf8path._clearly_dense); text after the binary, in the same piece, is counted
+    there just as exactly."""
+    rng = random.Random(head)
+    text = ("Grüße 世界 😀 \u0378 \ue000 \x01\n" * 900).encode()
+    for data in (rng.randbytes(head) + text, rng.randbytes(head) + text + rng.randbytes(head),
+                 text[:5000] + rng.randbytes(head) + text):
+        check(data, K.UTF8, chunk_size=1 << 20, block=4096, max_errors=100)
+        check(data, K.UTF8, chunk_size=6000, block=64 * 1024, max_errors=7)
+
+
 def test_utf8_bom_and_warnings_at_window_starts():
     data = b"\xef\xbb\xbf" + b"\xff" + ("\ufeff\u200e\U000e0001\U0010ffff" * 2000).encode() + b"\x80" * 10
     for chunk in (64, 1000, 1 << 20):
