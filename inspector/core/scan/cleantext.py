@@ -97,10 +97,6 @@ def _record_span(error: UnicodeDecodeError):
 
 codecs.register_error("inspector-record-spans", _record_span)
 
-_BELOW_E0 = bytes(range(0xE0))
-_BELOW_F0 = bytes(range(0xF0))
-
-
 class TextCounts:
     """What :func:`text_counts` finds: ``units`` by length (1..4) and the error units
     (:class:`~inspector.core.units.decoder.Unit`, in order)."""
@@ -131,8 +127,8 @@ def text_counts(data: bytes) -> TextCounts | None:
         return None
     n = len(data)
     errors = []
-    error_bytes = error_e0 = error_f0 = 0
-    k = 0
+    valid = []  # the bytes between the runs of errors
+    pos = k = 0
     while k < len(spans):
         start, end = spans[k]
         k += 1
@@ -144,16 +140,10 @@ def text_counts(data: bytes) -> TextCounts | None:
         if not run or run[-1].offset + run[-1].length != end or any(u.is_valid for u in run):
             return None  # not the premise (see the module text): the scanner decides
         errors.extend(run)
-        high = data[start:end].translate(None, _BELOW_E0)
-        error_bytes += end - start
-        error_e0 += len(high)
-        error_f0 += len(high.translate(None, _BELOW_F0))
-    chars = len(text)
-    high = data.translate(None, _BELOW_E0)
-    u4 = len(high.translate(None, _BELOW_F0)) - error_f0  # leads F0.. outside the runs
-    u3 = len(high) - error_e0 - u4  # and E0..EF
-    u2 = (n - error_bytes - chars) - 2 * u3 - 3 * u4
-    return TextCounts({1: chars - u2 - u3 - u4, 2: u2, 3: u3, 4: u4}, errors)
+        valid.append(data[pos:start])
+        pos = end
+    valid.append(data[pos:])
+    return TextCounts(units_by_length(b"".join(valid), len(text)), errors)
 
 
 def clean_scan(source, max_errors: int = 100, sha256: bool = True) -> ScanResult | None:
