@@ -38,13 +38,19 @@ TEXT_WINDOW = 2 << 20  # per-window costs are paid once per 2 MiB; pieces follow
 # decoder's error handler (whose cost, and the hits', grows with every error).
 _DENSE_ERRORS = 1 / 32
 _DENSE_MIN_PIECE = 4096  # smaller pieces are not worth switching paths for
-_DENSE_PROBE = 1024  # bytes at a piece's start that may show it is far denser than that
+_DENSE_PROBE = 1024  # bytes at a piece's start, middle and end that may show it is far denser
 
 
-def _clearly_dense(head: bytes) -> bool:
-    """Errors in one byte of 8 or more (4 times the dense share) at the start of a piece:
-    it goes to the dense kernel without its whole decode (either path counts exactly)."""
-    return head.decode("utf-8", "replace").count("\ufffd") * 8 > len(head)
+def _clearly_dense(buf: bytes, a: int, b: int) -> bool:
+    """Errors in one byte of 8 or more (4 times the dense share) at the start, the middle
+    and the end of the piece ``buf[a:b]``: it goes to the dense kernel without its whole
+    decode (either path counts exactly; the three probes keep a text piece with some
+    binary in it on the quicker text path)."""
+    for lo in (a, (a + b - _DENSE_PROBE) // 2, b - _DENSE_PROBE):
+        probe = buf[lo:lo + _DENSE_PROBE]
+        if probe.decode("utf-8", "replace").count("\ufffd") * 8 <= len(probe):
+            return False
+    return True
 
 
 def _set_first_problem(index, first, firsts) -> None:
@@ -116,7 +122,7 @@ def _text_window(result, index, buf, base: int, stop: int, final: bool) -> int |
         a, b = edges[j], edges[j + 1]
         if a == b or all_ascii:
             text = ""
-        elif b - a >= _DENSE_MIN_PIECE and _clearly_dense(buf[a:a + _DENSE_PROBE]):
+        elif b - a >= _DENSE_MIN_PIECE and _clearly_dense(buf, a, b):
             dense_from = a  # binary data: not worth decoding whole to find out
             n_pieces = j
             break

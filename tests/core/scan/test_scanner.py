@@ -273,13 +273,14 @@ def test_utf8_dense_kernel_on_random_bytes_and_prefix():
 
 @pytest.mark.parametrize("head", [1024, 300, 4096])
 def test_utf8_piece_that_starts_dense_then_turns_to_text(head):
-    """A piece whose first KiB is binary goes to the dense kernel without its decode
-    (utf8path._clearly_dense); text after the binary, in the same piece, is counted
-    there just as exactly."""
+    """A piece binary at its start, middle and end goes to the dense kernel without its
+    decode (utf8path._clearly_dense); text inside it is counted there just as exactly,
+    and a piece with binary at its start only stays on the text path."""
     rng = random.Random(head)
     text = ("Grüße 世界 😀 \u0378 \ue000 \x01\n" * 900).encode()
     for data in (rng.randbytes(head) + text, rng.randbytes(head) + text + rng.randbytes(head),
-                 text[:5000] + rng.randbytes(head) + text):
+                 text[:5000] + rng.randbytes(head) + text, rng.randbytes(20_000),
+                 rng.randbytes(9000) + text[:3000] + rng.randbytes(9000)):
         check(data, K.UTF8, chunk_size=1 << 20, block=4096, max_errors=100)
         check(data, K.UTF8, chunk_size=6000, block=64 * 1024, max_errors=7)
 
