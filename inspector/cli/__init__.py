@@ -4,6 +4,7 @@ only when it is used, so the command line never loads Qt unless it opens the win
 
 from __future__ import annotations
 
+import os
 import sys
 
 from inspector.cli.common import EXIT_OK
@@ -15,6 +16,10 @@ SUBCOMMANDS = {
 
 
 def main(argv: list[str] | None = None) -> int:
+    # numpy's OpenBLAS starts a thread per core as numpy is imported, and starting them
+    # costs each process (every worker of a folder scan) about 50 ms of CPU. Nothing
+    # here does linear algebra. A user's own setting wins.
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] in SUBCOMMANDS:
         import importlib

@@ -89,6 +89,9 @@ def main() -> None:
         jobs = ["--jobs", args[k + 1]]
         del args[k:k + 2]
     n = int(args[0]) if args else 3000
+    # An installed wheel comes with its bytecode (pip compiles it); a checkout run under
+    # PYTHONDONTWRITEBYTECODE would compile every module in every process instead.
+    subprocess.run([sys.executable, "-m", "compileall", "-q", "inspector"], cwd=ROOT, check=True)
     with tempfile.TemporaryDirectory() as tmp:
         make_tree(tmp, n)
         subprocess.run([sys.executable, "-m", "inspector", "scan", "--jsonl", tmp],
