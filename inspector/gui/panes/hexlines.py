@@ -9,6 +9,8 @@ reached the page in a big file no number is painted (the status bar says "Ln ?")
 
 from __future__ import annotations
 
+import math
+
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter
 
@@ -41,25 +43,35 @@ def line_starts_in(document, start: int, end: int, data: bytes | None = None) ->
 def paint_line_numbers(p: QPainter, view, pal, start: int, end: int, data: bytes,
                        top: int) -> None:
     """The tags of the line starts in [start, end): the number in a small font on a
-    pill at the top left of the byte's cell."""
+    pill at the left of the byte's cell, in the space between the rows (above the
+    digits' tops, below the row before's baseline), so that no digit is hidden."""
     lay = view.layout_
     lh = view.sprites.lh
+    main = QFontMetricsF(view.sprites.font)
+    base_y = view.sprites.ascent + (lh - main.height()) / 2  # as the painter sets text
     font = QFont(view.sprites.font)
     font.setPointSizeF(max(4.0, font.pointSizeF() * 0.6))
     fm = QFontMetricsF(font)
+    # The pill holds digits only: their cap height and a pixel or two of margin. Hex
+    # digits have no descenders, so the space between two rows of them runs from the
+    # baseline of the row before to the top of this row's digits.
+    gap_top = math.ceil(base_y - lh + 1)
+    gap_bottom = math.floor(base_y - main.capHeight() - 1)
+    pill_h = min(math.ceil(fm.capHeight()) + 3, gap_bottom - gap_top)
+    pill_top = gap_top + (gap_bottom - gap_top - pill_h) // 2
     p.save()
     p.setFont(font)
     fg = pal.color("offset_text")
-    bg = QColor(pal.color("alternate_background"))
-    bg.setAlpha(255)
-    edge = QColor(fg)
-    edge.setAlpha(200)
+    # A tinted pill without an edge: at this size an edge line would touch the digits.
+    bg = QColor(fg)
+    bg.setAlpha(48)
     for offset, line in line_starts_in(view.document, start, end, data):
         row = lay.row_of(offset) - top
         x = lay.cell_x(lay.col_of(offset))
         text = f"{line:,}"
-        rect = QRectF(x - 1, row * lh, fm.horizontalAdvance(text) + 4, fm.height())
-        p.setPen(edge)
+        y = max(0, row * lh + pill_top)  # the top row's pill stays on the page
+        rect = QRectF(x - 1, y, fm.horizontalAdvance(text) + 4, pill_h)
+        p.setPen(Qt.PenStyle.NoPen)
         p.setBrush(bg)
         p.drawRoundedRect(rect, 2, 2)
         p.setPen(fg)

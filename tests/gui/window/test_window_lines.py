@@ -148,3 +148,35 @@ def test_hex_view_line_numbers(opened, qtbot, tmp_path):
     assert os.path.getsize(path) > 0
     w.act_line_numbers.trigger()
     assert not w.hex_view.show_line_numbers
+
+
+def test_line_number_tags_leave_the_digits_visible(opened, qtbot):
+    """A tag sits between two rows: the digits of the byte it marks are painted as they
+    are without tags (the first row's tag aside, which has no row above it)."""
+    from PySide6.QtGui import QFontMetricsF
+
+    w = opened(TEXT * 3)
+    if not w.scan_complete:
+        with qtbot.waitSignal(w.scanFinished, timeout=10000):
+            pass
+    view = w.hex_view
+    lay, sprites = view.layout_, view.sprites
+    offset = TEXT.index(b"second")
+    assert lay.row_of(offset) > 0
+
+    def digits_of_the_marked_byte():
+        view.viewport().repaint()
+        image = view.viewport().grab().toImage()
+        main = QFontMetricsF(sprites.font)
+        base_y = sprites.ascent + (sprites.lh - main.height()) / 2
+        row = lay.row_of(offset) - view.top_row
+        x = int(lay.cell_x(lay.col_of(offset)))
+        y = int(row * sprites.lh + base_y - main.capHeight())
+        return [image.pixel(i, j) for i in range(x, x + 2 * sprites.cw)
+                for j in range(y, int(row * sprites.lh + base_y))]
+
+    without = digits_of_the_marked_byte()
+    w.act_line_numbers.trigger()
+    assert (offset, 2) in view.line_starts_in(0, 64)
+    assert digits_of_the_marked_byte() == without
+    w.act_line_numbers.trigger()
