@@ -589,18 +589,26 @@ def _kernel_tables():
                 else:
                     kind[code], err_bytes[code] = C_TRUNCATED, ulen
                     repl[code] = ulen if (b and um1 > 0) else 1
-    problem = (kind >= 1) & (kind <= 7)
-    problem[G_CTRL_BINARY * 16:G_CTRL_TEXT * 16 + 16] = True
     valid_multi = vlen >= 2
-    return by_byte, bad.reshape(-1), kind, vlen, repl, err_bytes, covers, problem, valid_multi
+    return by_byte, bad.reshape(-1), kind, vlen, repl, err_bytes, covers, valid_multi
 
 
-(_K_BY_BYTE, _K_BAD, _K_KIND, _K_VLEN, _K_REPL, _K_ERR_BYTES, _K_COVERS, _K_PROBLEM,
+(_K_BY_BYTE, _K_BAD, _K_KIND, _K_VLEN, _K_REPL, _K_ERR_BYTES, _K_COVERS,
  _K_VALID_MULTI) = _kernel_tables()
-_K_CTRL = np.zeros(256, dtype=np.int64)
-_K_CTRL[G_CTRL_BINARY * 16:G_CTRL_TEXT * 16 + 16] = 1
-_K_BINARY = np.zeros(256, dtype=np.int64)
-_K_BINARY[G_CTRL_BINARY * 16:G_CTRL_BINARY * 16 + 16] = 1
+# What each code adds to a block's counts, one column per count (Utf8Block takes them
+# all with one product of its histogram): units by kind code 0..8 (8: continuation
+# byte), valid units by length 1..4, continuation bytes taken, replacements, error
+# bytes, ASCII controls, ASCII bytes that look binary. In floating point the product
+# goes to BLAS; every count is far below 2**53.
+_KC_KIND, _KC_LENGTH, _KC_COVERS, _KC_REPL, _KC_ERR_BYTES, _KC_CTRL, _KC_BINARY = 0, 9, 13, 14, 15, 16, 17
+_K_COUNTS = np.zeros((256, 18))
+_K_COUNTS[np.arange(256), _K_KIND] = 1
+_K_COUNTS[:, _KC_LENGTH:_KC_LENGTH + 4] = _K_VLEN[:, None] == np.arange(1, 5)
+_K_COUNTS[:, _KC_COVERS] = _K_COVERS
+_K_COUNTS[:, _KC_REPL] = _K_REPL
+_K_COUNTS[:, _KC_ERR_BYTES] = _K_ERR_BYTES
+_K_COUNTS[G_CTRL_BINARY * 16:G_CTRL_TEXT * 16 + 16, _KC_CTRL] = 1
+_K_COUNTS[G_CTRL_BINARY * 16:G_CTRL_BINARY * 16 + 16, _KC_BINARY] = 1
 
 
 class Utf8Block:
@@ -628,22 +636,20 @@ class Utf8Block:
         self.n = n
         self.padded, code, self._um1, self._cont = byte_codes(data, a, b)
         self.code = code
-        hist = np.bincount(code, minlength=256)
-        kinds = np.bincount(_K_KIND, weights=hist, minlength=9).astype(np.int64)
-        vl = np.bincount(_K_VLEN, weights=hist, minlength=7).astype(np.int64)
-        covered = int(hist @ _K_COVERS)
-        strays = int(kinds[8]) - covered
-        kinds[C_STRAY] += strays
-        self.errors = tuple(kinds[:8].tolist())
-        self.units = tuple(vl[1:5].tolist())
-        self.replacements = int(hist @ _K_REPL) + strays
-        self.error_bytes = int(hist @ _K_ERR_BYTES) + strays
-        self.control = int(hist @ _K_CTRL)
-        self.binary = int(hist @ _K_BINARY)
+        counts = [int(c) for c in (np.bincount(code, minlength=256) @ _K_COUNTS).tolist()]
+        strays = counts[_KC_KIND + 8] - counts[_KC_COVERS]
+        counts[_KC_KIND + C_STRAY] += strays
+        self.errors = tuple(counts[_KC_KIND:_KC_KIND + 8])
+        self.units = tuple(counts[_KC_LENGTH:_KC_LENGTH + 4])
+        self.replacements = counts[_KC_REPL] + strays
+        self.error_bytes = counts[_KC_ERR_BYTES] + strays
+        self.control = counts[_KC_CTRL]
+        self.binary = counts[_KC_BINARY]
         # The first problem and the first errors: dense errors are met within the first
-        # few hundred bytes, so a prefix is looked at first.
+        # few hundred bytes, so a prefix is looked at first (for the errors asked for,
+        # about long enough if they are spread evenly).
         need = min(max(need, 0), n) if self.error_bytes else 0
-        h = min(n, 1024 if need else 256)
+        h = min(n, max(256, need * n // self.error_bytes * 3 // 2) if need else 256)
         while True:
             first, starts = _problems(code[:h], self._um1[:h], self._cont[:h], need)
             if h == n or (first >= 0 and len(starts) >= need):
@@ -744,14 +750,16 @@ def _problems(code, um1, cont, need: int) -> tuple[int, np.ndarray]:
         flags[1:] |= stray.view(np.uint8)
         if cont[0]:
             flags[0] |= 1
-    if not need:
-        i = int(np.argmax(flags != 0)) if h else 0
-        return (i if h and flags[i] else -1), _NO_STARTS
-    hits = np.flatnonzero(flags)
-    if not len(hits):
-        return -1, _NO_STARTS
-    starts = hits[flags.take(hits) & 1 != 0][:need]
-    return int(hits[0]), starts
+    if need:
+        starts = np.flatnonzero(flags & 1)[:need]
+        if len(starts):
+            # A control before the first error is the first problem.
+            head = flags[:int(starts[0]) + 1]
+            return int(np.argmax(head)), starts
+    else:
+        starts = _NO_STARTS
+    i = int(np.argmax(flags != 0)) if h else 0
+    return (i if h and flags[i] else -1), starts
 
 
 _NO_STARTS = np.zeros(0, dtype=np.intp)
