@@ -153,12 +153,14 @@ def _line_columns_utf8(source, offsets: list[int], lo: int, index) -> list[tuple
     out = []
     pos = 0  # relative to lo: the last offset met, or the start of its line
     column = 1
+    has_lf = b"\n" in data  # often not, in the few hundred bytes of a binary file's errors
     for off in offsets:
         r = off - lo
-        k = data.rfind(b"\n", pos, r)
-        if k >= 0:
-            lines += data.count(b"\n", pos, r)
-            pos, column = k + 1, 1
+        if has_lf:
+            k = data.rfind(b"\n", pos, r)
+            if k >= 0:
+                lines += data.count(b"\n", pos, r)
+                pos, column = k + 1, 1
         if r > pos:
             column += len(data[pos:r].decode("utf-8", "replace"))
             pos = r

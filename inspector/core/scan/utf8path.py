@@ -12,7 +12,7 @@ from inspector.core.scan import kernels as KR
 from inspector.core.scan import tables as TB
 from inspector.core.units import kinds as K
 from inspector.core.units.decoder import cut, units_by_length
-from inspector.core.scan.tally import add_warning_bits, collect_first_errors
+from inspector.core.scan.tally import add_warning_bits
 from inspector.core.scan.windows import LOOKAHEAD, reader_of
 
 # ----------------------------------------------------------- the utf-8 dialect's fast path
@@ -31,7 +31,9 @@ from inspector.core.scan.windows import LOOKAHEAD, reader_of
 #   from the number of characters, one byte-class count and the hits;
 # * dense errors (more than 1 error byte in 32): the byte-level kernel
 #   (:class:`kernels.Utf8Block`): one code per byte, one histogram.
-# Exact rows are built only for the first ``max_errors`` errors (the report's list).
+# Units are made only for the first ``max_errors`` errors (the report's list): from the
+# kernel's codes where errors are dense, through the reference decoder's cut around
+# each error where they are few.
 
 TEXT_WINDOW = 2 << 20  # per-window costs are paid once per 2 MiB; pieces follow the blocks
 # Error bytes per byte above which a piece is cut at byte level rather than through the
@@ -137,7 +139,10 @@ def _text_window(result, index, buf, base: int, stop: int, final: bool) -> int |
             continue
         cps = array([text]).view(uint32)
         hits = table.take(cps).nonzero()[0]
-        if len(hits) * 2 > (b - a) * _DENSE_ERRORS and b - a >= _DENSE_MIN_PIECE:
+        # A small piece is worth the switch only as the stream's last (nothing after it
+        # goes to the kernel with it): a small file of binary data, say.
+        if len(hits) * 2 > (b - a) * _DENSE_ERRORS and (b - a >= _DENSE_MIN_PIECE
+                                                         or (final and b == stop)):
             hit_cps = cps[hits]
             escapes = count(hit_cps >= 0xDC80) - count(hit_cps > 0xDCFF)
             if escapes > (b - a) * _DENSE_ERRORS:
@@ -262,11 +267,20 @@ def _count_text_pieces(result, index, buf, base, stop, final, edges, first_blk, 
     if err_bytes is not None and len(result.first_errors) < result.max_errors:
         m = np.frombuffer(buf, dtype=np.uint8, count=stop)
         for j in np.flatnonzero(err_bytes).tolist():
-            if len(result.first_errors) >= result.max_errors:
+            need = result.max_errors - len(result.first_errors)
+            if need <= 0:
                 break
             a, b = edges[j], edges[j + 1]
-            _piece_first_errors(result, buf, m, base, _first_error_offset(buf, a, b), b,
-                                final and b == stop)
+            lo = _first_error_offset(buf, a, b)
+            n_err = int(err_bytes[j])
+            if n_err >= 8 and n_err * _SPARSE_FIRST_ERRORS > b - a:
+                # Many errors, too close together for a cut of each through the decoder:
+                # cut at byte level, a stretch about long enough for those needed first.
+                span = max(256, min(KR.ERROR_SPAN, need * (b - lo) // n_err * 5 // 4))
+                result.first_errors += KR.first_error_units(buf, lo, b, need, base + lo,
+                                                            final and b == stop, span)
+            else:
+                _piece_first_errors(result, buf, m, base, lo, b, final and b == stop)
 
 
 def _count_text_warnings(result, index, bom: bool, cps, piece, P: int, sl) -> None:
@@ -319,6 +333,8 @@ def _ascii_controls(v: np.ndarray) -> tuple[int, int, int]:
 
 
 _FIRST_ERRORS_SPAN = 64  # bytes cut at a time from each error of a text piece on
+# Error bytes at least one in this many: the piece's first errors are cut at byte level.
+_SPARSE_FIRST_ERRORS = 256
 
 
 def _piece_first_errors(result, buf, m, base: int, lo: int, b: int, ends_stream: bool) -> None:
@@ -361,7 +377,6 @@ def _first_error_offset(buf, a: int, b: int) -> int:
 
 
 DENSE_PIECE = 64 * 1024
-_DENSE_ROWS_SPAN = 4096
 
 
 def _dense_window(result, index, buf, base: int, a: int, b: int, final: bool) -> int:
@@ -378,26 +393,20 @@ def _dense_window(result, index, buf, base: int, a: int, b: int, final: bool) ->
         # then stay in the L2 cache.
         while lo < hi:
             piece_end = hi if hi - lo <= DENSE_PIECE else boundary_at_or_after(buf, lo + DENSE_PIECE, lo)
-            error_bytes += _dense_block(result, index, buf, base, lo, piece_end, blk)
-            # The first errors: rows cut a few KiB at a time, only until the list is
-            # full (dense errors fill it within the first few hundred bytes).
-            p = lo
-            while p < piece_end and len(result.first_errors) < result.max_errors:
-                q = piece_end
-                if piece_end - p > _DENSE_ROWS_SPAN + 8:
-                    q = KR.safe_stop(buf, p + _DENSE_ROWS_SPAN, K.UTF8)
-                m = np.frombuffer(buf, dtype=np.uint8, count=q - p, offset=p)
-                rows = KR.classify(m, lambda ix, shift=base + p: ix.astype(np.int64) + shift,
-                                   None, final and q == b, K.UTF8)
-                collect_first_errors(result, rows)
-                p = q
+            # The first errors come from the kernel's codes, only until the list is full
+            # (dense errors fill it within the first few hundred bytes).
+            need = result.max_errors - len(result.first_errors)
+            C = KR.Utf8Block(buf, lo, piece_end, need)
+            error_bytes += _dense_block(result, index, buf, base, lo, piece_end, blk, C)
+            if len(C.error_starts):
+                result.first_errors += C.error_units(base + lo, final and piece_end == b)
             lo = piece_end
     return error_bytes
 
 
-def _dense_block(result, index, buf, base: int, a: int, b: int, blk: int) -> int:
-    """[a, b): units that all start in block ``blk``."""
-    C = KR.Utf8Block(buf, a, b)
+def _dense_block(result, index, buf, base: int, a: int, b: int, blk: int, C) -> int:
+    """[a, b): units that all start in block ``blk``, cut by ``C`` (a
+    :class:`kernels.Utf8Block`)."""
     for L, c in enumerate(C.units, start=1):
         if c:
             index.units[blk, L - 1] += c
