@@ -1,12 +1,18 @@
 """`scan DIR --jsonl` on a tree of 3,000 small files against a CPython loop that decodes
 the same files with errors='replace': both as whole processes, in the same run.
 
-    python3 tests/benchmarks/bench_corpus.py [N_FILES] [--jobs N]
+    python3 tests/benchmarks/bench_corpus.py [N_FILES] [--jobs N] [--floor]
 
 The tree: files of 1-30 KB in several scripts; ~8 % random bytes (binary), ~12 % with a
 few corrupted bytes, ~5 % in a legacy charset, the rest valid UTF-8. The goal (issue 15):
 ratio = loop time / scan time >= 0.5. The scan's counts are checked against the loop's
 (replacement characters and code points per file must agree).
+
+``--floor`` also times what no report can do without, on 2 processes: walking, reading,
+hashing, decoding and printability as the scan does them, and a JSON line of a report's
+size per file, with nothing of the contract's analysis (units by length, error kinds,
+warnings, first errors, lines, the verdict and its map). The room left between that and
+twice the loop is what the analysis may cost.
 """
 
 from __future__ import annotations
@@ -36,6 +42,39 @@ for dp, dn, fn in os.walk(sys.argv[1]):
             t = fh.read().decode('utf-8', 'replace')
         out[p] = (t.count('\ufffd'), len(t))
 json.dump(out, sys.stdout)
+"""
+
+FLOOR = r"""
+import os, sys, json, hashlib
+from concurrent.futures import ProcessPoolExecutor
+
+def report(p):
+    st = os.stat(p)
+    with open(p, 'rb') as fh:
+        data = fh.read()
+    sha = hashlib.sha256(data).hexdigest()
+    try:
+        t, valid = data.decode('utf-8'), True
+    except UnicodeDecodeError:
+        t, valid = data.decode('utf-8', 'replace'), False
+    printable = t.replace('\n', '').isprintable()
+    return json.dumps({'path': p, 'size': st.st_size, 'mtime_ns': st.st_mtime_ns, 'sha256': sha,
+                       'valid': valid, 'code_points': len(t), 'printable': printable,
+                       'replacements': t.count('\ufffd'), 'by_kind': dict.fromkeys('abcdefghij', 0),
+                       'warnings': dict.fromkeys('abcdefghij', 0), 'pad': '.' * 800},
+                      ensure_ascii=False) + '\n'
+
+def task(paths):
+    return ''.join(map(report, paths))
+
+if __name__ == '__main__':
+    paths = []
+    for dp, dn, fn in os.walk(sys.argv[1]):
+        dn.sort()
+        paths += [os.path.join(dp, f) for f in sorted(fn)]
+    with ProcessPoolExecutor(2) as ex:
+        for out in ex.map(task, [paths[i:i + 16] for i in range(0, len(paths), 16)]):
+            sys.stdout.write(out)
 """
 
 
@@ -88,6 +127,9 @@ def main() -> None:
         k = args.index("--jobs")
         jobs = ["--jobs", args[k + 1]]
         del args[k:k + 2]
+    floor = "--floor" in args
+    if floor:
+        args.remove("--floor")
     n = int(args[0]) if args else 3000
     # An installed wheel comes with its bytecode (pip compiles it); a checkout run under
     # PYTHONDONTWRITEBYTECODE would compile every module in every process instead.
@@ -96,11 +138,13 @@ def main() -> None:
         make_tree(tmp, n)
         subprocess.run([sys.executable, "-m", "inspector", "scan", "--jsonl", tmp],
                        capture_output=True, cwd=ROOT)  # warm the page cache and the table cache
-        loops, scans = [], []
+        loops, scans, floors = [], [], []
         for _ in range(3):
             t, out = timed([sys.executable, "-c", LOOP, tmp])
             loops.append(t)
             ref = json.loads(out)
+            if floor:
+                floors.append(timed([sys.executable, "-c", FLOOR, tmp])[0])
             t, out = timed([sys.executable, "-m", "inspector", "scan", "--jsonl", *jobs, tmp])
             scans.append(t)
         reports = [json.loads(x) for x in out.splitlines()]
@@ -115,6 +159,9 @@ def main() -> None:
         scan_cpu = min(c for cmd, c in CPU if cmd == "-m")
         print(f"CPU (user+sys, with children): loop {loop_cpu:.2f} s, scan {scan_cpu:.2f} s, "
               f"ratio {loop_cpu / scan_cpu:.2f}; load {os.getloadavg()[0]:.1f}")
+        if floor:
+            print(f"floor (read, hash, decode, printable, a JSON line; 2 processes): "
+                  f"{min(floors):.2f} s, ratio {loop / min(floors):.2f}")
 
 
 if __name__ == "__main__":
