@@ -29,6 +29,7 @@ import numpy as np
 
 from inspector.core.units import kinds as K
 from inspector.core.units.decoder import MIN_VALUE, SECOND_BYTE_RANGE, STRUCT_LEN, Unit
+from inspector.core.scan.pagecut import pair_value, surrogate_pairs
 from inspector.core.scan.tables import B_BOM, B_UNASSIGNED, B_ZWNBSP, tables
 
 # Kind codes in rows: 0 is valid, then the error kinds in the spec's order.
@@ -298,15 +299,10 @@ def classify(m: np.ndarray, offsets_of, forced: np.ndarray | None, stream_end: b
 def _pair_dialect(dialect, kind, value, length, offset):
     """Surrogates under WTF-8 (lone ones are valid, the halves of a pair stay errors) and
     CESU-8 / Modified UTF-8 (a pair is one valid 6-byte unit)."""
-    sur = (kind == C_SURROGATE) & (length == 3)
-    if not sur.any():
+    pairs = surrogate_pairs(kind, value, length, offset)
+    if pairs is None:
         return kind, value, length, None
-    high = sur & (value <= 0xDBFF)
-    low = sur & (value >= 0xDC00)
-    pair_first = np.zeros(len(kind), dtype=bool)
-    pair_first[:-1] = high[:-1] & low[1:] & (offset[1:] == offset[:-1] + 3)
-    pair_second = np.zeros(len(kind), dtype=bool)
-    pair_second[1:] = pair_first[:-1]
+    sur, pair_first, pair_second = pairs
     kind = kind.copy()
     if dialect == K.WTF8:
         kind[sur & ~pair_first & ~pair_second] = C_VALID
@@ -316,7 +312,7 @@ def _pair_dialect(dialect, kind, value, length, offset):
         return kind, value, length, None
     value = value.copy()
     length = length.copy()
-    value[first] = 0x10000 + ((value[first] - 0xD800) << 10) + (value[first + 1] - 0xDC00)
+    value[first] = pair_value(value[first], value[first + 1])
     kind[first] = C_VALID
     length[first] = 6
     return kind, value, length, ~pair_second

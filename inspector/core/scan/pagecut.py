@@ -176,27 +176,43 @@ def cut(data: bytes | bytearray | memoryview, base: int = 0, dialect: str = K.UT
     return PageCut(st + base, length, kind, value, replacements, at_end, warnings)
 
 
-def _pair_surrogates(dialect, st, kind, value, length, strays):
-    """Surrogate pairs (a complete high surrogate directly followed by a complete low
-    one): under WTF-8 both halves stay errors and lone ones are valid; under CESU-8 and
-    Modified UTF-8 the pair is one valid 6-byte unit. Changes the arrays in place;
-    returns which units remain (None: all)."""
+def surrogate_pairs(kind, value, length, offset):
+    """(the complete surrogate units, the first halves of pairs, the second halves) as
+    masks over units, or None when there is no surrogate. A pair: a complete high
+    surrogate directly followed by a complete low one."""
     sur = (kind == C_SURROGATE) & (length == 3)
     if not sur.any():
         return None
     high = sur & (value <= 0xDBFF)
     low = sur & (value >= 0xDC00)
     first = np.zeros(len(kind), dtype=bool)
-    first[:-1] = high[:-1] & low[1:] & (st[1:] == st[:-1] + 3)
+    first[:-1] = high[:-1] & low[1:] & (offset[1:] == offset[:-1] + 3)
     second = np.zeros(len(kind), dtype=bool)
     second[1:] = first[:-1]
+    return sur, first, second
+
+
+def pair_value(high, low):
+    """The code point of surrogate pairs from their halves' values."""
+    return 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
+
+
+def _pair_surrogates(dialect, st, kind, value, length, strays):
+    """Surrogate pairs (a complete high surrogate directly followed by a complete low
+    one): under WTF-8 both halves stay errors and lone ones are valid; under CESU-8 and
+    Modified UTF-8 the pair is one valid 6-byte unit. Changes the arrays in place;
+    returns which units remain (None: all)."""
+    pairs = surrogate_pairs(kind, value, length, st)
+    if pairs is None:
+        return None
+    sur, first, second = pairs
     if dialect == K.WTF8:
         kind[sur & ~first & ~second] = C_VALID
         return None
     at = np.flatnonzero(first)
     if not len(at):
         return None
-    value[at] = 0x10000 + ((value[at] - 0xD800) << 10) + (value[at + 1] - 0xDC00)
+    value[at] = pair_value(value[at], value[at + 1])
     kind[at] = C_VALID
     length[at] = 6
     strays[at] += strays[at + 1]  # the continuation bytes after the low half follow the pair
