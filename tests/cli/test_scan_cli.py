@@ -162,7 +162,6 @@ def test_jobs_give_the_same_report(tmp_path, capsys, monkeypatch):
 
     monkeypatch.setattr(parallelscan, "TASK_BYTES", 1 << 16)
     monkeypatch.setattr(parallelscan, "MIN_PARALLEL_BYTES", 0)
-    monkeypatch.setattr(parallelscan, "_qt_application_running", lambda: False)
     spied = []
     real = parallelscan.segment
     monkeypatch.setattr(parallelscan, "segment", lambda *a: spied.append(1) or real(*a))

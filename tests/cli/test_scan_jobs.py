@@ -109,12 +109,6 @@ def test_stdin_in_slices(tmp_path, slices, monkeypatch):
     assert comparable(one) == comparable(two) and one["errors"]["total"] == 1
 
 
-def test_no_process_from_the_window(monkeypatch):
-    monkeypatch.setattr(PS, "_qt_application_running", lambda: True)
-    with pytest.raises(RuntimeError):
-        PS.process_pool(2)
-
-
 def test_a_finished_run_waits_for_its_workers(tmp_path, monkeypatch, capsys):
     """shutdown(wait=False) at the end of a whole run let the interpreter's exit hook
     write to the pool's closed pipe now and then (``OSError: Bad file descriptor``)."""

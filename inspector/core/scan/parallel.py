@@ -20,9 +20,12 @@ is many small numpy calls that hold it between them; two threads ran slower than
 two processes 1.6-1.8 times faster (2-core machine). The local pool forks when that is
 safe (one thread, Linux: it starts in 10-25 ms, the modules already imported), else it
 uses ``forkserver`` or ``spawn`` (each worker then imports the scanner, ~0.3 s once).
-The window never forks and never cuts a file into slices (it scans one file in a worker
-thread); its folder triage sends whole files to an :func:`isolated_pool` (forkserver or
-spawn: a child never inherits the Qt process's threads).
+Who may start processes is the caller's decision, never looked up here: a scan uses
+slices only when its caller passes ``workers`` > 1 or an executor (the command line
+passes ``--jobs``; the window passes nothing and scans in one worker thread). Its folder
+triage sends whole files to an :func:`isolated_pool` (forkserver or spawn: a child never
+inherits the window's threads). A pool started here forks only a process that has one
+thread (see :func:`start_method`).
 """
 
 from __future__ import annotations
@@ -49,8 +52,7 @@ def usable(source, workers: int, length: int, dialect: str, executor=None) -> bo
     ``executor``, or on a pool of ``workers`` processes started here."""
     return ((executor is not None or workers > 1) and dialect == K.UTF8
             and length >= MIN_PARALLEL_BYTES
-            and slice_path(source) is not None
-            and (executor is not None or may_start_processes()))
+            and slice_path(source) is not None)
 
 
 def slice_path(source) -> str | None:
@@ -62,21 +64,15 @@ def slice_path(source) -> str | None:
     return path
 
 
-def may_start_processes() -> bool:
-    """The window's rule: no process is started while a Qt application runs (Qt is
-    looked up, never imported, here)."""
-    return not _qt_application_running()
-
-
 def _single_threaded() -> bool:
-    """No other thread could hold a lock at the moment of a fork."""
-    return threading.active_count() == 1 and not _qt_application_running()
-
-
-def _qt_application_running() -> bool:
-    qtcore = sys.modules.get("PySide6.QtCore")
-    app = getattr(qtcore, "QCoreApplication", None)
-    return app is not None and app.instance() is not None
+    """No other thread could hold a lock at the moment of a fork: Python's threads, and
+    on Linux the native ones too (a GUI toolkit's, a library's thread pool)."""
+    if threading.active_count() != 1:
+        return False
+    try:
+        return len(os.listdir("/proc/self/task")) == 1
+    except OSError:
+        return True  # no /proc: Python's own threads are all that can be seen
 
 
 def start_method() -> str:
@@ -96,8 +92,6 @@ def process_pool(workers: int, method: str | None = None):
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    if not may_start_processes():
-        raise RuntimeError("no process is started from the window")
     context = multiprocessing.get_context(method or start_method())
     return ProcessPoolExecutor(max_workers=workers, mp_context=context,
                                initializer=_child_setup)

@@ -36,7 +36,7 @@ def scan_steps(source, dialect: str = K.UTF8, start: int = 0, end: int | None = 
                max_errors: int = 100, block_size: int | None = DEFAULT_BLOCK,
                chunk_size: int | None = None, origin: int | None = None,
                sha256: bool = True, dense_window: int = DENSE_WINDOW,
-               workers: int | None = None, *, lazy_index: bool = False,
+               workers: int | None = 1, *, lazy_index: bool = False,
                executor=None):
     """Scan ``source`` as a generator: yields :class:`ScanProgress` after every window
     (``chunk_size`` bytes; by default 2 MiB in the utf-8 dialect, otherwise ~1 MiB of
@@ -46,8 +46,9 @@ def scan_steps(source, dialect: str = K.UTF8, start: int = 0, end: int | None = 
     A large utf-8 scan of a file runs as slices on ``executor`` (a
     ``concurrent.futures`` executor: a process pool, a Dask cluster's), else on a pool
     of ``workers`` processes started for it (None: one per core; see
-    :mod:`inspector.core.scan.parallel`; never in the window, which scans in one worker
-    thread); 1 and no executor keep it in this process.
+    :mod:`inspector.core.scan.parallel`). The default, 1 and no executor, keeps it in
+    this process: starting processes is the caller's choice (the command line's
+    ``--jobs``), never the default (the window scans in one worker thread).
 
     ``lazy_index``: the caller may never look at the block index (a report of many
     files). A whole small file that decodes strictly is then counted at once (see

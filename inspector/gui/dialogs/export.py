@@ -118,7 +118,7 @@ def _complete_scan(source, dialect: str, scan: results.ScanResult | None):
     """The finished scan of the whole file: the document's, or a new one."""
     if scan is not None and scan.complete and scan.dialect == dialect:
         return scan
-    steps = scanner.scan_steps(source, dialect=dialect)
+    steps = scanner.scan_steps(source, dialect=dialect, workers=workers.SCAN_WORKERS)
     try:
         while True:
             step = next(steps)
@@ -140,7 +140,8 @@ def _fine_for_picture(source, result: results.ScanResult):
     if result.index.block_size <= block:
         return result
     steps = scanner.scan_steps(source, dialect=result.dialect, block_size=block,
-                               origin=result.index.origin, sha256=False)
+                               origin=result.index.origin, sha256=False,
+                               workers=workers.SCAN_WORKERS)
     try:
         while True:
             step = next(steps)

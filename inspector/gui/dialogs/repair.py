@@ -519,7 +519,8 @@ def repair_and_check_steps(source, target: str, policy: str, dialect: str, overw
                                                  overwrite=overwrite)
     copy = FileSource(target)
     try:
-        steps = scanner.scan_steps(copy, dialect="utf-8", sha256=False)
+        steps = scanner.scan_steps(copy, dialect="utf-8", sha256=False,
+                                   workers=workers.SCAN_WORKERS)
         try:
             while True:
                 step = next(steps)
@@ -544,7 +545,8 @@ def region_repair_and_check_steps(source, target: str, regions, binary: str, ove
                                                         overwrite=overwrite)
     copy = FileSource(target)
     try:
-        result = yield from scanner.scan_steps(copy, dialect="utf-8", sha256=False)
+        result = yield from scanner.scan_steps(copy, dialect="utf-8", sha256=False,
+                                               workers=workers.SCAN_WORKERS)
     finally:
         copy.close()
     if result.error_units == 0:

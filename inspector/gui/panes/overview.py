@@ -268,7 +268,7 @@ class OverviewStrip(QWidget):
         origin = index.origin
         worker = workers.GeneratorWorker(
             lambda: scanner.scan_steps(source, dialect, block_size=block, origin=origin,
-                                       sha256=False))
+                                       sha256=False, workers=workers.SCAN_WORKERS))
         worker.signals.finished.connect(self._fine_scan_done)
         self._fine_worker = worker
         self._fine_for = result

@@ -37,6 +37,12 @@ from typing import Any, Callable, Generator
 
 from PySide6.QtCore import QObject, QThreadPool, Signal
 
+# The window's process policy, passed to every scan it starts: one scan runs in one pool
+# thread and starts no process (forking a process with Qt's threads is unsafe, and the
+# core never looks this up: the caller says). The folder triage has a pool of its own,
+# started without forking (see inspector.core.analysis.triage).
+SCAN_WORKERS = 1
+
 
 class WorkerSignals(QObject):
     progress = Signal(object)   # the latest value the generator yielded

@@ -20,7 +20,7 @@ from inspector.core.units import kinds as K
 from inspector.gui.document import Document
 from inspector.gui.runtime import crashguard
 from inspector.gui.runtime.courtesy import UserActivity, courteous
-from inspector.gui.runtime.workers import GeneratorWorker, start as start_worker
+from inspector.gui.runtime.workers import SCAN_WORKERS, GeneratorWorker, start as start_worker
 from inspector.gui.window.statusbar import StatusFields
 
 
@@ -128,7 +128,7 @@ class BackgroundWork(QObject):
         source, dialect = d.source, d.dialect
         activity = self.activity
         worker = GeneratorWorker(
-            lambda: courteous(judged_scan_steps(source, dialect), activity,
+            lambda: courteous(judged_scan_steps(source, dialect, workers=SCAN_WORKERS), activity,
                               worker.is_cancelled),
             interval=0.1)
         worker.source = source

@@ -25,13 +25,6 @@ PIECES = [b"a", b"\n", b"\x00", b"\x07", b"\xc3\xa9", b"\xe2\x82\xac", b"\xf0\x9
           b"\xef\xbb\xbf", b"\xe2\x80\xae", b"\xef\xbf\xbe"]
 
 
-@pytest.fixture(autouse=True)
-def no_qt_application(monkeypatch):
-    """As in a command-line process, whatever ran before in this one: a Qt application
-    (the window's tests make one) rules the fork out."""
-    monkeypatch.setattr(parallelscan, "_qt_application_running", lambda: False)
-
-
 @pytest.fixture
 def small_tasks(monkeypatch):
     """Tasks of one 64-byte block, parallel from the first byte: every edge is tested."""
@@ -148,27 +141,51 @@ def test_closing_the_scan_stops_the_children(tmp_path, small_tasks):
     assert not multiprocessing.active_children()
 
 
-def test_one_process_by_default_when_small_or_in_a_qt_application(tmp_path, monkeypatch):
-    from inspector.core.scan import scanner
-
+def test_one_process_unless_the_caller_asks(tmp_path, monkeypatch):
+    """Starting processes is the caller's choice: the default scan stays in this
+    process, ``workers=None`` means one per core, and small files never use slices."""
     calls = []
     real = parallelscan.segment
     monkeypatch.setattr(parallelscan, "segment", lambda *a: calls.append(1) or real(*a))
     monkeypatch.setattr(parallelscan, "TASK_BYTES", 1 << 16)
     path = write(tmp_path, b"x" * (300 << 10))
     with FileSource(path) as src:
-        scan(src)  # below MIN_PARALLEL_BYTES
+        scan(src, workers=None)  # below MIN_PARALLEL_BYTES
         assert calls == []
         monkeypatch.setattr(parallelscan, "MIN_PARALLEL_BYTES", 0)
         monkeypatch.setattr(parallelscan, "default_workers", lambda: 2)
-        scan(src)  # the default: every core
+        scan(src)  # the default: this process only
+        assert calls == []
+        scan(src, workers=None)  # one per core, asked for
         assert calls == [1]
 
-        monkeypatch.setattr(parallelscan, "_qt_application_running", lambda: True)
-        assert not parallelscan.usable(src, 2, 1 << 30, K.UTF8)
-        scan(src)
-        assert calls == [1]
-    assert scanner.scan_steps.__defaults__[-1] is None
+
+def test_the_core_looks_up_no_qt_state():
+    """Whoever starts work says what it may start: nothing in the core asks whether a
+    Qt application runs (a pytest-qt application living through the run made the
+    command line's tests depend on their order)."""
+    import pathlib
+
+    core = pathlib.Path(parallelscan.__file__).parents[1]
+    for path in core.rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        for word in ("QCoreApplication", "PySide6", "QApplication"):
+            assert word not in text, (path, word)
+
+
+def test_a_process_with_native_threads_is_not_forked():
+    """A thread Python does not know of (Qt's, a library's) rules the fork out."""
+    import threading
+
+    stop = threading.Event()
+    t = threading.Thread(target=stop.wait)
+    t.start()
+    try:
+        assert not parallelscan._single_threaded()
+        assert parallelscan.start_method() != "fork"
+    finally:
+        stop.set()
+        t.join()
 
 
 def test_file_shrunk_after_opening_is_a_short_read(tmp_path, small_tasks):

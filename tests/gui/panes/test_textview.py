@@ -88,7 +88,9 @@ def test_arrow_keys_move_by_unit_and_line(make_view, qtbot):
     qtbot.keyClick(view, Qt.Key.Key_Down)
     second = data.index(b"second")
     under = layout.offset_at(layout.line_at(second), x)
-    assert second < under < second + 5 and doc.cursor == under
+    # Where in the line depends on the glyphs' widths (which fonts are installed): only
+    # that it is inside the second line, past its start, under the same column.
+    assert second < under < data.index(b"\nthird") and doc.cursor == under
     qtbot.keyClick(view, Qt.Key.Key_Down)
     assert doc.cursor == layout.offset_at(layout.line_at(data.index(b"third")), x)
     qtbot.keyClick(view, Qt.Key.Key_Up)

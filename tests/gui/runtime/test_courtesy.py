@@ -3,6 +3,8 @@ has been still for a moment (a fake clock, no real waiting)."""
 
 from __future__ import annotations
 
+import os
+
 from inspector.gui.runtime.courtesy import UserActivity, courteous
 
 
@@ -131,10 +133,25 @@ def test_the_window_scans_in_short_steps(opened, qtbot, monkeypatch):
 
 
 def test_a_qt_application_never_forks_a_scan(qapp):
+    """Qt's own threads are seen as threads: a pool started from the window's process
+    would not fork it."""
     from inspector.core.scan import parallel as parallelscan
 
-    assert parallelscan._qt_application_running()
-    assert not parallelscan._single_threaded()
+    if os.path.isdir("/proc/self/task") and len(os.listdir("/proc/self/task")) > 1:
+        assert not parallelscan._single_threaded()
+
+
+def test_the_window_scans_in_one_process(opened, qtbot, monkeypatch):
+    """The window passes its policy in: its scan asks for no process."""
+    from inspector.core.analysis import judgedscan
+
+    asked = []
+    real = judgedscan.background_scan_steps
+    monkeypatch.setattr(judgedscan, "background_scan_steps",
+                        lambda *a, **k: asked.append(k.get("workers")) or real(*a, **k))
+    w = opened(b"abc" * 100)
+    qtbot.waitUntil(lambda: w.document.scan is not None and w.document.scan.complete, timeout=10_000)
+    assert asked and all(n == 1 for n in asked)
 
 
 def test_the_verdict_is_worked_out_off_the_ui_thread(opened, qtbot, monkeypatch):
