@@ -263,6 +263,14 @@ class RepairSummary:
         self.bytes_changed += effect.problem_bytes
 
     @property
+    def identical(self) -> bool | None:
+        """Whether the copy is the original byte for byte, from what was written: the
+        sizes and the SHA-256 of both sides compared (None before both hashes exist)."""
+        if not self.source_sha256 or not self.output_sha256:
+            return None
+        return self.bytes_in == self.bytes_out and self.source_sha256 == self.output_sha256
+
+    @property
     def units_changed(self) -> int:
         return sum(self.changed_by_kind.values()) + sum(self.converted.values())
 
@@ -285,14 +293,20 @@ class RepairSummary:
             "bytes_changed": self.bytes_changed,
             "source_sha256": self.source_sha256,
             "output_sha256": self.output_sha256,
+            "identical": self.identical,
         }
 
     def describe(self) -> str:
         """A few lines for a person."""
         lines = [f"Wrote {self.bytes_out:,} bytes (from {self.bytes_in:,}) to "
                  f"{os.fsdecode(self.target_path)}."]
-        if not self.units_changed:
-            lines.append("Nothing needed repair: the copy is identical to the original.")
+        if self.identical:
+            lines.append("The copy is identical to the original (same size and SHA-256): "
+                         "nothing needed repair.")
+        elif self.identical is False:
+            lines.append("The copy differs from the original ("
+                         + ("its SHA-256 differs" if self.bytes_in == self.bytes_out else
+                            f"{self.bytes_out - self.bytes_in:+,} bytes") + "):")
         for kind, n in sorted(self.changed_by_kind.items()):
             lines.append(f"  {n:,} × {K.KIND_TITLES.get(kind, kind)}")
         if self.converted.get(SURROGATE_PAIR):

@@ -167,7 +167,7 @@ class RegionRepairSummary(RepairSummary):
 
     def describe(self) -> str:
         lines = super().describe().splitlines()
-        at = 1
+        at = 1 if self.identical is None else 2  # after "Wrote …" and "The copy …"
         for key, (n, i, o) in self.by_encoding.items():
             noun = "region" if n == 1 else "regions"
             what = ("dropped" if key == "binary" and self.binary == DROP_BINARY else

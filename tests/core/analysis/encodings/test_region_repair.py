@@ -145,3 +145,30 @@ def test_preview_shows_each_region_before_and_after():
     legacy = items[1]
     assert legacy.start == a and legacy.after.startswith(C.FR_TYPO[:legacy.end - a][:40])
     assert "\ufffd" in legacy.before and "\ufffd" not in legacy.after
+
+
+def test_the_summary_says_what_was_written(tmp_path):
+    """A region converted changes the bytes: the summary says the copy differs (sizes
+    and SHA-256 compared), never that it is identical."""
+    data = case("utf8_with_cp1252").data
+    path = tmp_path / "mixed.txt"
+    path.write_bytes(data)
+    with FileSource(str(path)) as src:
+        summary = region_repair_file(src, str(tmp_path / "copy.txt"), mapped(data))
+    text = summary.describe()
+    assert summary.identical is False and summary.bytes_out != summary.bytes_in
+    assert "identical" not in text and "Nothing needed repair" not in text
+    assert "The copy differs from the original" in text
+    assert summary.to_dict()["identical"] is False
+
+
+def test_an_unchanged_copy_is_called_identical_from_its_hashes(tmp_path):
+    data = (C.EN * 3).encode()
+    path = tmp_path / "plain.txt"
+    path.write_bytes(data)
+    with FileSource(str(path)) as src:
+        summary = region_repair_file(src, str(tmp_path / "copy.txt"), mapped(data))
+    assert (tmp_path / "copy.txt").read_bytes() == data
+    assert summary.identical is True
+    assert summary.source_sha256 == summary.output_sha256
+    assert "identical to the original (same size and SHA-256)" in summary.describe()
