@@ -4,11 +4,14 @@
 keeps them in a :class:`~inspector.core.analysis.findings.FindingStore` in the user's
 application-data folder (``QStandardPaths.AppDataLocation``), never next to the
 evidence. The store is keyed by the bytes' SHA-256 and size, which the background scan
-computes: until it is known, findings added are kept in memory and saved once it is.
+computes. Until it is known, findings are saved at once under the file's quick identity
+(path, size, time, the first and last MiB: read when the file opens), so closing,
+reloading or cancelling the scan loses nothing; the whole hash then confirms them (they
+move under it), or, if the bytes are no longer those, sets them apart as ``earlier``.
 Findings made on other bytes at the same path (the file changed since) are offered as
 ``earlier`` (read only), never put on the new bytes. A damaged store file is set aside
-and a folder that cannot be written is reported: the findings then stay in memory and
-the window keeps working.
+and a folder that cannot be written is reported: the findings then stay in memory, the
+window asks before anything would drop them, and it keeps working.
 
 For tests and scripts: ``add(start, end, note)`` and ``items()``.
 """
@@ -20,7 +23,7 @@ import os
 from PySide6.QtCore import QObject, QStandardPaths, Signal
 
 from inspector.core.analysis import findings as F
-from inspector.core.source.bytesource import display_path
+from inspector.core.source.bytesource import ByteSourceError, display_path
 
 DATA_FOLDER_ENV = "UTF8_INSPECTOR_DATA"   # another data folder (tests, portable use)
 
@@ -33,7 +36,8 @@ def default_folder() -> str:
     return os.path.join(base, "findings")
 
 
-PENDING_TEXT = "findings load when the file's fingerprint is ready"
+PENDING_TEXT = ("the file's SHA-256 is not known yet: findings are saved under a provisional "
+                "fingerprint (path, size, time, first and last MiB) and confirmed when it is")
 
 
 class WindowFindings(QObject):
@@ -50,10 +54,11 @@ class WindowFindings(QObject):
         self.document = document
         self.store = F.FindingStore(folder or default_folder())
         self.show_error = show_error or (lambda title, text: None)
-        self.identity: F.Identity | None = None
-        self.earlier: list[tuple[F.Identity, list[F.Finding]]] = []
+        self.identity: F.Identity | None = None      # the bytes' SHA-256 and size
+        self.quick: F.QuickIdentity | None = None    # what they looked like when opened
+        self.earlier: list[tuple[F.Identity | F.QuickIdentity, list[F.Finding]]] = []
         self.problem = ""
-        self.saved = True          # the list on disk is the one shown
+        self.saved = True          # the list shown is on disk (under either identity)
         self._items: list[F.Finding] = []
         document.sourceChanged.connect(self._on_source)
 
@@ -67,12 +72,19 @@ class WindowFindings(QObject):
         """A file is open whose fingerprint is not known yet."""
         return self.identity is None and (self.document.path is not None or self.document.size > 0)
 
+    @property
+    def unsaved(self) -> int:
+        """How many findings live only in memory (the store could not be written, or
+        the bytes have no path): what closing or reloading would lose."""
+        return 0 if self.saved else len(self._items)
+
     def status_text(self) -> str:
         """What the dock says above its list."""
         parts = []
         if self.pending:
-            parts.append(PENDING_TEXT + (f" ({len(self._items)} kept in memory until then)"
-                                         if self._items else ""))
+            parts.append(PENDING_TEXT)
+        if self.unsaved:
+            parts.append(f"{self.unsaved} finding(s) kept in memory only: export them to keep them")
         if self.problem:
             parts.append(self.problem)
         return "\n".join(parts)
@@ -86,16 +98,40 @@ class WindowFindings(QObject):
         self.changed.emit()
 
     # ------------------------------------------------------------------ the file
+    def _current_quick(self) -> F.QuickIdentity | None:
+        if self.document.path is None:
+            return None
+        try:
+            return F.quick_identity(self.document.source)
+        except (OSError, ByteSourceError):
+            return None
+
     def _on_source(self) -> None:
         self.identity = None
         self.earlier = []
         self._items = []
         self.problem = ""
         self.saved = True
+        self.quick = self._current_quick()
+        if self.quick is not None:
+            # Findings saved before an earlier session knew the whole hash: shown at
+            # once on these bytes if they still look the same, apart if not.
+            try:
+                loaded = self.store.load_pending(self.quick)
+                others = [(q, fs) for q, fs in self.store.pending_at(self.quick.path)
+                          if q != self.quick]
+            except OSError as e:
+                loaded, others = F.Loaded([]), []
+                self._storage_trouble(f"The findings could not be read from "
+                                      f"{display_path(self.folder)}: {e}")
+            self._report_damaged(loaded)
+            self._items = loaded.findings
+            self.earlier = others
         self._publish()
 
     def on_scan(self, result) -> None:
-        """A whole-file scan finished: its SHA-256 names the bytes' findings."""
+        """A whole-file scan finished: its SHA-256 names the bytes' findings; those
+        kept under the quick identity are confirmed, or set apart if the file changed."""
         if result is None or not getattr(result, "complete", False):
             return
         sha = getattr(result, "sha256", None)
@@ -109,36 +145,55 @@ class WindowFindings(QObject):
             return
         self.identity = identity
         waiting = self._items
+        quick = self.quick
+        # The provisional findings belong to these bytes only if the file still looks
+        # as it did when they were made (same size, time, first and last MiB).
+        confirmed = quick is None or self._current_quick() == quick
         loaded = F.Loaded([])
         try:
             loaded = self.store.load(identity)
         except OSError as e:
             self._storage_trouble(f"The findings could not be read from "
                                   f"{display_path(self.folder)}: {e}")
-        if loaded.damaged:
-            self._storage_trouble(
-                f"The findings file of these bytes was damaged ({loaded.reason}); it was "
-                f"set aside as {display_path(loaded.damaged)} and a new one is started.",
-                title="Damaged findings file")
-        self._items = F.merge(loaded.findings, waiting)
+        self._report_damaged(loaded)
+        earlier = [(q, fs) for q, fs in self.earlier if q != quick]
+        if confirmed:
+            self._items = F.merge(loaded.findings, waiting)
+        else:
+            self._items = loaded.findings
+            if waiting:
+                earlier.append((quick, waiting))
         path = self.document.path
         if path is not None:
             try:
-                self.earlier = self.store.earlier_findings(os.fsdecode(path), identity)
+                earlier += self.store.earlier_findings(os.fsdecode(path), identity)
             except OSError:
-                self.earlier = []
-        if waiting:
+                pass
+        self.earlier = earlier
+        if confirmed and waiting:
             self._save()
+        if self.saved and confirmed and quick is not None:
+            try:
+                self.store.remove_pending(quick)  # now under the whole hash
+            except OSError:
+                pass
         if self.earlier:
             n = sum(len(fs) for _, fs in self.earlier)
             self.message.emit(f"{n} finding(s) are from an earlier version of this file: "
                               "shown apart, not on these bytes")
         self._publish()
 
+    def _report_damaged(self, loaded: F.Loaded) -> None:
+        if loaded.damaged:
+            self._storage_trouble(
+                f"The findings file of these bytes was damaged ({loaded.reason}); it was "
+                f"set aside as {display_path(loaded.damaged)} and a new one is started.",
+                title="Damaged findings file")
+
     # ------------------------------------------------------------------ changes
     def add(self, start: int, end: int, note: str = "") -> F.Finding:
-        """Mark bytes [start, end) with ``note``; saved at once when the bytes'
-        fingerprint is known, else kept in memory until it is."""
+        """Mark bytes [start, end) with ``note``; saved at once (under the quick
+        identity until the whole hash is known)."""
         start, end = F.check_range(int(start), int(end), self.document.size)
         f = F.Finding(start, end, str(note))
         self._items = sorted(self._items + [f], key=F.sort_key)
@@ -175,13 +230,18 @@ class WindowFindings(QObject):
 
     # ------------------------------------------------------------------ storage
     def _save(self) -> None:
-        if self.identity is None:
-            self.saved = False
-            return
+        """Write the list under the whole hash if known, else under the quick identity;
+        bytes without a path keep their findings in memory (``unsaved`` counts them)."""
         path = self.document.path
         try:
-            self.store.save(self.identity, self._items,
-                            os.fsdecode(path) if path is not None else None)
+            if self.identity is not None:
+                self.store.save(self.identity, self._items,
+                                os.fsdecode(path) if path is not None else None)
+            elif self.quick is not None:
+                self.store.save_pending(self.quick, self._items)
+            else:
+                self.saved = not self._items
+                return
         except OSError as e:
             self.saved = False
             self._storage_trouble(
@@ -268,6 +328,41 @@ def note_chosen(window, start, end, note: str, finding) -> None:
             window.show_message(f"finding added at 0x{start:X} ({end - start:,} bytes)")
     except (F.FindingsError, KeyError) as e:
         window.show_message(f"no finding added: {e}")
+
+
+def may_drop(window, doing: str) -> bool:
+    """Whether ``doing`` ("Closing the window", "Opening another file"…) may go on: at
+    once when every finding is saved; else the user is asked, and the default answer
+    (Cancel, also Escape) keeps them. "Export…" writes them first and goes on only if
+    that worked; "Discard" is the one answer that lets them go."""
+    from PySide6.QtWidgets import QMessageBox
+
+    n = window.findings.unsaved
+    if not n:
+        return True
+    box = QMessageBox(window)
+    box.setObjectName("unsavedFindingsBox")
+    box.setIcon(QMessageBox.Icon.Warning)
+    box.setWindowTitle("Findings not saved")
+    box.setText(f"{n} finding(s) on this file are not saved: {doing.lower()} would lose them.")
+    box.setInformativeText(window.findings.problem or
+                           "These bytes have no file to keep findings under.")
+    export = box.addButton("Export…", QMessageBox.ButtonRole.AcceptRole)
+    export.setObjectName("exportFindings")
+    discard = box.addButton("Discard", QMessageBox.ButtonRole.DestructiveRole)
+    discard.setObjectName("discardFindings")
+    keep = box.addButton(QMessageBox.StandardButton.Cancel)
+    keep.setObjectName("keepFindings")
+    box.setDefaultButton(keep)
+    box.setEscapeButton(keep)
+    box.exec()
+    clicked = box.clickedButton()
+    box.deleteLater()
+    if clicked is discard:
+        return True
+    if clicked is export:
+        return export_findings(window)
+    return False
 
 
 def go_to_finding(window, forward: bool) -> None:

@@ -9,6 +9,13 @@ identity each path had when findings were last saved for it (``paths.json``): a 
 that changed at its path since is told apart, and its old findings are shown as from an
 earlier version, never moved onto the new bytes.
 
+The whole SHA-256 of a large file takes a while (it comes with the scan). Findings made
+before it is known are saved at once under a :class:`QuickIdentity` (path, size,
+modification time, and the SHA-256 of the first and last MiB) in a ``pending-…`` file;
+when the whole hash arrives they are confirmed (moved under the :class:`Identity`) if
+the bytes are still those the quick identity saw, or else kept apart as findings of an
+earlier version. Nothing made is ever dropped for want of a hash.
+
 Writes are atomic (a temporary file in the same folder, then a rename). A file that
 cannot be read as findings is set aside (renamed with a ``.damaged-<time>`` suffix)
 and reported, never overwritten. Nothing here knows Qt: the window passes the folder.
@@ -17,6 +24,7 @@ and reported, never overwritten. Nothing here knows Qt: the window passes the fo
 from __future__ import annotations
 
 import datetime as _dt
+import hashlib
 import json
 import os
 import re
@@ -30,6 +38,8 @@ PATHS_FILE = "paths.json"
 NOTE_LIMIT = 20_000          # characters of one note
 BYTES_PREVIEW = 256          # bytes of a finding written into exports and reports
 EARLIER_KEPT = 8             # earlier identities remembered per path
+QUICK_SPAN = 1 << 20         # bytes hashed at each end for a quick identity
+PENDING_PREFIX = "pending-"  # findings files kept under a quick identity
 
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
 
@@ -66,6 +76,61 @@ class Identity:
         if not isinstance(d, dict):
             raise FindingsError("the identity is not an object")
         return cls(d.get("sha256"), d.get("size"))
+
+
+@dataclass(frozen=True)
+class QuickIdentity:
+    """What the bytes at a path look like before their whole SHA-256 is known: the
+    path, size and modification time, and the SHA-256 of the first and last
+    :data:`QUICK_SPAN` bytes. Read in a few milliseconds at any size; enough to keep
+    findings under at once, not enough to put them on other bytes: the whole hash
+    confirms them."""
+    path: str
+    size: int
+    mtime_ns: int
+    head_sha256: str
+    tail_sha256: str
+
+    @property
+    def key(self) -> str:
+        text = json.dumps(self.as_dict(), sort_keys=True, ensure_ascii=True)
+        return hashlib.sha256(text.encode()).hexdigest()[:40]
+
+    @property
+    def file_name(self) -> str:
+        return f"{PENDING_PREFIX}{self.key}.json"
+
+    def as_dict(self) -> dict:
+        return {"path": self.path, "size": self.size, "mtime_ns": self.mtime_ns,
+                "head_sha256": self.head_sha256, "tail_sha256": self.tail_sha256}
+
+    @classmethod
+    def from_dict(cls, d) -> "QuickIdentity":
+        if not isinstance(d, dict):
+            raise FindingsError("the quick identity is not an object")
+        path, size, mtime = d.get("path"), d.get("size"), d.get("mtime_ns")
+        head, tail = d.get("head_sha256"), d.get("tail_sha256")
+        if not isinstance(path, str) or not all(
+                isinstance(v, int) and not isinstance(v, bool) for v in (size, mtime)):
+            raise FindingsError("the quick identity's path, size or time is malformed")
+        if not all(isinstance(h, str) and _HEX64.match(h) for h in (head, tail)):
+            raise FindingsError("the quick identity's hashes are malformed")
+        return cls(path, size, mtime, head, tail)
+
+
+def quick_identity(source) -> QuickIdentity | None:
+    """The :class:`QuickIdentity` of a file source as it is now (None for bytes that
+    have no path: they have nowhere to be found again). Reads at most
+    2 × :data:`QUICK_SPAN` bytes, past the source's block cache."""
+    path = source.path
+    if path is None:
+        return None
+    size = source.size
+    head = source.read_uncached(0, min(size, QUICK_SPAN))
+    tail_at = max(0, size - QUICK_SPAN)
+    tail = head[tail_at:] if tail_at < len(head) else source.read_uncached(tail_at, size - tail_at)
+    return QuickIdentity(os.path.abspath(os.fsdecode(path)), size, source.mtime_ns,
+                         hashlib.sha256(head).hexdigest(), hashlib.sha256(tail).hexdigest())
 
 
 @dataclass
@@ -303,6 +368,73 @@ class FindingStore:
                 pass
         if path is not None:
             self.record_path(path, identity)
+
+    # -------------------------------------------------------- quick identities
+    def _pending_file(self, quick: QuickIdentity) -> str:
+        return os.path.join(self.folder, quick.file_name)
+
+    def save_pending(self, quick: QuickIdentity, findings: list[Finding]) -> None:
+        """Write the findings made under ``quick`` (an empty list removes its file)."""
+        self._ensure_folder()
+        target = self._pending_file(quick)
+        if not findings:
+            try:
+                os.unlink(target)
+            except FileNotFoundError:
+                pass
+            return
+        doc = to_document(None, findings, path=quick.path)
+        doc["quick_identity"] = quick.as_dict()
+        write_atomic(target, json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+
+    def _read_pending(self, path: str) -> tuple[QuickIdentity, list[Finding]]:
+        with open(path, "rb") as f:
+            raw = f.read()
+        try:
+            doc = json.loads(raw.decode("utf-8"))
+            quick = QuickIdentity.from_dict(doc.get("quick_identity") if isinstance(doc, dict) else None)
+            _, findings = from_document(doc)
+        except (UnicodeDecodeError, json.JSONDecodeError, FindingsError) as e:
+            raise FindingsError(str(e)) from None
+        for f in findings:
+            check_range(f.start, f.end, quick.size)
+        return quick, findings
+
+    def load_pending(self, quick: QuickIdentity) -> Loaded:
+        """The findings saved under ``quick``; a damaged file is set aside."""
+        path = self._pending_file(quick)
+        try:
+            _, findings = self._read_pending(path)
+        except (FileNotFoundError, NotADirectoryError):
+            return Loaded([])
+        except FindingsError as e:
+            return Loaded([], damaged=self.set_aside(path) or path, reason=str(e))
+        return Loaded(findings)
+
+    def pending_at(self, path: str) -> list[tuple[QuickIdentity, list[Finding]]]:
+        """Every set of findings kept under a quick identity of the file at ``path``
+        (any size or time: the caller tells the current one from earlier ones)."""
+        key = os.path.abspath(os.fsdecode(path))
+        try:
+            names = sorted(n for n in os.listdir(self.folder)
+                           if n.startswith(PENDING_PREFIX) and n.endswith(".json"))
+        except OSError:
+            return []
+        out = []
+        for name in names:
+            try:
+                quick, findings = self._read_pending(os.path.join(self.folder, name))
+            except (OSError, FindingsError):
+                continue  # a damaged one is set aside when it is loaded as the current
+            if quick.path == key and findings:
+                out.append((quick, findings))
+        return out
+
+    def remove_pending(self, quick: QuickIdentity) -> None:
+        try:
+            os.unlink(self._pending_file(quick))
+        except FileNotFoundError:
+            pass
 
     # -------------------------------------------------------- path -> identity
     def _paths_file(self) -> str:

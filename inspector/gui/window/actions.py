@@ -31,11 +31,15 @@ Key = Any  # a QKeySequence.StandardKey or a string such as "Ctrl+G"
 
 
 def _set_keys(action: QAction, keys: tuple[Key, ...]) -> None:
-    """The shortcuts (the first one is shown in the menu), for the whole window."""
-    if len(keys) == 1:
-        action.setShortcut(QKeySequence(keys[0]))
-    else:
-        action.setShortcuts([QKeySequence(k) for k in keys])
+    """The shortcuts (the first one is shown in the menu), for the whole window. A
+    standard key brings every binding the platform has for it: QKeySequence(SK.Close)
+    alone is only the first (Ctrl+F4 off a desktop theme), and Ctrl+W did nothing."""
+    sequences = []
+    for k in keys:
+        found = (QKeySequence.keyBindings(k) if isinstance(k, QKeySequence.StandardKey)
+                 else [QKeySequence(k)])
+        sequences += [s for s in found if s not in sequences]
+    action.setShortcuts(sequences)
     action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
 
 

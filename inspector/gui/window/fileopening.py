@@ -15,6 +15,10 @@ from inspector.core.source.bytesource import ByteSourceError, MemorySource, disp
 def open_file(window, path) -> bool:
     """Open ``path`` read-only. On failure a message says why and the current document
     stays as it was."""
+    from inspector.gui.findings import may_drop
+
+    if not may_drop(window, "Opening another file"):
+        return False
     try:
         window.document.open_path(path)
     except ByteSourceError as e:
@@ -79,7 +83,9 @@ def export_triage(window, kind: str, path=None):
 
 
 def reload(window) -> None:
-    if window.document.path is None:
+    from inspector.gui.findings import may_drop
+
+    if window.document.path is None or not may_drop(window, "Reloading the file"):
         return
     try:
         window.document.reload()
@@ -90,6 +96,10 @@ def reload(window) -> None:
 
 
 def close_file(window) -> None:
+    from inspector.gui.findings import may_drop
+
+    if not may_drop(window, "Closing the file"):
+        return
     window.cancel_background()
     window.document.set_source(MemorySource(b"", name="(no file)"))
 

@@ -614,6 +614,9 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------------ closing
     def closeEvent(self, event) -> None:
+        if not findingsmod.may_drop(self, "Closing the window"):
+            event.ignore()  # the user kept the findings: the window stays
+            return
         self.cancel_background()
         self.triage_dock.cancel()
         self.file_watch.stop()

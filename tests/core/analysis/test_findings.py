@@ -144,3 +144,59 @@ def test_long_findings_are_cut_in_reports():
     entries = F.report_entries([F.Finding(0, len(data), "all")], MemorySource(data))
     assert entries[0]["bytes_truncated"] is True
     assert len(bytes.fromhex(entries[0]["bytes"])) == F.BYTES_PREVIEW
+
+
+# ---------------------------------------------------------------- quick identities
+
+def test_quick_identity_reads_only_the_ends(tmp_path):
+    from inspector.core.source.bytesource import FileSource
+
+    path = tmp_path / "big.bin"
+    data = bytes(range(256)) * (3 * F.QUICK_SPAN // 256) + b"tail"
+    path.write_bytes(data)
+    with FileSource(str(path)) as src:
+        reads = []
+        real = src.read_uncached
+        src.read_uncached = lambda o, n: reads.append(n) or real(o, n)
+        q = F.quick_identity(src)
+    assert sum(reads) <= 2 * F.QUICK_SPAN
+    assert q.size == len(data) and q.path == str(path)
+    assert q.head_sha256 == hashlib.sha256(data[:F.QUICK_SPAN]).hexdigest()
+    assert q.tail_sha256 == hashlib.sha256(data[-F.QUICK_SPAN:]).hexdigest()
+    assert F.QuickIdentity.from_dict(q.as_dict()) == q
+    # The middle is not seen: that is what the whole hash is for.
+    data = bytearray(data)
+    data[len(data) // 2] ^= 1
+    path.write_bytes(bytes(data))
+    os.utime(path, ns=(q.mtime_ns, q.mtime_ns))
+    with FileSource(str(path)) as src:
+        assert F.quick_identity(src) == q
+    assert F.quick_identity(MemorySource(b"abc")) is None
+
+
+def test_pending_findings_round_trip_and_are_found_by_path(tmp_path):
+    store = F.FindingStore(str(tmp_path / "store"))
+    q = F.QuickIdentity(str(tmp_path / "f.txt"), 100, 5, "a" * 64, "b" * 64)
+    other = F.QuickIdentity(str(tmp_path / "f.txt"), 100, 6, "a" * 64, "b" * 64)
+    elsewhere = F.QuickIdentity(str(tmp_path / "g.txt"), 100, 5, "a" * 64, "b" * 64)
+    one, two = F.Finding(1, 3, "one"), F.Finding(5, 9, "two")
+    store.save_pending(q, [one])
+    store.save_pending(other, [two])
+    store.save_pending(elsewhere, [two])
+    assert [f.id for f in store.load_pending(q).findings] == [one.id]
+    found = dict((k, [f.note for f in fs]) for k, fs in store.pending_at(q.path))
+    assert found == {q: ["one"], other: ["two"]}
+    store.remove_pending(q)
+    assert store.load_pending(q).findings == []
+    store.save_pending(other, [])   # an empty list removes the file
+    assert store.pending_at(q.path) == []
+
+
+def test_a_damaged_pending_file_is_set_aside(tmp_path):
+    store = F.FindingStore(str(tmp_path))
+    q = F.QuickIdentity(str(tmp_path / "f.txt"), 10, 5, "a" * 64, "b" * 64)
+    (tmp_path / q.file_name).write_text("{not json")
+    loaded = store.load_pending(q)
+    assert loaded.findings == [] and loaded.damaged and os.path.exists(loaded.damaged)
+    store.save_pending(q, [F.Finding(0, 20, "past the end")])
+    assert store.load_pending(q).damaged   # a finding past the size is not these bytes'
