@@ -21,6 +21,7 @@ from typing import Any, Iterable, Mapping
 
 from inspector import __version__
 from inspector.core.units import kinds as K
+from inspector.core.units.ranges import byte_range
 
 # Plain-words explanations of each kind, for the problem table and the legend.
 EXPLANATIONS = {
@@ -130,6 +131,14 @@ def _time_text(value: Any) -> str:
     return str(value)
 
 
+def _range_text(start: Any, end: Any, decimal: bool = False) -> str:
+    """A byte range by the contract's convention, or what there is of it (plain text:
+    the caller escapes it)."""
+    if all(isinstance(v, int) and not isinstance(v, bool) for v in (start, end)) and start <= end:
+        return byte_range(start, end, decimal)
+    return f"{'—' if start is None else start}–{'—' if end is None else end}"
+
+
 def _bytes_text(value: Any) -> str:
     """Bytes of a problem as spaced hex, whatever form the report gives them in."""
     if isinstance(value, (bytes, bytearray, memoryview)):
@@ -237,7 +246,7 @@ def overview_svg(bins: list[Mapping], size: int | None = None, width: int = 960)
             x1 = label_w + (int(b.get("end", 0)) - start) * width / span
             # Any problem at all stays visible: a minimum strength and a minimum width.
             strength = 0.35 + 0.65 * (n / peak) if key == "errors" else 0.15 + 0.85 * (n / peak)
-            tip = f"{_num(b.get('start'))}–{_num(b.get('end'))}: {_num(n)} {label}"
+            tip = f"{_range_text(b.get('start'), b.get('end'))}: {_num(n)} {label}"
             parts.append(f'<rect x="{x0:.2f}" y="{y}" width="{max(1.0, x1 - x0):.2f}" '
                          f'height="{lane_h}" fill="{colour}" fill-opacity="{min(1.0, strength):.2f}">'
                          f'<title>{_e(tip)}</title></rect>')

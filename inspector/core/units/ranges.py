@@ -19,7 +19,7 @@ DASH = "\u2013"  # an en dash, between the ends
 
 # Table headers over a range cell and over an end on its own: the end is the first
 # byte after the range, and the header says so.
-RANGE_HEADER = "Bytes (end excl.)"
+RANGE_HEADER = "Range (end excl.)"
 END_HEADER = "End (excl.)"
 
 

@@ -17,6 +17,7 @@ The colours are roles of the palettes (``resources/palettes/*.json``, ``region_*
 from __future__ import annotations
 
 from inspector.core.analysis.encodings.regions import BINARY, MOJIBAKE, UTF8
+from inspector.core.units.ranges import byte_range
 
 UTF8_ROLE = "region_utf8"
 UTF16_ROLE = "region_utf16"
@@ -97,8 +98,7 @@ def short_name_of(encoding: str) -> str:
 def describe(region) -> str:
     """The region in one or two lines: its encoding as a person reads it, its offsets
     and length, how it was named (``via``, the language seen)."""
-    head = (f"{region.title()}: 0x{region.start:X} – 0x{max(region.end - 1, region.start):X} "
-            f"({region.length:,} bytes)")
+    head = f"{region.title()}: {byte_range(region.start, region.end)}"
     extra = []
     if region.encoding not in (UTF8, BINARY, MOJIBAKE) and region.encoding != region.title():
         extra.append(f"codec {region.encoding}")
