@@ -1,7 +1,7 @@
 """One range, written one way (the unit contract's "Byte ranges"): the bytes of a region
 of a mixed file read the same in the statistics dock's table and its tooltip, the band's
 tooltip, the status bar, the finding dialog, the findings' tooltip lines, the selection
-summary and ``scan``'s text: half-open, the length beside, hex in the window and
+summary, the HTML report and ``scan``'s text: half-open, the length beside, hex in the window and
 decimal in the command line."""
 
 from __future__ import annotations
@@ -9,7 +9,9 @@ from __future__ import annotations
 import re
 
 from inspector.cli.scan import main as scan_main
+from inspector.core.analysis import batch as BA
 from inspector.core.analysis import findings as F
+from inspector.core.analysis.htmlreport import render_html
 from inspector.core.analysis.summary import summarize
 from inspector.core.units.ranges import byte_range
 from inspector.gui.dialogs.findingnote import FindingNoteDialog
@@ -44,6 +46,12 @@ def test_the_same_bytes_read_the_same_everywhere(opened, qtbot, tmp_path, capsys
     line, = [ln for ln in capsys.readouterr().out.splitlines() if "cp1252" in ln and "\u2013" in ln]
     assert line.strip().startswith(byte_range(start, end, decimal=True) + ": cp1252")
     assert ranges_in(line) == expected
+
+    # The HTML report: its regions table, in both bases.
+    page = render_html(BA.report_path(str(path), BA.Options()))
+    row = re.search(r"<tr>(?:(?!</tr>).)*Windows-1252(?:(?!</tr>).)*</tr>", page).group(0)
+    assert hex_text in row and byte_range(start, end, decimal=True) in row
+    assert ranges_in(row) == expected * 2
 
     # The window: the statistics dock's table and its tooltip, the band, the status bar.
     table = window.statistics_dock.regions

@@ -2,12 +2,17 @@
 that runs (the report's JSON rides along as an inert data block) and no external
 resources, so it can be mailed, archived and opened anywhere.
 
-Its input is plain data: the report dict of :mod:`inspector.core.analysis.report` (tool, version,
+Its input is plain data: the report dict of :mod:`inspector.core.analysis.report` (tool,
 generated, path, size, mtime, sha256, dialect, valid, units, code_points, errors,
-warnings, first_errors, verdict, verdict_code) and, optionally, the overview as a list
-of bins ``{start, end, errors_by_kind, warnings, multibyte, binary}``. Fields that are
-missing are shown as such rather than failing, and every value taken from the data (a
-file name, bytes, a verdict) is escaped.
+warnings, first_errors, verdict, verdict_code, regions) and, optionally, the overview as
+a list of bins ``{start, end, errors_by_kind, warnings, multibyte, binary}``. Fields that
+are missing are shown as such rather than failing, and every value taken from the data
+(a file name, bytes, a verdict) is escaped.
+
+A file in more than one encoding gets a "Regions" section: the encoding map as a band
+(an inline SVG, each region in its family's colour, as the window's band draws it) and
+as a table. Byte ranges are written as the unit contract says
+(:func:`inspector.core.units.ranges.byte_range`): half-open, the length beside.
 """
 
 from __future__ import annotations
@@ -20,6 +25,8 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from inspector import __version__
+from inspector.core.analysis.encodings.families import LEGEND, role_for_encoding
+from inspector.core.analysis.encodings.regions import Region
 from inspector.core.units import kinds as K
 from inspector.core.units.ranges import byte_range
 
@@ -63,6 +70,22 @@ WARNING_COLOUR = "#a16207"
 MULTIBYTE_COLOUR = "#0b61c4"
 BINARY_COLOUR = "#57606a"
 
+# Colours of the encoding families in the regions band and table: the light palette's
+# region_* roles, so the report's band is the window's (a test keeps them equal).
+REGION_COLOURS = {
+    "region_utf8": "#9cc9a8",
+    "region_utf16": "#7aa6d6",
+    "region_western": "#e0a030",
+    "region_central": "#d9773a",
+    "region_cyrillic": "#b8649a",
+    "region_greek": "#6b8fd6",
+    "region_cjk": "#c95757",
+    "region_legacy": "#a88a50",
+    "region_mojibake": "#8a5cc9",
+    "region_binary": "#6b7280",
+}
+REGIONS_LISTED = 200  # rows of the regions table (the band and the JSON have them all)
+
 _CSS = """
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: #1b1f24;
        background: #fff; margin: 2em auto; max-width: 72em; padding: 0 1em; }
@@ -82,6 +105,8 @@ code, .mono { font-family: ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, mo
 .note { white-space: pre-wrap; }
 .problems td { border-top: 1px solid #eef0f2; }
 footer { margin-top: 3em; color: #6a7380; font-size: 0.9em; }
+svg { max-width: 100%; height: auto; }
+.range { white-space: nowrap; }
 @media (prefers-color-scheme: dark) {
   body { background: #0d1117; color: #e6edf3; }
   h2 { border-color: #30363d; }
@@ -258,6 +283,117 @@ def overview_svg(bins: list[Mapping], size: int | None = None, width: int = 960)
     return "".join(parts)
 
 
+# ------------------------------------------------------------------------------ regions
+
+def report_regions(entries: Any) -> list[Region]:
+    """The report's ``regions`` (dicts) as regions, in file order; entries that are not
+    regions (a report written by hand, a field gone wrong) are left out."""
+    regions = []
+    for entry in entries if isinstance(entries, (list, tuple)) else ():
+        try:
+            region = Region.from_dict(entry)
+        except (KeyError, TypeError, ValueError, AttributeError):
+            continue
+        if 0 <= region.start <= region.end:
+            regions.append(region)
+    return sorted(regions, key=lambda r: r.start)
+
+
+def region_colour(region: Region) -> str:
+    return REGION_COLOURS.get(role_for_encoding(region.encoding), REGION_COLOURS["region_legacy"])
+
+
+def regions_svg(regions: list[Region], width: int = 960) -> str:
+    """The file as a horizontal band, each region a rectangle in its family's colour
+    (the window's band, laid on its side), its range in the tooltip; a white line
+    parts two neighbours of the same colour. The first and last offsets sit below. Its
+    geometry is the overview's, so the two pictures line up."""
+    if not regions:
+        return ""
+    start, end = regions[0].start, max(r.end for r in regions)
+    span = max(1, end - start)
+    band_h, total_h, label_w = 28, 46, 92
+    total_w = label_w + width
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{total_w}" height="{total_h}" '
+             f'viewBox="0 0 {total_w} {total_h}" role="img" '
+             f'aria-label="encoding regions of the file" shape-rendering="crispEdges">',
+             f'<text x="0" y="{band_h // 2 + 4}" font-size="12" fill="#6a7380">encoding</text>']
+    lines = []
+    previous = None
+    for r in regions:
+        x0 = label_w + (r.start - start) * width / span
+        x1 = label_w + (r.end - start) * width / span
+        colour = region_colour(r)
+        # A region of a few bytes in a large file still shows: at least a pixel wide.
+        parts.append(f'<rect x="{x0:.2f}" y="0" width="{max(1.0, x1 - x0):.2f}" '
+                     f'height="{band_h}" fill="{colour}">'
+                     f'<title>{_e(f"{r.title()}: {byte_range(r.start, r.end)}")}</title></rect>')
+        if previous == colour:
+            lines.append(f'<line x1="{x0:.2f}" y1="0" x2="{x0:.2f}" y2="{band_h}" '
+                         f'stroke="#ffffff" stroke-width="1"/>')
+        previous = colour
+    parts.extend(lines)
+    parts.append(f'<text x="{label_w}" y="{total_h - 4}" font-size="11" fill="#6a7380">'
+                 f'0x{start:X}</text>')
+    parts.append(f'<text x="{total_w}" y="{total_h - 4}" font-size="11" fill="#6a7380" '
+                 f'text-anchor="end">0x{end:X}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _region_notes(region: Region) -> str:
+    notes = []
+    if region.language:
+        notes.append(region.language)
+    if region.bom:
+        notes.append("starts with a byte order mark")
+    if not region.exact:
+        notes.append("boundary placed between samples")
+    if region.by:
+        notes.append(f"by {region.by}")
+    return ", ".join(notes)
+
+
+def _share(n: int, total: int) -> str:
+    share = 100 * n / total if total else 0.0
+    return "&lt;0.1%" if 0 < share < 0.1 else f"{share:.1f}%"
+
+
+def _regions_section(entries: Any) -> list[str]:
+    """The encoding map of a file in more than one encoding: its band, a legend of the
+    families in it, and a table of the regions (the first ``REGIONS_LISTED``)."""
+    regions = report_regions(entries)
+    if len(regions) < 2:
+        return []
+    total = sum(r.length for r in regions)
+    out = [f'<h2>Regions ({len(regions):,})</h2><div id="regions">',
+           '<p class="muted">Where the file changes encoding. A range is written '
+           '<code>start–end (length)</code>: the end is the first byte <em>after</em> the '
+           "region, as in the JSON's <code>start</code> and <code>end</code>.</p>",
+           regions_svg(regions)]
+    present = {role_for_encoding(r.encoding) for r in regions}
+    legend = [f'<span class="swatch" style="background:{REGION_COLOURS[role]}"></span>{_e(words)}'
+              for role, words in LEGEND if role in present]
+    out.append('<p class="muted">' + " &nbsp; ".join(legend) + "</p>")
+    out.append('<table class="problems" id="region-table"><tr><th class="n">#</th>'
+               '<th>encoding</th><th class="n">range (end excl.)</th>'
+               '<th class="n">in decimal</th><th class="n">share</th><th>notes</th></tr>')
+    for i, r in enumerate(regions[:REGIONS_LISTED], 1):
+        out.append(
+            f'<tr><td class="n muted">{i:,}</td><td><span class="swatch" '
+            f'style="background:{region_colour(r)}"></span>{_e(r.title())}</td>'
+            f'<td class="n mono range">{_e(byte_range(r.start, r.end))}</td>'
+            f'<td class="n mono range">{_e(byte_range(r.start, r.end, decimal=True))}</td>'
+            f'<td class="n">{_share(r.length, total)}</td>'
+            f'<td class="muted">{_e(_region_notes(r))}</td></tr>')
+    if len(regions) > REGIONS_LISTED:
+        out.append(f'<tr><td></td><td colspan="5" class="muted">… and '
+                   f"{len(regions) - REGIONS_LISTED:,} more (the band above and the report's "
+                   f'JSON have them all)</td></tr>')
+    out.append("</table></div>")
+    return out
+
+
 # ------------------------------------------------------------------------------- report
 
 def render_html(report: Mapping, overview: list[Mapping] | None = None,
@@ -296,6 +432,8 @@ def render_html(report: Mapping, overview: list[Mapping] | None = None,
     for label, value in summary_rows:
         out.append(f"<tr><th>{_e(label)}</th><td>{value}</td></tr>")
     out.append("</table>")
+
+    out.extend(_regions_section(report.get("regions")))
 
     if overview:
         out.append('<h2>Overview</h2><div id="overview">')
