@@ -28,7 +28,7 @@ from inspector import __version__
 from inspector.core.analysis.encodings.families import LEGEND, role_for_encoding
 from inspector.core.analysis.encodings.regions import Region
 from inspector.core.units import kinds as K
-from inspector.core.units.ranges import byte_range
+from inspector.core.units.ranges import DASH, byte_range
 
 # Plain-words explanations of each kind, for the problem table and the legend.
 EXPLANATIONS = {
@@ -85,6 +85,8 @@ REGION_COLOURS = {
     "region_binary": "#6b7280",
 }
 REGIONS_LISTED = 200  # rows of the regions table (the band and the JSON have them all)
+
+PROGRAM = "UTF-8 Inspector"
 
 _CSS = """
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: #1b1f24;
@@ -162,6 +164,47 @@ def _range_text(start: Any, end: Any, decimal: bool = False) -> str:
     if all(isinstance(v, int) and not isinstance(v, bool) for v in (start, end)) and start <= end:
         return byte_range(start, end, decimal)
     return f"{'—' if start is None else start}–{'—' if end is None else end}"
+
+
+def _when(value: Any) -> str:
+    """When a report was made, as a person reads it: ``2026-05-01 12:00:00 UTC``."""
+    text = _time_text(value)
+    iso = text[:-1] + "+00:00" if text.endswith("Z") else text  # Python 3.10 reads no "Z"
+    try:
+        moment = _dt.datetime.fromisoformat(iso)
+    except ValueError:
+        return text
+    if moment.tzinfo is None:
+        return moment.isoformat(sep=" ", timespec="seconds")
+    return moment.astimezone(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
+def _tool(report: Mapping) -> tuple[str, str, str | None]:
+    """(name, version, Unicode version) of the program that made ``report``: its
+    ``tool`` is ``{name, version, unicode_version}`` (older reports: a name, with
+    ``version`` beside it)."""
+    tool = report.get("tool")
+    if isinstance(tool, Mapping):
+        name, version, unicode = tool.get("name"), tool.get("version"), tool.get("unicode_version")
+    else:
+        name, version, unicode = tool, report.get("version"), report.get("unicode_version")
+    name = PROGRAM if name in (None, "", "utf8-inspector") else str(name)
+    return name, str(version or __version__), (str(unicode) if unicode else None)
+
+
+def _footer(name: str, version: str, when: str, unicode: str | None = None,
+            read_only: str | None = None) -> str:
+    """Who made the report, when, and what it did not touch."""
+    made = f"Made by {_e(name)} {_e(version)}"
+    if unicode:
+        made += f" (Unicode {_e(unicode)})"
+    parts = [f"{made} on {_e(when)}."]
+    if read_only:
+        parts.append(_e(read_only))
+    parts.append("Units, kinds and U+FFFD counts follow the unit contract (RFC 3629 and the "
+                 "Unicode maximal-subpart practice); byte ranges are half-open, "
+                 f"start{DASH}end (length), the end being the first byte after.")
+    return '<footer id="footer">' + " ".join(parts) + "</footer>"
 
 
 def _bytes_text(value: Any) -> str:
@@ -403,9 +446,7 @@ def render_html(report: Mapping, overview: list[Mapping] | None = None,
     name = os.path.basename(str(path)) if path else "data"
     title = title or f"UTF-8 report: {name}"
     verdict = report.get("verdict") or ("valid UTF-8" if report.get("valid") else "not valid UTF-8")
-    tool = report.get("tool") or "utf8-inspector"
-    version = report.get("version") or __version__
-    generated = _time_text(report.get("generated"))
+    tool, version, unicode = _tool(report)
     errors = report.get("errors") or {}
     warnings = report.get("warnings") or {}
     units = report.get("units") or {}
@@ -492,9 +533,8 @@ def render_html(report: Mapping, overview: list[Mapping] | None = None,
         out.append("</table>")
 
     out.extend(_findings_section(report.get("findings")))
-    out.append(f'<footer id="footer">Made by {_e(tool)} {_e(version)} on {_e(generated)}. '
-               f'Dialect rules and kind names: RFC 3629 and the Unicode maximal-subpart practice.'
-               f"</footer>")
+    out.append(_footer(tool, version, _when(report.get("generated")), unicode,
+                       "The inspected file was opened read-only and left as it was." if path else None))
     # The report itself, for machines: a JSON block browsers do not run or show.
     data = json.dumps(report, default=str, ensure_ascii=True).replace("<", "\\u003c")
     out.append(f'<script type="application/json" id="report-data">{data}</script>')
@@ -569,7 +609,7 @@ def render_triage_html(rows: Iterable[Any], folder: Any = None, title: str | Non
             f'<td class="n mono">{where}</td><td class="n">{_e(r.where)}</td>'
             f'<td><code>{_e(r.first_kind)}</code></td></tr>')
     out.append("</table>")
-    out.append(f'<footer id="footer">Made by utf8-inspector {_e(__version__)} on '
-               f'{_e(_dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"))}.</footer>')
+    out.append(_footer(PROGRAM, __version__, _when(_dt.datetime.now(_dt.timezone.utc).isoformat()),
+                       read_only="The files were opened read-only and left as they were."))
     out.append("</body></html>")
     return "\n".join(out) + "\n"

@@ -4,7 +4,7 @@ import json
 import re
 from html.parser import HTMLParser
 
-from inspector import resources_access
+from inspector import __version__, resources_access
 from inspector.core.analysis import batch as BA
 from inspector.core.analysis.encodings.families import role_for_encoding
 from inspector.core.analysis.htmlreport import (EXPLANATIONS, REGION_COLOURS, overview_svg,
@@ -86,7 +86,7 @@ def test_report_holds_the_counts():
     assert "ab" * 32 in c.text_by_id["summary"]
     assert "2023-11-14" in c.text_by_id["summary"]  # the mtime as a date
     assert "not valid UTF-8" in c.text_by_id["verdict"]
-    assert "utf8-inspector 0.1.0" in c.text_by_id["footer"]
+    assert "UTF-8 Inspector 0.1.0" in c.text_by_id["footer"]
     assert json.loads(c.json_text)["errors"]["total"] == 4321
 
 
@@ -141,6 +141,18 @@ def real_report(tmp_path, data: bytes, name: str) -> dict:
     path = tmp_path / name
     path.write_bytes(data)
     return BA.report_path(str(path), BA.Options())
+
+
+def test_the_footer_names_the_program_its_version_and_when(tmp_path):
+    report = real_report(tmp_path, "grüße\n".encode(), "ok.txt")
+    assert isinstance(report["tool"], dict)  # {name, version, unicode_version}
+    footer = parse(render_html(report)).text_by_id["footer"]
+    assert "{" not in footer and "'name'" not in footer
+    assert f"UTF-8 Inspector {__version__}" in footer
+    assert f"Unicode {report['tool']['unicode_version']}" in footer
+    day = report["generated"][:10]
+    assert re.search(rf"on {day} \d\d:\d\d:\d\d UTC\.", footer), footer
+    assert "read-only" in footer
 
 
 def test_a_mixed_file_has_its_regions_as_a_band_and_a_table(tmp_path):
