@@ -158,11 +158,11 @@ def _time_text(value: Any) -> str:
     return str(value)
 
 
-def _range_text(start: Any, end: Any, decimal: bool = False) -> str:
+def _range_text(start: Any, end: Any) -> str:
     """A byte range by the contract's convention, or what there is of it (plain text:
     the caller escapes it)."""
     if all(isinstance(v, int) and not isinstance(v, bool) for v in (start, end)) and start <= end:
-        return byte_range(start, end, decimal)
+        return byte_range(start, end)
     return f"{'—' if start is None else start}–{'—' if end is None else end}"
 
 

@@ -17,10 +17,8 @@ from __future__ import annotations
 
 DASH = "\u2013"  # an en dash, between the ends
 
-# Table headers over a range cell and over an end on its own: the end is the first
-# byte after the range, and the header says so.
+# The header of a table column whose cells are ranges: the end is the first byte after.
 RANGE_HEADER = "Range (end excl.)"
-END_HEADER = "End (excl.)"
 
 
 def offset_text(offset: int, decimal: bool = False) -> str:

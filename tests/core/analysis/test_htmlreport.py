@@ -119,6 +119,7 @@ def test_overview_picture():
     # The damage sits in the middle third of the picture.
     xs = [float(a["x"]) for a in error_rects]
     assert 92 + 960 * 0.3 < min(xs) and max(xs) < 92 + 960 * 0.7
+    assert "0x2710\u20130x4E20 (10,000 bytes): 1 multibyte" in svg  # a bin's range, by the contract
     assert overview_svg([]) == ""
 
 
