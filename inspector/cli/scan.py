@@ -28,6 +28,7 @@ import time
 
 from inspector.cli.common import EXIT_ERROR, EXIT_OK
 from inspector.core.units import kinds as K
+from inspector.core.units.ranges import byte_range
 from inspector.core.source.bytesource import ByteSourceError, FileSource, display_path
 from inspector.core.analysis import batch as BA
 from inspector.core.analysis.report import json_text, write_csv, write_json
@@ -139,7 +140,7 @@ def _region_line(r: dict) -> str:
         name += f" ({r['language']})"
     if not r.get("exact", True):
         name += ", boundary estimated"
-    return f"{r['start']:,}-{r['end']:,} ({r['end'] - r['start']:,} bytes): {name}"
+    return f"{byte_range(r['start'], r['end'], decimal=True)}: {name}"
 
 
 def _summary(report: dict) -> str:

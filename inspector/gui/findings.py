@@ -24,6 +24,7 @@ from PySide6.QtCore import QObject, QStandardPaths, Signal
 
 from inspector.core.analysis import findings as F
 from inspector.core.source.bytesource import ByteSourceError, display_path
+from inspector.core.units.ranges import byte_range
 
 DATA_FOLDER_ENV = "UTF8_INSPECTOR_DATA"   # another data folder (tests, portable use)
 
@@ -325,7 +326,7 @@ def note_chosen(window, start, end, note: str, finding) -> None:
             window.show_message(f"note of the finding at 0x{start:X} changed")
         else:
             findings.add(start, end, note)
-            window.show_message(f"finding added at 0x{start:X} ({end - start:,} bytes)")
+            window.show_message(f"finding added: {byte_range(start, end)}")
     except (F.FindingsError, KeyError) as e:
         window.show_message(f"no finding added: {e}")
 

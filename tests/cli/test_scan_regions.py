@@ -58,7 +58,7 @@ def test_text_lists_regions_only_when_several(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "\n  regions: 3\n" in out
     (a, b, _), = [r for r in case.regions if r[2] == "binary"]
-    assert f"{a:,}-{b:,} ({b - a:,} bytes): binary" in out
+    assert f"{a:,}\u2013{b:,} ({b - a:,} bytes): binary" in out
     assert "utf-8 (ASCII)" in out
     path.write_bytes("grüße\n".encode())
     main([str(path)])

@@ -32,6 +32,8 @@ import tempfile
 import uuid
 from dataclasses import dataclass, field
 
+from inspector.core.units.ranges import byte_range
+
 FORMAT = "utf8-inspector-findings"
 VERSION = 1
 PATHS_FILE = "paths.json"
@@ -161,7 +163,8 @@ def check_range(start, end, size: int | None = None) -> tuple[int, int]:
     if not 0 <= start < end:
         raise FindingsError(f"not a range of bytes: [{start}, {end})")
     if size is not None and end > size:
-        raise FindingsError(f"the range [{start}, {end}) goes past the end ({size} bytes)")
+        raise FindingsError(f"the range {byte_range(start, end, decimal=True)} goes past the "
+                             f"end ({size:,} bytes)")
     return start, end
 
 
@@ -500,6 +503,6 @@ def describe(found, limit: int = 400) -> str:
     lines = []
     for f in found:
         note = f.note if len(f.note) <= limit else f.note[:limit - 1] + "…"
-        lines.append(f"Finding 0x{f.start:X}–0x{f.end:X} ({f.end - f.start:,} bytes): "
+        lines.append(f"Finding {byte_range(f.start, f.end)}: "
                      f"{note or '(no note)'}")
     return "\n".join(lines)

@@ -2,12 +2,17 @@
 that runs (the report's JSON rides along as an inert data block) and no external
 resources, so it can be mailed, archived and opened anywhere.
 
-Its input is plain data: the report dict of :mod:`inspector.core.analysis.report` (tool, version,
+Its input is plain data: the report dict of :mod:`inspector.core.analysis.report` (tool,
 generated, path, size, mtime, sha256, dialect, valid, units, code_points, errors,
-warnings, first_errors, verdict, verdict_code) and, optionally, the overview as a list
-of bins ``{start, end, errors_by_kind, warnings, multibyte, binary}``. Fields that are
-missing are shown as such rather than failing, and every value taken from the data (a
-file name, bytes, a verdict) is escaped.
+warnings, first_errors, verdict, verdict_code, regions) and, optionally, the overview as
+a list of bins ``{start, end, errors_by_kind, warnings, multibyte, binary}``. Fields that
+are missing are shown as such rather than failing, and every value taken from the data
+(a file name, bytes, a verdict) is escaped.
+
+A file in more than one encoding gets a "Regions" section: the encoding map as a band
+(an inline SVG, each region in its family's colour, as the window's band draws it) and
+as a table. Byte ranges are written as the unit contract says
+(:func:`inspector.core.units.ranges.byte_range`): half-open, the length beside.
 """
 
 from __future__ import annotations
@@ -20,7 +25,10 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from inspector import __version__
+from inspector.core.analysis.encodings.families import LEGEND, role_for_encoding
+from inspector.core.analysis.encodings.regions import Region
 from inspector.core.units import kinds as K
+from inspector.core.units.ranges import DASH, byte_range
 
 # Plain-words explanations of each kind, for the problem table and the legend.
 EXPLANATIONS = {
@@ -62,6 +70,24 @@ WARNING_COLOUR = "#a16207"
 MULTIBYTE_COLOUR = "#0b61c4"
 BINARY_COLOUR = "#57606a"
 
+# Colours of the encoding families in the regions band and table: the light palette's
+# region_* roles, so the report's band is the window's (a test keeps them equal).
+REGION_COLOURS = {
+    "region_utf8": "#9cc9a8",
+    "region_utf16": "#7aa6d6",
+    "region_western": "#e0a030",
+    "region_central": "#d9773a",
+    "region_cyrillic": "#b8649a",
+    "region_greek": "#6b8fd6",
+    "region_cjk": "#c95757",
+    "region_legacy": "#a88a50",
+    "region_mojibake": "#8a5cc9",
+    "region_binary": "#6b7280",
+}
+REGIONS_LISTED = 200  # rows of the regions table (the band and the JSON have them all)
+
+PROGRAM = "UTF-8 Inspector"
+
 _CSS = """
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: #1b1f24;
        background: #fff; margin: 2em auto; max-width: 72em; padding: 0 1em; }
@@ -81,6 +107,8 @@ code, .mono { font-family: ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, mo
 .note { white-space: pre-wrap; }
 .problems td { border-top: 1px solid #eef0f2; }
 footer { margin-top: 3em; color: #6a7380; font-size: 0.9em; }
+svg { max-width: 100%; height: auto; }
+.range { white-space: nowrap; }
 @media (prefers-color-scheme: dark) {
   body { background: #0d1117; color: #e6edf3; }
   h2 { border-color: #30363d; }
@@ -128,6 +156,55 @@ def _time_text(value: Any) -> str:
         except (OverflowError, OSError, ValueError):
             return str(value)
     return str(value)
+
+
+def _range_text(start: Any, end: Any) -> str:
+    """A byte range by the contract's convention, or what there is of it (plain text:
+    the caller escapes it)."""
+    if all(isinstance(v, int) and not isinstance(v, bool) for v in (start, end)) and start <= end:
+        return byte_range(start, end)
+    return f"{'—' if start is None else start}–{'—' if end is None else end}"
+
+
+def _when(value: Any) -> str:
+    """When a report was made, as a person reads it: ``2026-05-01 12:00:00 UTC``."""
+    text = _time_text(value)
+    iso = text[:-1] + "+00:00" if text.endswith("Z") else text  # Python 3.10 reads no "Z"
+    try:
+        moment = _dt.datetime.fromisoformat(iso)
+    except ValueError:
+        return text
+    if moment.tzinfo is None:
+        return moment.isoformat(sep=" ", timespec="seconds")
+    return moment.astimezone(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
+def _tool(report: Mapping) -> tuple[str, str, str | None]:
+    """(name, version, Unicode version) of the program that made ``report``: its
+    ``tool`` is ``{name, version, unicode_version}`` (older reports: a name, with
+    ``version`` beside it)."""
+    tool = report.get("tool")
+    if isinstance(tool, Mapping):
+        name, version, unicode = tool.get("name"), tool.get("version"), tool.get("unicode_version")
+    else:
+        name, version, unicode = tool, report.get("version"), report.get("unicode_version")
+    name = PROGRAM if name in (None, "", "utf8-inspector") else str(name)
+    return name, str(version or __version__), (str(unicode) if unicode else None)
+
+
+def _footer(name: str, version: str, when: str, unicode: str | None = None,
+            read_only: str | None = None) -> str:
+    """Who made the report, when, and what it did not touch."""
+    made = f"Made by {_e(name)} {_e(version)}"
+    if unicode:
+        made += f" (Unicode {_e(unicode)})"
+    parts = [f"{made} on {_e(when)}."]
+    if read_only:
+        parts.append(_e(read_only))
+    parts.append("Units, kinds and U+FFFD counts follow the unit contract (RFC 3629 and the "
+                 "Unicode maximal-subpart practice); byte ranges are half-open, "
+                 f"start{DASH}end (length), the end being the first byte after.")
+    return '<footer id="footer">' + " ".join(parts) + "</footer>"
 
 
 def _bytes_text(value: Any) -> str:
@@ -237,7 +314,7 @@ def overview_svg(bins: list[Mapping], size: int | None = None, width: int = 960)
             x1 = label_w + (int(b.get("end", 0)) - start) * width / span
             # Any problem at all stays visible: a minimum strength and a minimum width.
             strength = 0.35 + 0.65 * (n / peak) if key == "errors" else 0.15 + 0.85 * (n / peak)
-            tip = f"{_num(b.get('start'))}–{_num(b.get('end'))}: {_num(n)} {label}"
+            tip = f"{_range_text(b.get('start'), b.get('end'))}: {_num(n)} {label}"
             parts.append(f'<rect x="{x0:.2f}" y="{y}" width="{max(1.0, x1 - x0):.2f}" '
                          f'height="{lane_h}" fill="{colour}" fill-opacity="{min(1.0, strength):.2f}">'
                          f'<title>{_e(tip)}</title></rect>')
@@ -249,6 +326,117 @@ def overview_svg(bins: list[Mapping], size: int | None = None, width: int = 960)
     return "".join(parts)
 
 
+# ------------------------------------------------------------------------------ regions
+
+def report_regions(entries: Any) -> list[Region]:
+    """The report's ``regions`` (dicts) as regions, in file order; entries that are not
+    regions (a report written by hand, a field gone wrong) are left out."""
+    regions = []
+    for entry in entries if isinstance(entries, (list, tuple)) else ():
+        try:
+            region = Region.from_dict(entry)
+        except (KeyError, TypeError, ValueError, AttributeError):
+            continue
+        if 0 <= region.start <= region.end:
+            regions.append(region)
+    return sorted(regions, key=lambda r: r.start)
+
+
+def region_colour(region: Region) -> str:
+    return REGION_COLOURS.get(role_for_encoding(region.encoding), REGION_COLOURS["region_legacy"])
+
+
+def regions_svg(regions: list[Region], width: int = 960) -> str:
+    """The file as a horizontal band, each region a rectangle in its family's colour
+    (the window's band, laid on its side), its range in the tooltip; a white line
+    parts two neighbours of the same colour. The first and last offsets sit below. Its
+    geometry is the overview's, so the two pictures line up."""
+    if not regions:
+        return ""
+    start, end = regions[0].start, max(r.end for r in regions)
+    span = max(1, end - start)
+    band_h, total_h, label_w = 28, 46, 92
+    total_w = label_w + width
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{total_w}" height="{total_h}" '
+             f'viewBox="0 0 {total_w} {total_h}" role="img" '
+             f'aria-label="encoding regions of the file" shape-rendering="crispEdges">',
+             f'<text x="0" y="{band_h // 2 + 4}" font-size="12" fill="#6a7380">encoding</text>']
+    lines = []
+    previous = None
+    for r in regions:
+        x0 = label_w + (r.start - start) * width / span
+        x1 = label_w + (r.end - start) * width / span
+        colour = region_colour(r)
+        # A region of a few bytes in a large file still shows: at least a pixel wide.
+        parts.append(f'<rect x="{x0:.2f}" y="0" width="{max(1.0, x1 - x0):.2f}" '
+                     f'height="{band_h}" fill="{colour}">'
+                     f'<title>{_e(f"{r.title()}: {byte_range(r.start, r.end)}")}</title></rect>')
+        if previous == colour:
+            lines.append(f'<line x1="{x0:.2f}" y1="0" x2="{x0:.2f}" y2="{band_h}" '
+                         f'stroke="#ffffff" stroke-width="1"/>')
+        previous = colour
+    parts.extend(lines)
+    parts.append(f'<text x="{label_w}" y="{total_h - 4}" font-size="11" fill="#6a7380">'
+                 f'0x{start:X}</text>')
+    parts.append(f'<text x="{total_w}" y="{total_h - 4}" font-size="11" fill="#6a7380" '
+                 f'text-anchor="end">0x{end:X}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _region_notes(region: Region) -> str:
+    notes = []
+    if region.language:
+        notes.append(region.language)
+    if region.bom:
+        notes.append("starts with a byte order mark")
+    if not region.exact:
+        notes.append("boundary placed between samples")
+    if region.by:
+        notes.append(f"by {region.by}")
+    return ", ".join(notes)
+
+
+def _share(n: int, total: int) -> str:
+    share = 100 * n / total if total else 0.0
+    return "&lt;0.1%" if 0 < share < 0.1 else f"{share:.1f}%"
+
+
+def _regions_section(entries: Any) -> list[str]:
+    """The encoding map of a file in more than one encoding: its band, a legend of the
+    families in it, and a table of the regions (the first ``REGIONS_LISTED``)."""
+    regions = report_regions(entries)
+    if len(regions) < 2:
+        return []
+    total = sum(r.length for r in regions)
+    out = [f'<h2>Regions ({len(regions):,})</h2><div id="regions">',
+           '<p class="muted">Where the file changes encoding. A range is written '
+           '<code>start–end (length)</code>: the end is the first byte <em>after</em> the '
+           "region, as in the JSON's <code>start</code> and <code>end</code>.</p>",
+           regions_svg(regions)]
+    present = {role_for_encoding(r.encoding) for r in regions}
+    legend = [f'<span class="swatch" style="background:{REGION_COLOURS[role]}"></span>{_e(words)}'
+              for role, words in LEGEND if role in present]
+    out.append('<p class="muted">' + " &nbsp; ".join(legend) + "</p>")
+    out.append('<table class="problems" id="region-table"><tr><th class="n">#</th>'
+               '<th>encoding</th><th class="n">range (end excl.)</th>'
+               '<th class="n">in decimal</th><th class="n">share</th><th>notes</th></tr>')
+    for i, r in enumerate(regions[:REGIONS_LISTED], 1):
+        out.append(
+            f'<tr><td class="n muted">{i:,}</td><td><span class="swatch" '
+            f'style="background:{region_colour(r)}"></span>{_e(r.title())}</td>'
+            f'<td class="n mono range">{_e(byte_range(r.start, r.end))}</td>'
+            f'<td class="n mono range">{_e(byte_range(r.start, r.end, decimal=True))}</td>'
+            f'<td class="n">{_share(r.length, total)}</td>'
+            f'<td class="muted">{_e(_region_notes(r))}</td></tr>')
+    if len(regions) > REGIONS_LISTED:
+        out.append(f'<tr><td></td><td colspan="5" class="muted">… and '
+                   f"{len(regions) - REGIONS_LISTED:,} more (the band above and the report's "
+                   f'JSON have them all)</td></tr>')
+    out.append("</table></div>")
+    return out
+
+
 # ------------------------------------------------------------------------------- report
 
 def render_html(report: Mapping, overview: list[Mapping] | None = None,
@@ -258,9 +446,7 @@ def render_html(report: Mapping, overview: list[Mapping] | None = None,
     name = os.path.basename(str(path)) if path else "data"
     title = title or f"UTF-8 report: {name}"
     verdict = report.get("verdict") or ("valid UTF-8" if report.get("valid") else "not valid UTF-8")
-    tool = report.get("tool") or "utf8-inspector"
-    version = report.get("version") or __version__
-    generated = _time_text(report.get("generated"))
+    tool, version, unicode = _tool(report)
     errors = report.get("errors") or {}
     warnings = report.get("warnings") or {}
     units = report.get("units") or {}
@@ -287,6 +473,8 @@ def render_html(report: Mapping, overview: list[Mapping] | None = None,
     for label, value in summary_rows:
         out.append(f"<tr><th>{_e(label)}</th><td>{value}</td></tr>")
     out.append("</table>")
+
+    out.extend(_regions_section(report.get("regions")))
 
     if overview:
         out.append('<h2>Overview</h2><div id="overview">')
@@ -345,9 +533,8 @@ def render_html(report: Mapping, overview: list[Mapping] | None = None,
         out.append("</table>")
 
     out.extend(_findings_section(report.get("findings")))
-    out.append(f'<footer id="footer">Made by {_e(tool)} {_e(version)} on {_e(generated)}. '
-               f'Dialect rules and kind names: RFC 3629 and the Unicode maximal-subpart practice.'
-               f"</footer>")
+    out.append(_footer(tool, version, _when(report.get("generated")), unicode,
+                       "The inspected file was opened read-only and left as it was." if path else None))
     # The report itself, for machines: a JSON block browsers do not run or show.
     data = json.dumps(report, default=str, ensure_ascii=True).replace("<", "\\u003c")
     out.append(f'<script type="application/json" id="report-data">{data}</script>')
@@ -422,7 +609,7 @@ def render_triage_html(rows: Iterable[Any], folder: Any = None, title: str | Non
             f'<td class="n mono">{where}</td><td class="n">{_e(r.where)}</td>'
             f'<td><code>{_e(r.first_kind)}</code></td></tr>')
     out.append("</table>")
-    out.append(f'<footer id="footer">Made by utf8-inspector {_e(__version__)} on '
-               f'{_e(_dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"))}.</footer>')
+    out.append(_footer(PROGRAM, __version__, _when(_dt.datetime.now(_dt.timezone.utc).isoformat()),
+                       read_only="The files were opened read-only and left as they were."))
     out.append("</body></html>")
     return "\n".join(out) + "\n"

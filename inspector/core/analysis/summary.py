@@ -12,6 +12,7 @@ from collections import Counter
 
 from inspector.core.units import decoder
 from inspector.core.units import kinds as K
+from inspector.core.units.ranges import byte_range
 
 
 class RangeSummary:
@@ -41,8 +42,7 @@ class RangeSummary:
                 self.replacements += u.replacements
 
     def lines(self) -> list[str]:
-        n = self.end - self.start
-        out = [f"Selection 0x{self.start:X}-0x{self.end:X} ({n:,} bytes)"]
+        out = [f"Selection {byte_range(self.start, self.end)}"]
         if self.source == "index":
             out.append("(counted from the scan's block index; the ends by the decoder)")
         out += [f"units: {self.units:,}", f"code points: {self.code_points:,}"]

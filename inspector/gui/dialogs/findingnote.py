@@ -6,6 +6,8 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QLabel, QLineEdit, QVBoxLayout,
                                QWidget)
 
+from inspector.core.units.ranges import byte_range
+
 PREVIEW = 16   # bytes shown in the dialog
 
 
@@ -42,7 +44,7 @@ class FindingNoteDialog(QDialog):
         self.start, self.end, self.finding = start, end, finding
         self.setWindowTitle("Edit the finding's note" if finding is not None else "Add a finding")
         shown = data[:PREVIEW].hex(" ").upper() + (" …" if end - start > PREVIEW else "")
-        self.what.setText(f"Bytes 0x{start:X}–0x{end:X} ({end - start:,} bytes): {shown}")
+        self.what.setText(f"Bytes {byte_range(start, end)}: {shown}")
         self.edit.setText(note)
         self.edit.selectAll()
         self.edit.setFocus()

@@ -25,6 +25,7 @@ from inspector.core.analysis import repairpreview
 from inspector.core.analysis.encodings import regionrepair
 from inspector.core.scan import scanner
 from inspector.core.source.bytesource import display_path
+from inspector.core.units.ranges import RANGE_HEADER, byte_range
 from inspector.gui.dialogs.export import check_target, default_directory
 from inspector.gui.look import regionlook
 from inspector.gui.runtime import workers
@@ -283,7 +284,7 @@ class RepairDialog(QDialog):
         policies = list(self.policy_buttons)
         pv = repairpreview.preview(doc.source, doc.cursor, policies, doc.dialect, self.PREVIEW_RADIUS)
         self.last_preview = pv
-        self.preview_box.setTitle(f"Problems near the cursor (0x{pv.start:X} – 0x{pv.end:X})")
+        self.preview_box.setTitle(f"Problems near the cursor ({byte_range(pv.start, pv.end)})")
         handlers = list(repair_mod.PYTHON_ERROR_HANDLERS)
         headers = (["Offset", "Bytes", "Kind"] + [POLICY_SHORT.get(p, p) for p in policies]
                    + [f"Python {h}" for h in handlers])
@@ -327,8 +328,8 @@ class RepairDialog(QDialog):
         self.last_region_preview = items
         lo = min((i.start for i in items), default=doc.cursor)
         hi = max((i.end for i in items), default=doc.cursor)
-        self.preview_box.setTitle(f"Regions near the cursor (0x{lo:X} – 0x{hi:X})")
-        headers = ["Offsets", "Encoding", "Bytes", "As UTF-8 now", "▶ Converted"]
+        self.preview_box.setTitle(f"Regions near the cursor ({byte_range(lo, hi)})")
+        headers = [RANGE_HEADER, "Encoding", "Bytes", "As UTF-8 now", "▶ Converted"]
         table = self.preview_table
         table.clear()
         table.clearSpans()   # the last preview's "no problems" row spans the table
@@ -342,7 +343,7 @@ class RepairDialog(QDialog):
             span = item.span
             encoding = span.encoding + (f" via {span.via}" if span.via else "")
             raw = item.raw[:8].hex(" ").upper() + (" …" if len(item.raw) > 8 else "")
-            cells = [f"0x{item.start:X} – 0x{max(item.end - 1, item.start):X}", encoding, raw,
+            cells = [byte_range(item.start, item.end), encoding, raw,
                      visible_text(item.before, 64), visible_text(item.after, 64)]
             tips = ["", "", item.raw.hex(" ").upper(), visible_text(item.before, 2000),
                     visible_text(item.after, 2000)]

@@ -1,6 +1,6 @@
 """The statistics dock: the scan's verdict and its counts (units by length, errors by
 kind, warnings by kind) as numbers and as a painted horizontal bar chart, and the
-encoding map's regions as a table (start – end, length, encoding, via / language, with
+encoding map's regions as a table (the bytes, encoding, via / language, with
 the colour of the overview's band); a click on a region goes to its start. The map is
 the one the verdict carries (worked out by the scan's worker), the first
 ``RegionTable.LIMIT`` regions shown, then a row saying how many more.
@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (QDockWidget, QHBoxLayout, QHeaderView, QLabel,
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
 from inspector.core.units import kinds as K
+from inspector.core.units.ranges import RANGE_HEADER, byte_range
 from inspector.core.source.bytesource import ByteSourceError
 from inspector.core.scan.results import ScanResult
 from inspector.core.analysis.verdict import verdict_of
@@ -207,7 +208,8 @@ class BarChart(QWidget):
 # ------------------------------------------------------------------ the regions
 
 def region_cells(region) -> list[str]:
-    """The table's words for one region: offsets, length, encoding, via / language."""
+    """The table's words for one region: its bytes (the range and its length),
+    encoding, via / language."""
     notes = []
     if region.via:
         notes.append(f"via {region.via}")
@@ -217,8 +219,7 @@ def region_cells(region) -> list[str]:
         notes.append("BOM")
     if not region.exact:
         notes.append("boundary between samples")
-    return [f"0x{region.start:X} – 0x{max(region.end - 1, region.start):X}",
-            f"{region.length:,}", region.title(), ", ".join(notes)]
+    return [byte_range(region.start, region.end), region.title(), ", ".join(notes)]
 
 
 class RegionTable(QTableWidget):
@@ -226,7 +227,7 @@ class RegionTable(QTableWidget):
     moves the cursor to the region's start."""
 
     LIMIT = 200
-    HEADERS = ("Start – end", "Bytes", "Encoding", "Via / language")
+    HEADERS = (RANGE_HEADER, "Encoding", "Via / language")
 
     def __init__(self, document, parent: QWidget | None = None):
         super().__init__(0, len(self.HEADERS), parent)

@@ -31,6 +31,7 @@ from PySide6.QtGui import QBrush, QColor, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from inspector.core.units import kinds as K
+from inspector.core.units.ranges import byte_range
 from inspector.core.scan import results, scanner
 from inspector.core.scan.blockindex import BlockIndex
 from inspector.gui.look import regionlook, style
@@ -475,7 +476,7 @@ class OverviewStrip(QWidget):
         row = min(max(y - rect.top(), 0), self.bin_count() - 1)
         start = size * row // self.bin_count()
         end = size * (row + 1) // self.bin_count()
-        head = f"0x{start:X} – 0x{max(end - 1, start):X} ({_bytes(end - start)})"
+        head = byte_range(start, end)
         bins = self._bins
         if bins is None or row >= len(bins) or not bins.scanned[row]:
             scan = self.document.scan
@@ -485,7 +486,7 @@ class OverviewStrip(QWidget):
         if bins.borrowed[row]:
             b0 = int(bins.starts[row]) // bins.block_size * bins.block_size
             b1 = min(b0 + bins.block_size, size)
-            lines.append(f"counts of the whole block 0x{b0:X} – 0x{b1 - 1:X} that holds it:")
+            lines.append(f"counts of the whole block {byte_range(b0, b1)} that holds it:")
         errors = bins.errors[row]
         if errors.sum():
             parts = [f"{int(c):,} {ERROR_KINDS[i]}" for i, c in enumerate(errors) if c]
@@ -548,10 +549,3 @@ def _mix(a: QColor, b: QColor, t: float) -> QColor:
                   round(a.green() + (b.green() - a.green()) * t),
                   round(a.blue() + (b.blue() - a.blue()) * t))
 
-
-def _bytes(n: int) -> str:
-    for unit in ("bytes", "KiB", "MiB", "GiB", "TiB"):
-        if n < 1024 or unit == "TiB":
-            return f"{n:,} {unit}" if unit == "bytes" else f"{n:.1f} {unit}"
-        n /= 1024
-    return f"{n}"  # pragma: no cover

@@ -16,11 +16,12 @@ import numpy
 
 from inspector.core.analysis import (copyformats, findings, judgedscan, search, summary,
                                      triage, verdict)
+from inspector.core.analysis.encodings import families
 from inspector.core.scan import blockindex, lines, navigation, pagecut, scanner, tally
 from inspector.core.source import bytesource
 from inspector.core.units import decoder, unitinfo
 
 # Named here so that they count as used; importing them was the point.
 PRELOADED = (numpy, copyformats, findings, judgedscan, search, summary, triage, verdict,
-             blockindex, lines, navigation, pagecut, scanner, tally, bytesource, decoder,
-             unitinfo)
+             families, blockindex, lines, navigation, pagecut, scanner, tally, bytesource,
+             decoder, unitinfo)

@@ -117,7 +117,7 @@ def test_the_region_preview_near_the_cursor(qtbot, doc, tmp_path):
     _click(qtbot, dlg.regions_button)
     table = dlg.preview_table
     headers = [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())]
-    assert headers == ["Offsets", "Encoding", "Bytes", "As UTF-8 now", "▶ Converted"]
+    assert headers == ["Range (end excl.)", "Encoding", "Bytes", "As UTF-8 now", "▶ Converted"]
     rows = {table.item(r, 1).text(): r for r in range(table.rowCount())}
     assert "cp1252" in rows
     r = rows["cp1252"]

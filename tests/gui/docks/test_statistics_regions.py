@@ -50,10 +50,11 @@ def test_lists_the_regions_and_a_click_goes_there(dock, qtbot):
     assert table.isVisibleTo(dock) and table.rowCount() == 3
     assert "Encoding regions</b>: 3" in dock.regions_label.text()
     start = emap.regions[1].start
-    assert table.item(1, 0).text() == f"0x{start:X} – 0x{emap.regions[1].end - 1:X}"
-    assert table.item(1, 1).text() == f"{emap.regions[1].length:,}"
-    assert table.item(1, 2).text() == "Windows-1252"
-    assert table.item(1, 3).text() == "French"
+    end = emap.regions[1].end
+    assert table.item(1, 0).text() == f"0x{start:X}\u20130x{end:X} ({end - start:,} bytes)"
+    assert table.horizontalHeaderItem(0).text() == "Range (end excl.)"
+    assert table.item(1, 1).text() == "Windows-1252"
+    assert table.item(1, 2).text() == "French"
     assert not table.item(1, 0).icon().isNull()   # the band's colour
     jumps = []
     dock.document.jumpedTo.connect(jumps.append)
@@ -73,7 +74,7 @@ def test_one_region_for_plain_utf8_and_nothing_before_the_verdict(dock):
     result = finish(judged_scan_steps(doc.source))
     doc.set_scan(result)
     assert dock.regions.rowCount() == 1
-    assert dock.regions.item(0, 2).text() == "UTF-8"
+    assert dock.regions.item(0, 1).text() == "UTF-8"
     assert "Encoding regions</b>: 1" in dock.regions_label.text()
 
 

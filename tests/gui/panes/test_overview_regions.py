@@ -79,10 +79,10 @@ def test_the_band_in_the_dark_palette(strip):
 def test_tooltip_names_the_region(strip):
     x = strip.regions_x() + 1
     text = strip.describe_point(x, strip.y_of_offset(20000) + 1)
-    assert text.startswith("Windows-1252: 0x4000 – 0x5FFF (8,192 bytes)")
+    assert text.startswith("Windows-1252: 0x4000\u20130x6000 (8,192 bytes)")
     assert "codec cp1252" in text and "region 2 of 4" in text
     binary = strip.describe_point(x, strip.y_of_offset(26000))
-    assert binary.startswith("binary: 0x6000 – 0x6FFF")
+    assert binary.startswith("binary: 0x6000\u20130x7000 (4,096 bytes)")
     # Left of the band: the counts of the bin, as before.
     assert strip.describe_point(strip.bar_rect().left() + 2, strip.y_of_offset(20000)).startswith("0x")
 

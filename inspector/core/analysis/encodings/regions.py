@@ -86,6 +86,14 @@ class Region:
             out["by"] = self.by
         return out
 
+    @classmethod
+    def from_dict(cls, d: dict) -> Region:
+        """A region read back from :meth:`to_dict`'s form (a report's ``regions``)."""
+        return cls(int(d["start"]), int(d["end"]), str(d["encoding"]), via=d.get("via"),
+                   language=d.get("language") or "", bom=bool(d.get("bom")),
+                   ascii=bool(d.get("ascii")), exact=bool(d.get("exact", True)),
+                   by=d.get("by") or "")
+
     def __eq__(self, other):
         return isinstance(other, Region) and self.to_dict() == other.to_dict()
 

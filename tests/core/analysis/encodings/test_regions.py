@@ -130,6 +130,9 @@ def test_region_dicts_and_titles():
     assert Region(0, 5, "utf-8", ascii=True).title() == "UTF-8 (ASCII)"
     assert Region(0, 5, "iso8859-1").title() == "ISO-8859-1 (Latin-1)"
     assert Region(0, 5, "koi8-r").is_legacy and not Region(0, 5, "utf-16-le").is_legacy
+    for region in (r, Region(3, 9, "cp1252", language="French", bom=True, exact=False),
+                   Region(0, 2, "utf-8", ascii=True)):
+        assert Region.from_dict(region.to_dict()) == region   # a report's regions read back
 
 
 def test_empty_has_no_regions():
