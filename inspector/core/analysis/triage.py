@@ -14,7 +14,10 @@ started with forkserver or spawn (never fork: the caller may be the window, whos
 threads make a fork unsafe), so the calling process only walks the folder and receives
 finished report dicts; its thread no longer holds the GIL for whole decodes, numpy and
 charset detection. The reports are the same as in this process. A folder of fewer than
-:data:`POOL_MIN_FILES` files, or a pool that cannot start, is triaged here.
+:data:`POOL_MIN_FILES` files, or a pool that cannot start or does not answer within
+:data:`POOL_ANSWER_SECONDS` (its children re-running a script that opens the window
+without a main guard, see :func:`inspector.core.scan.parallel.isolated_pool`), is
+triaged here; the pool's ``reason`` says why, for the window.
 
 The exports (:func:`write_csv`, :func:`write_json`, and
 :func:`inspector.core.analysis.htmlreport.render_triage_html`) carry the fields of
@@ -28,6 +31,8 @@ import csv
 import json
 import os
 import threading
+import time
+from concurrent import futures
 from typing import Callable, Iterable, Iterator
 
 from inspector.core.analysis.batch import Options, reports
@@ -134,6 +139,17 @@ def relative_path(path, folder) -> str:
 # 0.66 / 0.54 s (a small folder's triage is short anyway: its gaps are bounded).
 POOL_MIN_FILES = 500
 
+# How long the pool's first answer may take before the triage runs here. Measured: 0.15 s
+# (forkserver or spawn, 2 cores idle), 0.5 s with both cores busy; a child that imports
+# numpy from a cold disk, or under a virus scanner (spawn, Windows), takes seconds. A
+# child that runs a script's window (see :func:`inspector.core.scan.parallel.isolated_pool`)
+# never answers: this is how long its triage waits once.
+POOL_ANSWER_SECONDS = 10.0
+
+# An earlier pool of this process did not answer: a later triage does not wait again (a
+# script's children would open their windows again, for nothing).
+_unanswered = False
+
 
 class TriagePool:
     """The process pool of one triage: started by :func:`triage_steps` (in its thread)
@@ -142,18 +158,25 @@ class TriagePool:
     the processes ended at once, without waiting; the triage's own thread then waits for
     them (:meth:`close`), so none is left behind.
 
-    ``error``: why the pool could not start (the triage then ran here)."""
+    ``error``: why the pool could not start, did not answer or broke (the triage then
+    ran here, the rest of it if it broke); ``reason``: the same as a few words for the
+    window. ``answer_seconds``: the wait for the first answer (None:
+    :data:`POOL_ANSWER_SECONDS`)."""
 
     def __init__(self, workers: int | None = None, min_files: int = POOL_MIN_FILES,
-                 nice: int = 10):
+                 nice: int = 10, answer_seconds: float | None = None):
         self.workers = workers or PS.default_workers()
         # The children yield the CPU to the caller (the window's UI thread): on two
         # cores, two busy children at the same priority left the UI unscheduled for
         # 50-140 ms at times.
         self.nice = nice
         self.min_files = min_files
+        self.answer_seconds = answer_seconds
         self.executor = None
         self.error: BaseException | None = None
+        self.reason = ""
+        self.unanswered = False  # this pool, or an earlier one, did not answer in time
+        self.waiting = False  # for the first answer
         self.halted = False
         self.halted_by_caller = False
         self.used = False
@@ -162,30 +185,65 @@ class TriagePool:
 
     def start(self, entries: list):
         """The executor for these entries, or None to triage them here (too few files,
-        already halted, or the pool failed to start)."""
+        already halted, or the pool failed to start or to answer: its processes are
+        then gone when this returns)."""
+        global _unanswered
         if len([e for e in entries if e.kind == "file"]) < self.min_files:
+            return None
+        if _unanswered:
+            self.unanswered = True
+            self.fall_back(RuntimeError("the worker processes of an earlier triage did not "
+                                        "answer"), "worker processes did not answer earlier")
             return None
         try:
             executor = PS.isolated_pool(self.workers, preload=(__name__,), nice=self.nice)
         except (OSError, RuntimeError, ValueError, ImportError) as e:
-            self.error = e
+            self.fall_back(e, "worker processes could not start")
             return None
         with self._lock:
             if self.halted:
                 PS.stop_pool(executor)
                 return None
             self.executor = executor
+        wait = POOL_ANSWER_SECONDS if self.answer_seconds is None else self.answer_seconds
+        self.waiting = True
         try:
-            # One round trip: the pool answers (its processes could start) or the
-            # triage runs here.
-            executor.submit(os.getpid).result()
-        except Exception as e:  # noqa: BLE001 - BrokenProcessPool, OSError, cancelled
-            self.halt()
-            if not self.halted_by_caller:
-                self.error = e
+            self._first_answer(executor, wait)
+        except Exception as e:  # noqa: BLE001 - timeout, BrokenProcessPool, OSError, cancelled
+            self.close()  # the processes ended before the thread begins
+            if isinstance(e, futures.TimeoutError) and not self.halted_by_caller:
+                _unanswered = self.unanswered = True
+                why = f"worker processes did not answer within {wait:g} s"
+                self.fall_back(TimeoutError(why), why)
+            elif not self.halted_by_caller:
+                self.fall_back(e, "worker processes could not start")
             return None
+        finally:
+            self.waiting = False
         self.used = True
         return executor
+
+    def _first_answer(self, executor, wait: float) -> None:
+        """One round trip: the pool answers (its processes could start) or the triage
+        runs here. Bounded: a child that never becomes a worker (a script's window) left
+        the triage waiting for ever. A halt ends the wait too: a child that ignores
+        SIGTERM would keep the round trip's future pending until the bound."""
+        future = executor.submit(os.getpid)
+        deadline = time.monotonic() + wait
+        while True:
+            try:
+                future.result(timeout=max(0.0, min(0.05, deadline - time.monotonic())))
+                return
+            except futures.TimeoutError:
+                if self.halted:
+                    raise futures.CancelledError() from None
+                if time.monotonic() >= deadline:
+                    raise
+
+    def fall_back(self, error: BaseException, reason: str) -> None:
+        """Note why the files are triaged here (``reason``: a few words)."""
+        self.error = error
+        self.reason = reason
 
     def halt(self, by_caller: bool = False) -> None:
         """Stop now, from any thread: pending batches cancelled, processes ended, nothing
@@ -237,7 +295,7 @@ def triage_steps(folder, options: Options | None = None, rows: list | None = Non
             except Exception as e:  # noqa: BLE001 - the pool broke (a child killed?)
                 if executor is None or pool.halted_by_caller:
                     raise
-                pool.error = e  # the rest is triaged here
+                pool.fall_back(e, "worker processes stopped")  # the rest is triaged here
                 pool.close()
                 executor = None
                 stream = reports(entries[i:], options, None)

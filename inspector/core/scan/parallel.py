@@ -34,6 +34,7 @@ import os
 import signal
 import sys
 import threading
+import time
 
 from inspector.core.units import kinds as K
 from inspector.core.scan.blockindex import BlockIndex
@@ -110,7 +111,22 @@ def isolated_pool(workers: int, preload: tuple[str, ...] = (), nice: int = 0):
     """A pool of ``workers`` processes started with :func:`isolated_method`, usable from
     the window. ``preload``: modules the forkserver imports once, so that each child,
     forked from it, starts with them already imported. ``nice``: added to the children's
-    niceness (where there is one), so that they yield the CPU to the window."""
+    niceness (where there is one), so that they yield the CPU to the window.
+
+    Each child runs the main script again first (multiprocessing's main-module fix-up:
+    the parent sends the path of ``__main__``'s file and the child runs it as
+    ``__mp_main__``, so that the script's functions pickled by reference can be found;
+    a ``python -m`` package's ``__main__`` is not run again, and the forkserver itself
+    runs nothing: ``__main__`` is not in ``preload``). A script without an
+    ``if __name__ == "__main__":`` guard around its window thus opens a window in each
+    child, which never becomes a worker. This is not switched off here: the standard
+    library has no public way to (the preparation data are read from
+    ``sys.modules["__main__"]`` by an undocumented function of
+    ``multiprocessing.spawn``; loky has its own process launcher for this). Hiding
+    ``__main__.__file__`` or patching that function would act on the whole process,
+    other threads' pools included, whose tasks may be the script's own functions. The
+    caller bounds its wait for the first answer instead
+    (:class:`inspector.core.analysis.triage.TriagePool`)."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
@@ -344,13 +360,24 @@ def stop_pool(pool) -> None:
     join_pool(halt_pool(pool))
 
 
+# How long a halted process has to end after SIGTERM before it is killed.
+JOIN_GRACE = 2.0
+
+
 def join_pool(parts: PoolParts) -> None:
-    """Wait until a halted pool's processes and threads are gone."""
+    """Wait until a halted pool's processes and threads are gone. A process still there
+    :data:`JOIN_GRACE` seconds after the SIGTERMs is killed: one that never became a
+    worker (stuck in a script's event loop, see :func:`isolated_pool`) may not answer
+    SIGTERM, and the pool's manager thread waits for every process."""
     processes, manager, calls = parts.processes, parts.manager, parts.calls
+    deadline = time.monotonic() + JOIN_GRACE
     for p in processes:
         try:
-            p.join()
-        except (ValueError, AssertionError):
+            p.join(max(0.0, deadline - time.monotonic()))
+            if p.exitcode is None:
+                p.kill()
+                p.join()
+        except (ValueError, AssertionError, OSError):
             pass
     if manager is not None:
         manager.join()

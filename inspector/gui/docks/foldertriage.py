@@ -6,13 +6,15 @@ appends rows to a list it shares with this dock and yields progress only. The fi
 themselves are read and judged in a :class:`~inspector.core.analysis.triage.TriagePool`
 of processes (forkserver or spawn, never a fork of this process), so this process only
 receives finished reports: a worker thread decoding whole files held the GIL long
-enough to stall the UI (gaps of 50-180 ms). Small folders, or a pool that cannot start,
-are triaged in the thread. Cancel halts the pool at once (queued batches cancelled, the
-processes ended); the worker thread then waits for them, so none is left behind. The dock
-moves the new rows into its model in batches, a few hundred per timer tick
-(``beginInsertRows`` once per batch), so the UI thread stays free while ten thousand
-files come in; a :class:`QSortFilterProxyModel` sorts (by raw numbers, not texts) and
-filters (only files with problems, one verdict, a part of the name).
+enough to stall the UI (gaps of 50-180 ms). Small folders, or a pool that cannot start
+or does not answer in time (its children re-running a script without a main guard), are
+triaged in the thread; the status line says why (more in its tooltip). Cancel halts the
+pool at once (queued batches cancelled, the processes ended); the worker thread then
+waits for them, so none is left behind. The dock moves the new rows into its model in
+batches, a few hundred per timer tick (``beginInsertRows`` once per batch), so the UI
+thread stays free while ten thousand files come in; a :class:`QSortFilterProxyModel`
+sorts (by raw numbers, not texts) and filters (only files with problems, one verdict, a
+part of the name).
 
 Activating a row (double-click, Enter) asks the window to open that file with the cursor
 on its first problem; the row stays selected. :meth:`FolderTriageDock.step` moves to the
@@ -381,13 +383,38 @@ class FolderTriageDock(QDockWidget):
         text = TR.summary_text(rows, None)
         if shown != len(rows):
             text += f"; {shown:,} shown"
-        if self.worker is not None:
+        pool = self.pool
+        if self.worker is not None and pool is not None and pool.waiting:
+            text = f"Starting worker processes for {self.total:,} files…"
+        elif self.worker is not None:
             text = f"Scanning {self.done:,} of {self.total:,} files… " + text
         elif getattr(self, "_stopped", None):
             text += f" — {self._stopped}"
         elif self.complete:
             text += f" in {self.seconds:.1f} s"
+        tip = ""
+        if pool is not None and pool.reason and not pool.halted_by_caller:
+            text += self._fallback_note(pool)
+            tip = self._fallback_tip(pool)
         self.status.setText(text)
+        self.status.setToolTip(tip)
+
+    def _fallback_note(self, pool) -> str:
+        """One line's end: the triage went on without its worker processes, and why."""
+        done = self.worker is None
+        rest = "the rest " if pool.used else ""  # the pool broke on the way
+        return f" — {pool.reason}; {rest}{'scanned' if done else 'scanning'} without them"
+
+    @staticmethod
+    def _fallback_tip(pool) -> str:
+        tip = (f"{pool.error}\nThe files were read in this window's own process instead "
+               "(the window may respond more slowly while a large folder is read).")
+        if pool.unanswered:
+            # The likely cause: the children run the main script again first.
+            tip += ("\nA script that opens this window should do so under\n"
+                    "    if __name__ == \"__main__\":\n"
+                    "each worker process runs the main script again before it starts.")
+        return tip
 
     # ------------------------------------------------------------------ filters
     def _filters_changed(self, *_) -> None:

@@ -3,7 +3,10 @@ in-thread triage, and leaves no process behind, finished, cancelled or broken.""
 
 from __future__ import annotations
 
+import multiprocessing
 import os
+import signal
+import threading
 import time
 
 import pytest
@@ -135,3 +138,80 @@ def test_no_process_left_after_a_triage_or_a_halt(tree):
     # A pool that finishes leaves nothing either.
     run(str(tree), pool=TR.TriagePool(workers=2, min_files=0))
     assert settled(baseline) == set()
+
+
+def _hang(seconds: float) -> None:
+    """A child's initializer: it never answers and shrugs off SIGTERM, as a child stuck
+    in a script's window may (see ``test_an_unguarded_script``)."""
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    time.sleep(seconds)
+
+
+@pytest.fixture
+def silent_pools(tree, monkeypatch):
+    """Pools whose children hang before they answer; the memory of a pool that did not
+    answer is forgotten after the test (else every later pool here would stay unused).
+    Gives the processes below this one, the forkserver up."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from inspector.core.scan import parallel as PS
+
+    run(str(tree), pool=TR.TriagePool(workers=2, min_files=0))
+    baseline = descendants()
+
+    def silent(workers, preload=(), nice=0):
+        context = multiprocessing.get_context(PS.isolated_method())
+        return ProcessPoolExecutor(workers, mp_context=context, initializer=_hang,
+                                   initargs=(60,))
+
+    monkeypatch.setattr(PS, "isolated_pool", silent)
+    monkeypatch.setattr(PS, "JOIN_GRACE", 0.5)
+    monkeypatch.setattr(TR, "_unanswered", False)
+    return baseline
+
+
+@needs_proc
+def test_a_pool_that_does_not_answer_falls_back(tree, silent_pools):
+    baseline = silent_pools
+    here = [comparable(r) for r in run(str(tree))]
+    pool = TR.TriagePool(workers=2, min_files=0, answer_seconds=1)
+    began = time.monotonic()
+    rows = run(str(tree), pool=pool)
+    assert time.monotonic() - began < 10  # 1 s, 0.5 s to die after SIGTERM, the triage
+    assert not pool.used and pool.unanswered and isinstance(pool.error, TimeoutError)
+    assert pool.reason == str(pool.error) == "worker processes did not answer within 1 s"
+    assert [comparable(r) for r in rows] == here
+    # Nothing left: the child that ignored SIGTERM was killed.
+    assert multiprocessing.active_children() == []
+    assert settled(baseline, 1.0) == set()
+
+    # A later triage does not wait again.
+    later = TR.TriagePool(workers=2, min_files=0, answer_seconds=30)
+    began = time.monotonic()
+    assert [comparable(r) for r in run(str(tree), pool=later)] == here
+    assert time.monotonic() - began < 10
+    assert not later.used and later.unanswered and "earlier" in later.reason
+    assert settled(baseline, 1.0) == set()
+
+
+@needs_proc
+def test_a_halt_ends_the_wait_for_the_first_answer(tree, silent_pools):
+    baseline = silent_pools
+    pool = TR.TriagePool(workers=2, min_files=0, answer_seconds=60)
+    cancel = threading.Event()
+    done = threading.Event()
+    threading.Thread(target=lambda: (run(str(tree), pool=pool, cancel=cancel.is_set),
+                                     done.set()), daemon=True).start()
+    deadline = time.monotonic() + 20
+    while not pool.waiting and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert pool.waiting
+    time.sleep(0.2)  # the child is there, hanging
+    cancel.set()
+    began = time.monotonic()
+    pool.halt(by_caller=True)  # the window's Cancel
+    assert done.wait(10) and time.monotonic() - began < 5
+    assert pool.error is None and not pool.reason and not pool.unanswered
+    assert not TR._unanswered
+    assert multiprocessing.active_children() == []
+    assert settled(baseline, 1.0) == set()

@@ -253,3 +253,38 @@ def test_another_folder_or_closing_leaves_no_process(window, qtbot, tmp_path):
     window.close()
     assert worker.wait(5)
     assert _extra(baseline) == set()
+
+
+@needs_proc
+def test_a_pool_that_does_not_answer_is_said_in_the_status(window, qtbot, tmp_path, monkeypatch):
+    from concurrent.futures import ProcessPoolExecutor
+    import multiprocessing
+
+    from inspector.core.analysis import triage as TR
+    from inspector.core.scan import parallel as PS
+    from tests.core.analysis.test_triage_pool import _hang
+
+    baseline = _baseline(window, qtbot, tmp_path)
+    monkeypatch.setattr(PS, "isolated_pool", lambda workers, preload=(), nice=0: ProcessPoolExecutor(
+        workers, mp_context=multiprocessing.get_context(PS.isolated_method()),
+        initializer=_hang, initargs=(60,)))
+    monkeypatch.setattr(PS, "JOIN_GRACE", 0.5)
+    monkeypatch.setattr(TR, "_unanswered", False)  # forgotten after the test
+    monkeypatch.setattr(TR, "POOL_ANSWER_SECONDS", 1.0)
+    dock = window.triage_dock
+    window.open_folder(_many(tmp_path, "slow", 40))
+    qtbot.waitUntil(lambda: dock.status.text().startswith("Starting worker processes for 40 files"),
+                    timeout=5000)
+    qtbot.waitUntil(lambda: not dock.running and not dock._feed.isActive(), timeout=20000)
+    text = dock.status.text()
+    assert len(dock.model.rows) == 40 and dock.complete
+    assert text.startswith("40 files, 5 with problems in ")
+    assert text.endswith(" — worker processes did not answer within 1 s; scanned without them")
+    assert 'if __name__ == "__main__":' in dock.status.toolTip()
+    assert _extra(baseline) == set()
+    # The next folder does not wait again; a thread-only triage says nothing of processes.
+    _fill(window, qtbot, _many(tmp_path, "next", 10))
+    assert dock.status.text().endswith("did not answer earlier; scanned without them")
+    dock.use_processes = False
+    _fill(window, qtbot, _many(tmp_path, "plain", 10))
+    assert "worker" not in dock.status.text() and dock.status.toolTip() == ""
