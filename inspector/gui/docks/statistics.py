@@ -31,6 +31,8 @@ from inspector.gui.look.tables import read_only_rows
 LENGTH_ROLES = {1: style.ASCII, 2: style.MULTI2, 3: style.MULTI3, 4: style.MULTI4}
 
 PENDING_VERDICT = "(verdict when the scan completes)"
+SHA_COMPUTING = "computing…"
+SHA_CANCELLED = "not computed: the scan was cancelled (Reload, F5, scans again)"
 UNREADABLE_VERDICT = "no verdict: the file cannot be read"
 
 
@@ -71,6 +73,18 @@ class ScanFigures:
 
 
 # ------------------------------------------------------------------ reading a result
+
+def sha256_text(result: ScanResult | None) -> str:
+    """The file's SHA-256 as the window shows it: the whole-file scan's hash (the scan
+    reads every byte anyway), or what stands in its place until it has one."""
+    if result is None or not result.complete:
+        return SHA_COMPUTING
+    if result.sha256:
+        return result.sha256
+    if result.short_read:
+        return "not known: the file changed while it was read"
+    return "not computed (a scan of part of the file)"
+
 
 def scan_figures(result: ScanResult | None, source) -> ScanFigures | None:
     """The figures of a scan result (None for no scan yet). ``source`` is the scanned
@@ -280,6 +294,7 @@ class StatisticsDock(QDockWidget):
         self.setObjectName("statistics")
         self.document = document
         self.figures: ScanFigures | None = None
+        self.sha256 = SHA_COMPUTING   # the file's hash, or what stands in its place
 
         body = QWidget()
         box = QVBoxLayout(body)
@@ -320,6 +335,7 @@ class StatisticsDock(QDockWidget):
         self.set_result(document.scan)
 
     def set_result(self, result) -> None:
+        self.sha256 = sha256_text(result)
         self.figures = scan_figures(result, self.document.source)
         f = self.figures
         self._show_regions(result)
@@ -338,6 +354,11 @@ class StatisticsDock(QDockWidget):
         self.chart.set_sections(sections_for(f))
         self.copy_button.setEnabled(True)
 
+    def scan_cancelled(self) -> None:
+        self.sha256 = SHA_CANCELLED
+        if self.figures is not None:
+            self.totals_label.setText("\n".join(self._totals(self.figures)))
+
     def _show_regions(self, result) -> None:
         # The verdict's map (scan_figures has asked for the verdict once it is due).
         emap = regionlook.map_of(result) if self.figures is not None else None
@@ -351,9 +372,10 @@ class StatisticsDock(QDockWidget):
                                                  "go there)" if n > 1 else ""))
         self.regions_label.show()
 
-    @staticmethod
-    def _totals(f: ScanFigures) -> list[str]:
-        return [f"units: {f.units:,}", f"code points: {f.code_points:,}",
+    def _totals(self, f: ScanFigures) -> list[str]:
+        return [f"size: {self.document.size:,} bytes",
+                f"SHA-256: {self.sha256}",
+                f"units: {f.units:,}", f"code points: {f.code_points:,}",
                 f"errors: {f.errors:,} ({f.replacements:,} U+FFFD when decoded)",
                 f"warnings: {f.warnings:,}"]
 

@@ -226,6 +226,9 @@ MENU_BAR = (
         Action("act_copy_text", "Copy as decoded &text", "actionCopyText", "copy_as",
                args=(copyformats.TEXT,), keys=("Ctrl+Shift+C",)),
         CopyAsMenu(),
+        Action("act_copy_sha256", "Copy file's S&HA-256", "actionCopySha256", "copy_sha256",
+               status_tip="Copy the SHA-256 of the whole file (known once the scan has "
+                          "read it)"),
         Action("act_select_all", "Select &all", "actionSelectAll", "select_all",
                keys=(SK.SelectAll,)),
         SEPARATOR,

@@ -58,6 +58,7 @@ class BackgroundWork(QObject):
 
     scanFinished = Signal(object)      # the result set (None when the scan failed)
     searchFinished = Signal(object)    # the unit found (or None)
+    scanCancelled = Signal()           # the user stopped the scan (Cancel)
 
     def __init__(self, document: Document, status: StatusFields, activity: UserActivity,
                  show_error: Callable[[str, str], None], parent: QObject):
@@ -114,6 +115,8 @@ class BackgroundWork(QObject):
         self.status.hide_progress()
         if was_scanning:
             self.status.set_verdict("scan cancelled")
+            self.status.scan_cancelled()
+            self.scanCancelled.emit()
 
     def wait(self, timeout: float) -> None:
         """Block until every worker started has ended (each given ``timeout``)."""

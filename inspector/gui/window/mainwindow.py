@@ -128,6 +128,8 @@ class MainWindow(QMainWindow):
         self.background.scanFinished.connect(self.scanFinished)
         self.background.searchFinished.connect(self.searchFinished)
         self.background.scanFinished.connect(self.findings.on_scan)
+        self.background.scanCancelled.connect(self.statistics_dock.scan_cancelled)
+        fields.message.connect(self.show_message)
         self.findings.message.connect(self.show_message)
         self.findings_dock.editRequested.connect(self.edit_finding)
         self.findings_dock.exportRequested.connect(self.export_findings)
@@ -561,6 +563,10 @@ class MainWindow(QMainWindow):
 
     def import_findings(self, path=None) -> bool:
         return findingsmod.import_findings(self, path)
+
+    def copy_sha256(self) -> bool:
+        """Edit ▸ Copy file's SHA-256 (the status bar's hash, double-clicked)."""
+        return self.status_fields.copy_sha256()
 
     def find_problem(self, forward: bool = True) -> None:
         """Move to the next (previous) problem unit, searching off the UI thread."""

@@ -8,14 +8,16 @@ window keeps the widgets under their old names too (``window.status_cursor``...)
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton, QStatusBar
 
 from inspector.core.analysis import verdict
 from inspector.core.source.bytesource import ByteSourceError
 from inspector.core.units import kinds as K
 from inspector.core.units.unicode_db import name as cp_name
-from inspector.gui.docks.statistics import UNREADABLE_VERDICT
+from inspector.gui.docks.statistics import (SHA_CANCELLED, SHA_COMPUTING, UNREADABLE_VERDICT,
+                                            sha256_text)
 from inspector.gui.document import Document
 from inspector.gui.look import regionlook
 from inspector.gui.look.labels import ElidedLabel
@@ -43,13 +45,30 @@ def _label(name: str, tip: str) -> QLabel:
     return w
 
 
+class HashLabel(QLabel):
+    """The file's SHA-256, short; a double-click asks for the whole hash to be copied."""
+
+    copyRequested = Signal()
+
+    def mouseDoubleClickEvent(self, event) -> None:
+        self.copyRequested.emit()
+        event.accept()
+
+
+SHA_TIP = ("the file's SHA-256, computed by the whole-file scan (it reads every byte). "
+           "Double-click, or Edit ▸ Copy SHA-256, copies the whole hash.")
+
+
 class StatusFields(QObject):
     """The status bar's widgets and what they show. A QObject (a child of the window) so
     that the document's signals reach its slots only while it lives."""
 
+    message = Signal(str)   # a one-line note for the window's status bar
+
     def __init__(self, bar: QStatusBar, document: Document, parent: QObject):
         super().__init__(parent)
         self.document = document
+        self.sha256 = SHA_COMPUTING   # the whole hash, or what stands in its place
         bar.setObjectName("statusBar")
         self.cursor = _label("statusCursor", "cursor offset (hex and decimal)")
         self.selection = _label("statusSelection", "selection length")
@@ -61,6 +80,10 @@ class StatusFields(QObject):
         self.resync = _label("statusResync", "what decoding from the origin loses")
         self.dialect = _label("statusDialect", "Interpret as (View menu)")
         self.size = _label("statusSize", "file size")
+        self.hash = HashLabel()
+        self.hash.setObjectName("statusSha256")
+        self.hash.setToolTip(SHA_TIP)
+        self.hash.copyRequested.connect(self.copy_sha256)
         # The verdict can be a long sentence: shown as far as it fits, whole in its
         # tooltip and in the statistics dock.
         self.verdict = ElidedLabel()
@@ -79,7 +102,7 @@ class StatusFields(QObject):
         for w in (self.cursor, self.line, self.selection, self.unit, self.region, self.resync,
                   self.note):
             bar.addWidget(w)
-        for w in (self.dialect, self.size, self.verdict, self.progress,
+        for w in (self.dialect, self.size, self.hash, self.verdict, self.progress,
                   self.cancel_button, self.read_only):
             bar.addPermanentWidget(w)
         self.hide_progress()
@@ -102,8 +125,31 @@ class StatusFields(QObject):
         self.verdict.setText(text)
         self.verdict.setToolTip(tip)
 
+    # ------------------------------------------------------------------ the hash
+    def show_sha256(self, text: str) -> None:
+        """The hash (64 hex digits: shown short, whole in the tooltip) or its stand-in."""
+        self.sha256 = text
+        known = len(text) == 64
+        self.hash.setText(f"SHA-256 {text[:12]}…" if known else f"SHA-256 {text.split(':')[0]}")
+        self.hash.setToolTip(f"SHA-256 {text}\n{SHA_TIP}" if known else f"SHA-256 {text}")
+        self.hash.setVisible(self.document.path is not None)
+
+    def scan_cancelled(self) -> None:
+        if self.sha256 == SHA_COMPUTING:
+            self.show_sha256(SHA_CANCELLED)
+
+    def copy_sha256(self) -> bool:
+        """Put the whole hash on the clipboard (and say so); False while it is unknown."""
+        if len(self.sha256) != 64:
+            self.message.emit(f"no SHA-256 to copy yet: {self.sha256}")
+            return False
+        QGuiApplication.clipboard().setText(self.sha256)
+        self.message.emit(f"SHA-256 copied: {self.sha256}")
+        return True
+
     def show_scan(self, result) -> None:
         """The document's scan changed: how far it is, or the verdict once complete."""
+        self.show_sha256(sha256_text(result))
         self.show_region()
         if result is None:
             return
@@ -126,6 +172,7 @@ class StatusFields(QObject):
         d = self.document
         self.dialect.setText(K.DIALECT_TITLES[d.dialect])
         self.size.setText(f"{d.size:,} bytes")
+        self.show_sha256(sha256_text(d.scan))
         self.show_cursor()
         self.show_selection()
         self.show_resync()
