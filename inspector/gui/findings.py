@@ -60,6 +60,7 @@ class WindowFindings(QObject):
         self.earlier: list[tuple[F.Identity | F.QuickIdentity, list[F.Finding]]] = []
         self.problem = ""
         self.saved = True          # the list shown is on disk (under either identity)
+        self.released = False      # the user let the unsaved ones go (or exported them)
         self._items: list[F.Finding] = []
         document.sourceChanged.connect(self._on_source)
 
@@ -77,7 +78,12 @@ class WindowFindings(QObject):
     def unsaved(self) -> int:
         """How many findings live only in memory (the store could not be written, or
         the bytes have no path): what closing or reloading would lose."""
-        return 0 if self.saved else len(self._items)
+        return 0 if self.saved or self.released else len(self._items)
+
+    def let_go(self) -> None:
+        """The user chose to lose the unsaved findings (or exported them): closing or
+        reloading no longer asks, until the list changes again."""
+        self.released = True
 
     def status_text(self) -> str:
         """What the dock says above its list."""
@@ -95,6 +101,7 @@ class WindowFindings(QObject):
         return list(self._items)
 
     def _publish(self) -> None:
+        self.released = False   # a changed list is asked about again
         self.document.set_findings(self._items)
         self.changed.emit()
 
@@ -331,14 +338,17 @@ def note_chosen(window, start, end, note: str, finding) -> None:
         window.show_message(f"no finding added: {e}")
 
 
-def may_drop(window, doing: str) -> bool:
-    """Whether ``doing`` ("Closing the window", "Opening another file"…) may go on: at
-    once when every finding is saved; else the user is asked, and the default answer
-    (Cancel, also Escape) keeps them. "Export…" writes them first and goes on only if
-    that worked; "Discard" is the one answer that lets them go."""
+def may_drop(window, doing: str, then) -> bool:
+    """Whether ``doing`` ("Closing the window", "Opening another file"…) may go on now:
+    True when no finding would be lost. Else the user is asked (a window-modal box,
+    not a nested event loop: nothing else waits on it) and False is returned; the
+    default answer (Cancel, also Escape) keeps the findings and does nothing. "Export…"
+    writes them and, if that worked, calls ``then()``; "Discard" lets them go and calls
+    ``then()``."""
     from PySide6.QtWidgets import QMessageBox
 
-    n = window.findings.unsaved
+    findings = window.findings
+    n = findings.unsaved
     if not n:
         return True
     box = QMessageBox(window)
@@ -346,7 +356,7 @@ def may_drop(window, doing: str) -> bool:
     box.setIcon(QMessageBox.Icon.Warning)
     box.setWindowTitle("Findings not saved")
     box.setText(f"{n} finding(s) on this file are not saved: {doing.lower()} would lose them.")
-    box.setInformativeText(window.findings.problem or
+    box.setInformativeText(findings.problem or
                            "These bytes have no file to keep findings under.")
     export = box.addButton("Export…", QMessageBox.ButtonRole.AcceptRole)
     export.setObjectName("exportFindings")
@@ -356,13 +366,16 @@ def may_drop(window, doing: str) -> bool:
     keep.setObjectName("keepFindings")
     box.setDefaultButton(keep)
     box.setEscapeButton(keep)
-    box.exec()
-    clicked = box.clickedButton()
-    box.deleteLater()
-    if clicked is discard:
-        return True
-    if clicked is export:
-        return export_findings(window)
+
+    def answered(_result) -> None:
+        clicked = box.clickedButton()
+        box.deleteLater()
+        if clicked is discard or (clicked is export and export_findings(window)):
+            findings.let_go()
+            then()
+
+    box.finished.connect(answered)
+    box.open()
     return False
 
 

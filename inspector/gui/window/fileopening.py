@@ -17,7 +17,7 @@ def open_file(window, path) -> bool:
     stays as it was."""
     from inspector.gui.findings import may_drop
 
-    if not may_drop(window, "Opening another file"):
+    if not may_drop(window, "Opening another file", lambda: window.open_file(path)):
         return False
     try:
         window.document.open_path(path)
@@ -85,7 +85,8 @@ def export_triage(window, kind: str, path=None):
 def reload(window) -> None:
     from inspector.gui.findings import may_drop
 
-    if window.document.path is None or not may_drop(window, "Reloading the file"):
+    if window.document.path is None or not may_drop(window, "Reloading the file",
+                                                    lambda: reload(window)):
         return
     try:
         window.document.reload()
@@ -98,7 +99,7 @@ def reload(window) -> None:
 def close_file(window) -> None:
     from inspector.gui.findings import may_drop
 
-    if not may_drop(window, "Closing the file"):
+    if not may_drop(window, "Closing the file", lambda: close_file(window)):
         return
     window.cancel_background()
     window.document.set_source(MemorySource(b"", name="(no file)"))

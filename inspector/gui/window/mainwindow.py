@@ -620,7 +620,7 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------------ closing
     def closeEvent(self, event) -> None:
-        if not findingsmod.may_drop(self, "Closing the window"):
+        if not findingsmod.may_drop(self, "Closing the window", self.close):
             event.ignore()  # the user kept the findings: the window stays
             return
         self.cancel_background()

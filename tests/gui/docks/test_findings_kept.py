@@ -225,6 +225,24 @@ def answer_when_asked(qtbot, button_name: str | None, asked: list):
     QTimer.singleShot(0, answer)
 
 
+def test_the_question_does_not_block(qtbot, tmp_path, monkeypatch):
+    """Closing with unsaved findings opens a window-modal box and returns: nothing
+    (a test's teardown, a script) waits on a nested event loop."""
+    monkeypatch.setenv("UTF8_INSPECTOR_DATA", str(tmp_path / "blocker"))
+    (tmp_path / "blocker").write_text("x")
+    path = tmp_path / "evidence.txt"
+    path.write_bytes(DATA)
+    w = new_window(qtbot)
+    w.findings.show_error = lambda title, text: None
+    assert w.open_file(path)
+    w.findings.add(0, 2, "in memory")
+    assert not w.close()             # returns at once: the box asks
+    box = w.findChild(QMessageBox, "unsavedFindingsBox")
+    assert box is not None and box.isVisible() and w.isVisible()
+    box.findChild(type(box.buttons()[0]), "discardFindings").click()
+    qtbot.waitUntil(lambda: not w.isVisible())
+
+
 def test_unsaved_findings_are_asked_for_and_kept_by_default(qtbot, tmp_path, monkeypatch):
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("a file where the data folder should be")
@@ -241,26 +259,30 @@ def test_unsaved_findings_are_asked_for_and_kept_by_default(qtbot, tmp_path, mon
         asked = []
         answer_when_asked(qtbot, None, asked)          # Enter: the default keeps them
         qtbot.keyClick(w.hex_view, KEY.Key_W, MOD.ControlModifier)
-        assert asked and "1 finding(s)" in asked[0]
+        qtbot.waitUntil(lambda: bool(asked))
+        assert "1 finding(s)" in asked[0]
         assert w.document.size == len(DATA) and notes(w) == [(0, 5, "only in memory")]
         asked.clear()
         answer_when_asked(qtbot, "keepFindings", asked)
         w.close()
-        assert asked and w.isVisible() and notes(w) == [(0, 5, "only in memory")]
+        qtbot.waitUntil(lambda: bool(asked))
+        assert w.isVisible() and notes(w) == [(0, 5, "only in memory")]
         asked.clear()
         answer_when_asked(qtbot, "keepFindings", asked)
         w.activateWindow()   # back from the question box
         qtbot.waitUntil(w.isActiveWindow)
         w.hex_view.setFocus()
         qtbot.keyClick(w.hex_view, KEY.Key_F5)
-        assert asked and notes(w) == [(0, 5, "only in memory")]
+        qtbot.waitUntil(lambda: bool(asked))
+        assert notes(w) == [(0, 5, "only in memory")]
         asked.clear()
         target = tmp_path / "exported.json"
         monkeypatch.setattr("PySide6.QtWidgets.QFileDialog.getSaveFileName",
                             lambda *a, **k: (str(target), ""))
         answer_when_asked(qtbot, "exportFindings", asked)
         w.close()
-        assert asked and not w.isVisible()
+        qtbot.waitUntil(lambda: bool(asked))
+        qtbot.waitUntil(lambda: not w.isVisible())
         assert target.is_file() and "only in memory" in target.read_text(encoding="utf-8")
     finally:
         w.shutdown()
@@ -281,6 +303,7 @@ def test_discard_is_the_one_answer_that_drops_them(qtbot, tmp_path, monkeypatch)
         asked = []
         answer_when_asked(qtbot, "discardFindings", asked)
         qtbot.keyClick(w.hex_view, KEY.Key_W, MOD.ControlModifier)
-        assert asked and w.document.size == 0 and notes(w) == []
+        qtbot.waitUntil(lambda: bool(asked))
+        assert w.document.size == 0 and notes(w) == []
     finally:
         w.shutdown()
