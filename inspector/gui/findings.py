@@ -120,21 +120,27 @@ class WindowFindings(QObject):
         self._items = []
         self.problem = ""
         self.saved = True
-        self.quick = self._current_quick()
-        if self.quick is not None:
-            # Findings saved before an earlier session knew the whole hash: shown at
-            # once on these bytes if they still look the same, apart if not.
-            try:
-                loaded = self.store.load_pending(self.quick)
-                others = [(q, fs) for q, fs in self.store.pending_at(self.quick.path)
-                          if q != self.quick]
-            except OSError as e:
-                loaded, others = F.Loaded([]), []
-                self._storage_trouble(f"The findings could not be read from "
-                                      f"{display_path(self.folder)}: {e}")
+        self.quick = None
+        path = self.document.path
+        # Findings saved before an earlier session knew the whole hash: shown at once on
+        # these bytes if they still look the same, apart if not. The quick identity is
+        # read only when there are some (or when the first finding is made).
+        try:
+            pending = self.store.pending_at(os.fsdecode(path)) if path is not None else []
+        except OSError:
+            pending = []
+        if pending:
+            self.quick = self._current_quick()
+            loaded = F.Loaded([])
+            if self.quick is not None:
+                try:
+                    loaded = self.store.load_pending(self.quick)
+                except OSError as e:
+                    self._storage_trouble(f"The findings could not be read from "
+                                          f"{display_path(self.folder)}: {e}")
             self._report_damaged(loaded)
             self._items = loaded.findings
-            self.earlier = others
+            self.earlier = [(q, fs) for q, fs in pending if q != self.quick]
         self._publish()
 
     def on_scan(self, result) -> None:
@@ -245,7 +251,11 @@ class WindowFindings(QObject):
             if self.identity is not None:
                 self.store.save(self.identity, self._items,
                                 os.fsdecode(path) if path is not None else None)
-            elif self.quick is not None:
+            elif self.document.path is not None and (self.quick is not None or self._items):
+                if self.quick is None:
+                    self.quick = self._current_quick()
+                if self.quick is None:
+                    raise OSError("the file cannot be read for its fingerprint")
                 self.store.save_pending(self.quick, self._items)
             else:
                 self.saved = not self._items

@@ -24,7 +24,6 @@ and reported, never overwritten. Nothing here knows Qt: the window passes the fo
 from __future__ import annotations
 
 import datetime as _dt
-import hashlib
 import json
 import os
 import re
@@ -95,6 +94,8 @@ class QuickIdentity:
 
     @property
     def key(self) -> str:
+        import hashlib  # here: OpenSSL's libcrypto loads with the first finding or scan
+
         text = json.dumps(self.as_dict(), sort_keys=True, ensure_ascii=True)
         return hashlib.sha256(text.encode()).hexdigest()[:40]
 
@@ -124,6 +125,8 @@ def quick_identity(source) -> QuickIdentity | None:
     """The :class:`QuickIdentity` of a file source as it is now (None for bytes that
     have no path: they have nowhere to be found again). Reads at most
     2 × :data:`QUICK_SPAN` bytes, past the source's block cache."""
+    import hashlib
+
     path = source.path
     if path is None:
         return None

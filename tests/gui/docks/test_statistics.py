@@ -128,7 +128,9 @@ def test_finished_scan(scanned):
     assert [(b.label, b.count) for b in warnings.bars] == [(K.BOM, 1), (K.ZERO_WIDTH, 3)]
     assert all(b.mark for b in warnings.bars)
     assert dock.totals_label.text().splitlines() == [
+        f"size: {doc.size:,} bytes", f"SHA-256: {doc.scan.sha256}",
         "units: 511", "code points: 507", "errors: 4 (5 U+FFFD when decoded)", "warnings: 4"]
+    assert len(doc.scan.sha256) == 64
     assert dock.verdict_label.text() == (
         "UTF-8 with 4 problems: 2 unexpected continuation, 1 overlong, 1 truncated")
     assert "errors: 4" in dock.verdict_label.toolTip()
