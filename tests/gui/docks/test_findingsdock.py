@@ -372,8 +372,7 @@ def test_the_panes_draw_findings_in_their_colour(opened, qtbot):
 
     assert not has_mark(w.hex_view) and not has_mark(w.text_view)
     w.findings.add(0, 2, "first bytes")
-    qtbot.wait(20)
-    assert has_mark(w.hex_view) and has_mark(w.text_view)
+    qtbot.waitUntil(lambda: has_mark(w.hex_view) and has_mark(w.text_view))
 
 
 def test_the_painters_ask_only_for_the_findings_on_screen(opened, qtbot):

@@ -467,7 +467,7 @@ def test_a_long_verdict_is_cut_with_an_ellipsis_in_a_narrow_window(opened, qtbot
     qtbot.waitUntil(lambda: w.scan_complete, timeout=20_000)
     label = w.status_verdict
     w.resize(700, 500)
-    qtbot.wait(50)
+    qtbot.waitUntil(lambda: label.shown_text().endswith("…"))
     assert label.text().startswith("UTF-8 with") and len(label.text()) > 40
     assert label.shown_text().endswith("…") and len(label.shown_text()) < len(label.text())
     assert label.toolTip().startswith(label.text())
