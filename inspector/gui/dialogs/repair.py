@@ -468,7 +468,7 @@ class RepairDialog(QDialog):
             return
         if not c.problem_units and not sum(c.converted.values()):
             self.counts_label.setText(f"No problem units in the file ({c.input_size:,} bytes): "
-                                      "the copy would be identical.")
+                                      "nothing to rewrite (the summary after saving compares the hashes).")
             return
         kinds = ", ".join(f"{n:,} {k}" for k, n in sorted(c.units_by_kind.items()))
         sizes = "; ".join(
