@@ -6,9 +6,10 @@ its UTF-8 bytes). Qt-free: the command line prints it, the window shows and copi
   spell, the character's name, category and UTF-16 form, its warnings in words, for a
   problem unit a plain explanation, and what each dialect makes of the same bytes.
 - :func:`explain` is the one-line version, for lists, tooltips and the ``units`` table.
-- :func:`encode` turns a code point into UTF-8 the way the worked examples of the UTF-8
+- :func:`encode` lays a code point's UTF-8 out the way the worked examples of the UTF-8
   standard show it (``xxxx yyyyyy zzzzzz`` -> ``1110xxxx 10yyyyyy 10zzzzzz``), with the
-  overlong, CESU-8 and Modified UTF-8 spellings of the same character.
+  overlong, CESU-8 and Modified UTF-8 spellings of the same character (the bytes
+  themselves are :mod:`inspector.core.units.spelling`'s).
 - :func:`parse_codepoint` reads a code point typed by a person.
 - :func:`format_text` renders a description as readable text.
 
@@ -26,18 +27,14 @@ from dataclasses import dataclass, field
 
 from inspector.core.units import kinds as K
 from inspector.core.units.decoder import STRUCT_LEN, Unit, cut, resync
+from inspector.core.units import spelling
+from inspector.core.units.spelling import MAX_LEGACY_VALUE, MIN_VALUE
 from inspector.core.units.unicode_db import (MAX_CODE_POINT, UNICODE_VERSION, category,
                                        format_cp, name, utf16_units)
 
 # Bytes read past a unit for context: the byte that stopped a truncated unit, and a low
 # surrogate that CESU-8 would pair with a high one.
 _CONTEXT = 6
-# The largest value the 1993 (FSS-UTF / RFC 2279) 6-byte form can hold.
-MAX_LEGACY_VALUE = 0x7FFFFFFF
-
-# Bits of payload each sequence length carries, and the smallest value that needs it.
-_PAYLOAD_BITS = (None, 7, 11, 16, 21, 26, 31)
-_MIN_VALUE = (None, 0, 0x80, 0x800, 0x10000, 0x200000, 0x4000000)
 
 WARNING_WORDS = {
     K.BOM: "a byte order mark at the start of the file: UTF-8 needs none, and tools "
@@ -351,7 +348,7 @@ def _explain(unit: Unit, raw: bytes, known_end: bool, lost: bool,
 
     if kind == K.OVERLONG:
         v = unit.value
-        shortest = encode(v).utf8
+        shortest = spelling.encode(v)
         extra["shortest"] = shortest
         need = len(shortest)
         line = (f"overlong {_char_label(v)}: {unit.length} bytes where "
@@ -408,7 +405,7 @@ def _explain(unit: Unit, raw: bytes, known_end: bool, lost: bool,
                        "(FSS-UTF, RFC 2279), which reached 31 bits (up to U+7FFFFFFF). "
                        "RFC 3629 (2003) withdrew the 5- and 6-byte forms; only the "
                        "fss-utf dialect accepts them.")
-        if v < _MIN_VALUE[unit.length]:
+        if v < MIN_VALUE[unit.length]:
             details.append(f"Its value {_cp_text(v)} would fit in fewer bytes, so it is "
                            "overlong even by 1993 rules.")
         elif v <= MAX_CODE_POINT:
@@ -566,26 +563,6 @@ def parse_codepoint(text: str) -> int:
                      "or one character")
 
 
-def _spell(value: int, length: int) -> bytes:
-    """``value`` in a sequence of ``length`` bytes (overlong if it fits in fewer)."""
-    if length == 1:
-        return bytes([value])
-    out = []
-    for _ in range(length - 1):
-        out.append(0x80 | (value & 0x3F))
-        value >>= 6
-    lead_marker = (0xFF << (8 - length)) & 0xFF
-    out.append(lead_marker | value)
-    return bytes(reversed(out))
-
-
-def _shortest_length(value: int) -> int:
-    for length in range(1, 7):
-        if value < (1 << _PAYLOAD_BITS[length]):
-            return length
-    raise ValueError(f"U+{value:X} is beyond the 1993 6-byte form")  # pragma: no cover
-
-
 def encode(cp: int | str, *, legacy: bool = False) -> Encoding:
     """The UTF-8 bytes of a code point (an int, a one-character str, or text for
     :func:`parse_codepoint`), with the bit layout of the standard's worked examples.
@@ -608,8 +585,8 @@ def encode(cp: int | str, *, legacy: bool = False) -> Encoding:
         raise ValueError(f"U+{value:X} is above U+10FFFF, the last Unicode code point: UTF-8 "
                          "(RFC 3629) cannot encode it; ask for the 1993 form to see its "
                          "withdrawn 4- to 6-byte spelling")
-    length = _shortest_length(value)
-    utf8 = _spell(value, length)
+    length = spelling.shortest_length(value)
+    utf8 = spelling.encode(value)
     if length == 1:
         groups = (f"{value:07b}",)
         template = "0xxxxxxx"
@@ -622,18 +599,13 @@ def encode(cp: int | str, *, legacy: bool = False) -> Encoding:
         letters = _TEMPLATE_LETTERS[-length:]
         template = " ".join(["1" * length + "0" + letters[0] * lead_bits]
                             + ["10" + letters[k] * 6 for k in range(1, length)])
-    overlongs = tuple(_spell(value, n) for n in range(max(length + 1, 2), 7))
-    if 0x10000 <= value <= MAX_CODE_POINT:
-        hi, lo = utf16_units(value)
-        cesu8 = _spell(hi, 3) + _spell(lo, 3)
-    else:
-        cesu8 = utf8
-    mutf8 = b"\xc0\x80" if value == 0 else cesu8
+    overlongs = tuple(spelling.encode(value, n) for n in range(max(length + 1, 2), 7))
     kind = cut(utf8)[0].kind
     return Encoding(codepoint=value, name=name(value) if value <= MAX_CODE_POINT else "<beyond Unicode>",
                     utf8=utf8, bit_groups=groups, template=template,
                     byte_bits=tuple(f"{b:08b}" for b in utf8), kind=kind,
-                    overlongs=overlongs, cesu8=cesu8, mutf8=mutf8,
+                    overlongs=overlongs, cesu8=spelling.encode_cesu8(value),
+                    mutf8=spelling.encode_mutf8(value),
                     utf16=utf16_units(value) if value <= MAX_CODE_POINT else ())
 
 
