@@ -6,6 +6,9 @@ its UTF-8 bytes). Qt-free: the command line prints it, the window shows and copi
   spell, the character's name, category and UTF-16 form, its warnings in words, for a
   problem unit a plain explanation, and what each dialect makes of the same bytes.
 - :func:`explain` is the one-line version, for lists, tooltips and the ``units`` table.
+- :func:`byte_roles` and :func:`value_groups` say which bits of each byte are marker and
+  which payload, and which bytes' payloads join into a value: what the window's bit
+  layout paints.
 - :func:`encode` lays a code point's UTF-8 out the way the worked examples of the UTF-8
   standard show it (``xxxx yyyyyy zzzzzz`` -> ``1110xxxx 10yyyyyy 10zzzzzz``), with the
   overlong, CESU-8 and Modified UTF-8 spellings of the same character (the bytes
@@ -242,11 +245,13 @@ def _is_lost(unit: Unit, data, origin: int | None) -> bool:
     return False
 
 
-def _split_bytes(unit: Unit, raw: bytes) -> tuple[ByteInfo, ...]:
-    """Each byte's role and its marker and payload bits."""
+def byte_roles(unit: Unit, raw: bytes) -> tuple[ByteInfo, ...]:
+    """Each byte's role in ``unit`` and its marker and payload bits (``raw`` starts at the
+    unit's first byte). This decides which bits are payload; the window's bit layout only
+    paints the answer, so it and :func:`describe` cannot tell two stories."""
     out = []
     i = 0
-    n = unit.length
+    n = min(unit.length, len(raw))  # a file that shrank since the cut: the bytes still there
     while i < n:
         b = raw[i]
         if b < 0x80:
@@ -274,6 +279,25 @@ def _split_bytes(unit: Unit, raw: bytes) -> tuple[ByteInfo, ...]:
             k += 1
         i = j
     return tuple(out)
+
+
+def _is_surrogate_pair(unit: Unit, raw: bytes) -> bool:
+    """A surrogate pair in two 3-byte sequences (CESU-8, Modified UTF-8); a 1993 6-byte
+    form is valid in FSS-UTF too, and is not one (it starts with FC or FD)."""
+    v = unit.value
+    return (unit.kind == K.VALID and unit.length == 6 and len(raw) >= 6 and raw[0] == 0xED
+            and v is not None and 0x10000 <= v <= MAX_CODE_POINT)
+
+
+def value_groups(unit: Unit, raw: bytes) -> tuple[tuple[int, int], ...]:
+    """The byte ranges of ``unit`` (from its first byte) whose payload bits, joined, spell
+    one value: the whole unit, or each 3-byte half of a surrogate pair; none for a unit
+    without a value (cut short, a stray or never-used byte)."""
+    if unit.value is None:
+        return ()
+    if _is_surrogate_pair(unit, raw):
+        return ((0, 3), (3, 6))
+    return ((0, unit.length),)
 
 
 def _byte(offset: int, b: int, role: str, length: int, note: str) -> ByteInfo:
@@ -329,9 +353,7 @@ def _explain(unit: Unit, raw: bytes, known_end: bool, lost: bool,
     details: list[str] = []
     if kind == K.VALID:
         v = unit.value
-        if unit.length == 6 and raw[0] == 0xED and v is not None and 0x10000 <= v <= MAX_CODE_POINT:
-            # A surrogate pair in two 3-byte sequences (CESU-8, Modified UTF-8); a 1993
-            # 6-byte form is valid in FSS-UTF too, and is not one.
+        if _is_surrogate_pair(unit, raw):
             hi = 0xD000 | ((raw[1] & 0x3F) << 6) | (raw[2] & 0x3F)
             lo = 0xD000 | ((raw[4] & 0x3F) << 6) | (raw[5] & 0x3F)
             extra["surrogate_pair"] = (hi, lo)
@@ -489,7 +511,7 @@ def describe(unit: Unit, data, dialect: str = K.UTF8, *, origin: int | None = No
     if lost is None:
         lost = _is_lost(unit, data, origin)
     own = raw[:unit.length]
-    byte_info = _split_bytes(unit, raw)
+    byte_info = byte_roles(unit, raw)
     payload_bits = " ".join(b.payload for b in byte_info if b.payload)
     line, details, extra = _explain(unit, raw, known_end, lost, dialect, origin)
     v = unit.value
