@@ -420,7 +420,3 @@ class Document(QObject):
 
     def read(self, offset: int, length: int) -> bytes:
         return self._source.read(offset, length)
-
-    def selected_bytes(self, limit: int = 64 << 20) -> bytes:
-        start, end = self._selection
-        return self._source.read(start, min(end - start, limit))

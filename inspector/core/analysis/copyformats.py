@@ -5,6 +5,10 @@ The byte formats (hex, Python, C) hold exactly the selected bytes and read back 
 them. The text and the table work on units, so they cover every unit that overlaps the
 selection: :func:`read_selection` gathers both from a byte source, and
 :func:`copy_selection` turns it into any of :data:`FORMATS`.
+
+Every copy the window makes (the panes' own, Edit > Copy, Copy as) is made here and
+refused above :data:`COPY_LIMIT`, so the same bytes give the same text whichever way
+they were copied.
 """
 
 from __future__ import annotations
@@ -29,6 +33,13 @@ FORMAT_TITLES = {
 }
 
 TABLE_COLUMNS = ("offset", "length", "bytes", "kind", "code point", "name", "warnings")
+
+# The most bytes one copy takes, in every format. 16 MiB holds what a person selects to
+# paste elsewhere (a whole log, a large region), and what lands on the clipboard stays
+# within what desktops pass along: the decoded text is at most 16 Mi characters, hex
+# 48 MiB. (The C array and the unit table of a full 16 MiB run to 100-550 MiB.)
+# Anything larger is File > Export's work, which writes a file instead.
+COPY_LIMIT = 16 << 20
 
 
 def as_hex(data: bytes, upper: bool = False, per_line: int | None = None) -> str:

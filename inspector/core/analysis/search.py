@@ -33,6 +33,7 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
+from inspector.core.units import spelling
 from inspector.core.units.unicode_db import MAX_CODE_POINT
 
 HEX = "hex"
@@ -53,35 +54,6 @@ DEFAULT_CHUNK = 16 << 20
 # Minimum bytes per chunk: the overlap must stay small next to what each chunk searches.
 _MIN_CHUNK = 4096
 
-# Lead byte marker and payload mask by sequence length (1993 table, lengths 2 to 4).
-_LEAD_MARK = {2: 0xC0, 3: 0xE0, 4: 0xF0}
-_MIN_LENGTH_LIMIT = ((0x80, 1), (0x800, 2), (0x10000, 3), (MAX_CODE_POINT + 1, 4))
-
-
-def encode_with_length(cp: int, length: int) -> bytes:
-    """``cp`` written as a UTF-8-style sequence of exactly ``length`` bytes (1 to 4),
-    overlong when ``length`` is more than the shortest form needs."""
-    if length == 1:
-        if cp > 0x7F:
-            raise ValueError(f"U+{cp:04X} does not fit in one byte")
-        return bytes([cp])
-    payload_bits = (7 - length) + 6 * (length - 1)
-    if cp >= 1 << payload_bits:
-        raise ValueError(f"U+{cp:04X} does not fit in {length} bytes")
-    out = bytearray(length)
-    for k in range(length - 1, 0, -1):
-        out[k] = 0x80 | (cp & 0x3F)
-        cp >>= 6
-    out[0] = _LEAD_MARK[length] | cp
-    return bytes(out)
-
-
-def shortest_length(cp: int) -> int:
-    for limit, length in _MIN_LENGTH_LIMIT:
-        if cp < limit:
-            return length
-    raise ValueError(f"U+{cp:X} is beyond U+10FFFF")
-
 
 def spellings_of(cp: int) -> dict[bytes, str]:
     """Every spelling of one code point that the search knows, mapped to its name.
@@ -91,16 +63,16 @@ def spellings_of(cp: int) -> dict[bytes, str]:
     is ``mutf-8`` (it is also the 2-byte overlong form, but Modified UTF-8 is why anyone
     writes it). A surrogate code point is written as its 3-byte (WTF-8) form.
     """
-    n = shortest_length(cp)
-    out = {encode_with_length(cp, n): SPELLING_UTF8}
+    if cp > MAX_CODE_POINT:
+        raise ValueError(f"U+{cp:X} is beyond U+10FFFF")
+    n = spelling.shortest_length(cp)
+    out = {spelling.encode(cp): SPELLING_UTF8}
     for length in range(n + 1, 5):
-        out[encode_with_length(cp, length)] = SPELLING_OVERLONG
+        out[spelling.encode(cp, length)] = SPELLING_OVERLONG
     if cp == 0:
-        out[b"\xc0\x80"] = SPELLING_MUTF8
+        out[spelling.encode_mutf8(cp)] = SPELLING_MUTF8
     if cp >= 0x10000:
-        v = cp - 0x10000
-        high, low = 0xD800 | (v >> 10), 0xDC00 | (v & 0x3FF)
-        out[encode_with_length(high, 3) + encode_with_length(low, 3)] = SPELLING_CESU8
+        out[spelling.encode_cesu8(cp)] = SPELLING_CESU8
     return out
 
 
@@ -280,7 +252,7 @@ def _codepoint_pattern(kind: str, query: str, cps: tuple[int, ...], spellings: b
     if not cps:
         raise ValueError("empty text query")
     if not spellings:
-        literal = b"".join(encode_with_length(cp, shortest_length(cp)) for cp in cps)
+        literal = b"".join(spelling.encode(cp) for cp in cps)
         regex = re.compile(re.escape(literal), re.DOTALL)
         return Pattern(kind, query, regex, literal, len(literal), len(literal), cps, False)
     parts = []

@@ -28,7 +28,8 @@ from itertools import repeat
 import numpy as np
 
 from inspector.core.units import kinds as K
-from inspector.core.units.decoder import MIN_VALUE, SECOND_BYTE_RANGE, STRUCT_LEN, Unit
+from inspector.core.units.decoder import SECOND_BYTE_RANGE, STRUCT_LEN, Unit
+from inspector.core.units.spelling import MIN_VALUE
 from inspector.core.scan.pagecut import pair_value, surrogate_pairs
 from inspector.core.scan.tables import B_BOM, B_UNASSIGNED, B_ZWNBSP, tables
 

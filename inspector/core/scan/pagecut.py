@@ -24,7 +24,8 @@ import numpy as np
 
 from inspector.core.units import decoder
 from inspector.core.units import kinds as K
-from inspector.core.units.decoder import MIN_VALUE, SECOND_BYTE_RANGE, STRUCT_LEN, Unit
+from inspector.core.units.decoder import SECOND_BYTE_RANGE, STRUCT_LEN, Unit
+from inspector.core.units.spelling import MIN_VALUE
 
 # Kind codes: 0 is valid, then the error kinds in the spec's order.
 KIND_NAMES = (K.VALID,) + K.ERROR_KINDS

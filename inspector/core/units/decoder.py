@@ -21,6 +21,7 @@ from itertools import accumulate, repeat
 from typing import Protocol
 
 from inspector.core.units import kinds as K
+from inspector.core.units.spelling import MIN_VALUE
 from inspector.core.units.unicode_db import is_noncharacter, is_unassigned
 
 # Structural length by byte value: 1 for ASCII and FE/FF, 0 for continuation bytes.
@@ -31,8 +32,6 @@ STRUCT_LEN = bytes(
 )
 # Payload bits of a lead byte (the bits after its leading 1s and the 0).
 _LEAD_PAYLOAD = (None, 0x7F, 0x1F, 0x0F, 0x07, 0x03, 0x01)
-# Smallest value that needs a unit of each length; below it the unit is overlong.
-MIN_VALUE = (None, 0, 0x80, 0x800, 0x10000, 0x200000, 0x4000000)
 MAX_MODERN_LOOKBACK = 3
 MAX_LOOKBACK = 5
 

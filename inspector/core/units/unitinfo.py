@@ -6,9 +6,13 @@ its UTF-8 bytes). Qt-free: the command line prints it, the window shows and copi
   spell, the character's name, category and UTF-16 form, its warnings in words, for a
   problem unit a plain explanation, and what each dialect makes of the same bytes.
 - :func:`explain` is the one-line version, for lists, tooltips and the ``units`` table.
-- :func:`encode` turns a code point into UTF-8 the way the worked examples of the UTF-8
+- :func:`byte_roles` and :func:`value_groups` say which bits of each byte are marker and
+  which payload, and which bytes' payloads join into a value: what the window's bit
+  layout paints.
+- :func:`encode` lays a code point's UTF-8 out the way the worked examples of the UTF-8
   standard show it (``xxxx yyyyyy zzzzzz`` -> ``1110xxxx 10yyyyyy 10zzzzzz``), with the
-  overlong, CESU-8 and Modified UTF-8 spellings of the same character.
+  overlong, CESU-8 and Modified UTF-8 spellings of the same character (the bytes
+  themselves are :mod:`inspector.core.units.spelling`'s).
 - :func:`parse_codepoint` reads a code point typed by a person.
 - :func:`format_text` renders a description as readable text.
 
@@ -26,18 +30,14 @@ from dataclasses import dataclass, field
 
 from inspector.core.units import kinds as K
 from inspector.core.units.decoder import STRUCT_LEN, Unit, cut, resync
+from inspector.core.units import spelling
+from inspector.core.units.spelling import MAX_LEGACY_VALUE, MIN_VALUE
 from inspector.core.units.unicode_db import (MAX_CODE_POINT, UNICODE_VERSION, category,
                                        format_cp, name, utf16_units)
 
 # Bytes read past a unit for context: the byte that stopped a truncated unit, and a low
 # surrogate that CESU-8 would pair with a high one.
 _CONTEXT = 6
-# The largest value the 1993 (FSS-UTF / RFC 2279) 6-byte form can hold.
-MAX_LEGACY_VALUE = 0x7FFFFFFF
-
-# Bits of payload each sequence length carries, and the smallest value that needs it.
-_PAYLOAD_BITS = (None, 7, 11, 16, 21, 26, 31)
-_MIN_VALUE = (None, 0, 0x80, 0x800, 0x10000, 0x200000, 0x4000000)
 
 WARNING_WORDS = {
     K.BOM: "a byte order mark at the start of the file: UTF-8 needs none, and tools "
@@ -245,11 +245,13 @@ def _is_lost(unit: Unit, data, origin: int | None) -> bool:
     return False
 
 
-def _split_bytes(unit: Unit, raw: bytes) -> tuple[ByteInfo, ...]:
-    """Each byte's role and its marker and payload bits."""
+def byte_roles(unit: Unit, raw: bytes) -> tuple[ByteInfo, ...]:
+    """Each byte's role in ``unit`` and its marker and payload bits (``raw`` starts at the
+    unit's first byte). This decides which bits are payload; the window's bit layout only
+    paints the answer, so it and :func:`describe` cannot tell two stories."""
     out = []
     i = 0
-    n = unit.length
+    n = min(unit.length, len(raw))  # a file that shrank since the cut: the bytes still there
     while i < n:
         b = raw[i]
         if b < 0x80:
@@ -277,6 +279,25 @@ def _split_bytes(unit: Unit, raw: bytes) -> tuple[ByteInfo, ...]:
             k += 1
         i = j
     return tuple(out)
+
+
+def _is_surrogate_pair(unit: Unit, raw: bytes) -> bool:
+    """A surrogate pair in two 3-byte sequences (CESU-8, Modified UTF-8); a 1993 6-byte
+    form is valid in FSS-UTF too, and is not one (it starts with FC or FD)."""
+    v = unit.value
+    return (unit.kind == K.VALID and unit.length == 6 and len(raw) >= 6 and raw[0] == 0xED
+            and v is not None and 0x10000 <= v <= MAX_CODE_POINT)
+
+
+def value_groups(unit: Unit, raw: bytes) -> tuple[tuple[int, int], ...]:
+    """The byte ranges of ``unit`` (from its first byte) whose payload bits, joined, spell
+    one value: the whole unit, or each 3-byte half of a surrogate pair; none for a unit
+    without a value (cut short, a stray or never-used byte)."""
+    if unit.value is None:
+        return ()
+    if _is_surrogate_pair(unit, raw):
+        return ((0, 3), (3, 6))
+    return ((0, unit.length),)
 
 
 def _byte(offset: int, b: int, role: str, length: int, note: str) -> ByteInfo:
@@ -332,9 +353,7 @@ def _explain(unit: Unit, raw: bytes, known_end: bool, lost: bool,
     details: list[str] = []
     if kind == K.VALID:
         v = unit.value
-        if unit.length == 6 and raw[0] == 0xED and v is not None and 0x10000 <= v <= MAX_CODE_POINT:
-            # A surrogate pair in two 3-byte sequences (CESU-8, Modified UTF-8); a 1993
-            # 6-byte form is valid in FSS-UTF too, and is not one.
+        if _is_surrogate_pair(unit, raw):
             hi = 0xD000 | ((raw[1] & 0x3F) << 6) | (raw[2] & 0x3F)
             lo = 0xD000 | ((raw[4] & 0x3F) << 6) | (raw[5] & 0x3F)
             extra["surrogate_pair"] = (hi, lo)
@@ -351,7 +370,7 @@ def _explain(unit: Unit, raw: bytes, known_end: bool, lost: bool,
 
     if kind == K.OVERLONG:
         v = unit.value
-        shortest = encode(v).utf8
+        shortest = spelling.encode(v)
         extra["shortest"] = shortest
         need = len(shortest)
         line = (f"overlong {_char_label(v)}: {unit.length} bytes where "
@@ -408,7 +427,7 @@ def _explain(unit: Unit, raw: bytes, known_end: bool, lost: bool,
                        "(FSS-UTF, RFC 2279), which reached 31 bits (up to U+7FFFFFFF). "
                        "RFC 3629 (2003) withdrew the 5- and 6-byte forms; only the "
                        "fss-utf dialect accepts them.")
-        if v < _MIN_VALUE[unit.length]:
+        if v < MIN_VALUE[unit.length]:
             details.append(f"Its value {_cp_text(v)} would fit in fewer bytes, so it is "
                            "overlong even by 1993 rules.")
         elif v <= MAX_CODE_POINT:
@@ -492,7 +511,7 @@ def describe(unit: Unit, data, dialect: str = K.UTF8, *, origin: int | None = No
     if lost is None:
         lost = _is_lost(unit, data, origin)
     own = raw[:unit.length]
-    byte_info = _split_bytes(unit, raw)
+    byte_info = byte_roles(unit, raw)
     payload_bits = " ".join(b.payload for b in byte_info if b.payload)
     line, details, extra = _explain(unit, raw, known_end, lost, dialect, origin)
     v = unit.value
@@ -566,26 +585,6 @@ def parse_codepoint(text: str) -> int:
                      "or one character")
 
 
-def _spell(value: int, length: int) -> bytes:
-    """``value`` in a sequence of ``length`` bytes (overlong if it fits in fewer)."""
-    if length == 1:
-        return bytes([value])
-    out = []
-    for _ in range(length - 1):
-        out.append(0x80 | (value & 0x3F))
-        value >>= 6
-    lead_marker = (0xFF << (8 - length)) & 0xFF
-    out.append(lead_marker | value)
-    return bytes(reversed(out))
-
-
-def _shortest_length(value: int) -> int:
-    for length in range(1, 7):
-        if value < (1 << _PAYLOAD_BITS[length]):
-            return length
-    raise ValueError(f"U+{value:X} is beyond the 1993 6-byte form")  # pragma: no cover
-
-
 def encode(cp: int | str, *, legacy: bool = False) -> Encoding:
     """The UTF-8 bytes of a code point (an int, a one-character str, or text for
     :func:`parse_codepoint`), with the bit layout of the standard's worked examples.
@@ -608,8 +607,8 @@ def encode(cp: int | str, *, legacy: bool = False) -> Encoding:
         raise ValueError(f"U+{value:X} is above U+10FFFF, the last Unicode code point: UTF-8 "
                          "(RFC 3629) cannot encode it; ask for the 1993 form to see its "
                          "withdrawn 4- to 6-byte spelling")
-    length = _shortest_length(value)
-    utf8 = _spell(value, length)
+    length = spelling.shortest_length(value)
+    utf8 = spelling.encode(value)
     if length == 1:
         groups = (f"{value:07b}",)
         template = "0xxxxxxx"
@@ -622,18 +621,13 @@ def encode(cp: int | str, *, legacy: bool = False) -> Encoding:
         letters = _TEMPLATE_LETTERS[-length:]
         template = " ".join(["1" * length + "0" + letters[0] * lead_bits]
                             + ["10" + letters[k] * 6 for k in range(1, length)])
-    overlongs = tuple(_spell(value, n) for n in range(max(length + 1, 2), 7))
-    if 0x10000 <= value <= MAX_CODE_POINT:
-        hi, lo = utf16_units(value)
-        cesu8 = _spell(hi, 3) + _spell(lo, 3)
-    else:
-        cesu8 = utf8
-    mutf8 = b"\xc0\x80" if value == 0 else cesu8
+    overlongs = tuple(spelling.encode(value, n) for n in range(max(length + 1, 2), 7))
     kind = cut(utf8)[0].kind
     return Encoding(codepoint=value, name=name(value) if value <= MAX_CODE_POINT else "<beyond Unicode>",
                     utf8=utf8, bit_groups=groups, template=template,
                     byte_bits=tuple(f"{b:08b}" for b in utf8), kind=kind,
-                    overlongs=overlongs, cesu8=cesu8, mutf8=mutf8,
+                    overlongs=overlongs, cesu8=spelling.encode_cesu8(value),
+                    mutf8=spelling.encode_mutf8(value),
                     utf16=utf16_units(value) if value <= MAX_CODE_POINT else ())
 
 

@@ -221,7 +221,7 @@ class EncoderDialog(QDialog):
             example.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             self.layouts_box.addWidget(example)
             view = BitLayoutView()
-            view.set_layout(BitLayout(e.utf8, e.codepoint))
+            view.set_layout(BitLayout(decoder.cut(e.utf8)[0], e.utf8))
             self.layouts_box.addWidget(view)
         self.layouts_box.addStretch(1)
 

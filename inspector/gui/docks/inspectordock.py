@@ -231,8 +231,7 @@ class SequenceInspector(QDockWidget):
             return
         data = self.document.read(unit.offset, unit.length)
         self.facts = self._facts(unit, data)
-        complete = unit.kind not in (K.TRUNCATED, K.UNEXPECTED_CONTINUATION, K.INVALID_BYTE)
-        self.layout_info = BitLayout(data, unit.value, complete)
+        self.layout_info = BitLayout(unit, data)
         mark = style.mark_for(unit)
         title = K.KIND_TITLES.get(unit.kind, unit.kind)
         if unit.kind == K.VALID:

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (QComboBox, QDockWidget, QHBoxLayout,
 
 from inspector.core.units import decoder
 from inspector.core.units import kinds as K
+from inspector.core.units import spelling
 from inspector.core.scan.blockindex import BlockIndex
 from inspector.core.scan.navigation import nth_problem
 from inspector.core.scan.results import ScanResult
@@ -60,7 +61,7 @@ def short_explanation(unit: decoder.Unit, data: bytes) -> str:
     kind = unit.kind
     if kind == K.OVERLONG:
         return (f"overlong form: {unit.length} bytes for U+{unit.value:04X}, which needs "
-                f"{_shortest_length(unit.value)}")
+                f"{spelling.shortest_length(unit.value)}")
     if kind == K.SURROGATE:
         half = "high" if unit.value <= 0xDBFF else "low"
         return f"encoded {half} surrogate U+{unit.value:04X} (only UTF-16 may hold it)"
@@ -84,10 +85,6 @@ def short_explanation(unit: decoder.Unit, data: bytes) -> str:
         titles = "; ".join(K.KIND_TITLES.get(w, w) for w in unit.warnings)
         return f"{cp}: {titles}"
     return ""
-
-
-def _shortest_length(value: int) -> int:
-    return 1 if value < 0x80 else 2 if value < 0x800 else 3 if value < 0x10000 else 4
 
 
 def kind_text(unit: decoder.Unit, kinds: frozenset[str] | None = None) -> str:

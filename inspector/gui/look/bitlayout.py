@@ -4,7 +4,9 @@ payload bits joined below into the value they spell.
 
 ``BitLayout`` holds those facts as plain data and text; ``BitLayoutView`` paints them.
 Both the sequence inspector dock and the encoder dialog show it, so it lives here rather
-than in either.
+than in either. Which bits are marker and which payload, and which bytes join into a
+value, is the core's answer (``unitinfo.byte_roles`` and ``value_groups``); the look
+only paints it, so the picture cannot say what the core does not.
 """
 
 from __future__ import annotations
@@ -13,7 +15,8 @@ from PySide6.QtCore import QSize
 from PySide6.QtGui import QFontDatabase, QPainter
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-from inspector.core.units import decoder
+from inspector.core.units import unitinfo
+from inspector.core.units.decoder import Unit
 from inspector.gui.look import style
 
 
@@ -21,38 +24,6 @@ from inspector.gui.look import style
 # below a person sees which bits each byte gave. These palette roles are distinct hues
 # in both themes.
 BYTE_ROLES = ("multi3", "multi2", "multi4", "multi_long", "origin", "overlong")
-
-
-def byte_segments(data: bytes) -> list[tuple[str, str]]:
-    """Split each byte of one unit into (marker bits, payload bits).
-
-    The first byte is read as a lead (its leading 1s and the 0 after them are markers),
-    every later byte as a continuation (``10`` then six payload bits). FE and FF have no
-    payload: all eight bits say "never used".
-    """
-    out = []
-    for i, b in enumerate(data):
-        bits = f"{b:08b}"
-        if b < 0x80:
-            split = 1
-        elif b < 0xC0:
-            split = 2
-        elif b >= 0xFE:
-            split = 8
-        else:
-            split = decoder.STRUCT_LEN[b] + 1
-        if i > 0 and 0x80 <= b < 0xC0:
-            split = 2
-        out.append((bits[:split], bits[split:]))
-    return out
-
-
-def value_groups(data: bytes) -> list[tuple[int, int]]:
-    """Byte ranges that each spell one value: the whole unit, or for a CESU-8 / Modified
-    UTF-8 surrogate pair (six bytes, ED .. ED ..) the two 3-byte halves."""
-    if len(data) == 6 and data[0] == 0xED and data[3] == 0xED:
-        return [(0, 3), (3, 6)]
-    return [(0, len(data))]
 
 
 def template_for(marker: str, payload: str) -> str:
@@ -64,16 +35,22 @@ def format_value(value: int) -> str:
 
 
 class BitLayout:
-    """The facts a bit-layout picture shows, as plain data (painted by BitLayoutView,
-    printed by ``text()``, checked by the tests)."""
+    """The facts a bit-layout picture shows of ``unit``, whose bytes ``data`` starts
+    with, as plain data (painted by BitLayoutView, printed by ``text()``, checked by the
+    tests).
 
-    def __init__(self, data: bytes, value: int | None, complete: bool = True):
-        self.data = bytes(data)
-        self.value = value
-        self.segments = byte_segments(self.data)
-        # Joined payloads only mean something for a unit whose bytes were all present.
-        self.complete = complete and value is not None
-        self.groups = value_groups(self.data) if self.complete else []
+    ``segments`` are the core's (marker, payload) of each byte, ``("", "")`` for a byte
+    with no payload role (a stray continuation byte, FE, FF); ``cells`` are what each
+    byte's cell shows, such a byte's bits all as fixed bits.
+    """
+
+    def __init__(self, unit: Unit, data: bytes):
+        self.data = bytes(data[:unit.length])
+        self.value = unit.value
+        self.segments = [(b.marker, b.payload) for b in unitinfo.byte_roles(unit, self.data)]
+        self.cells = [(m, p) if m or p else (f"{b:08b}", "")
+                      for (m, p), b in zip(self.segments, self.data)]
+        self.groups = list(unitinfo.value_groups(unit, self.data))
 
     def joined(self, group: tuple[int, int]) -> str:
         lo, hi = group
@@ -93,9 +70,9 @@ class BitLayout:
             "hex      " + " ".join(cells).rstrip(),
             "octal    " + " ".join(f"{b:03o}".ljust(9) for b in self.data).rstrip(),
             "binary   " + " ".join(f"{m}|{p}".ljust(9) if p else m.ljust(9)
-                                   for m, p in self.segments).rstrip(),
+                                   for m, p in self.cells).rstrip(),
             "layout   " + " ".join(template_for(m, p).ljust(9)
-                                   for m, p in self.segments).rstrip(),
+                                   for m, p in self.cells).rstrip(),
         ]
         for g in self.groups:
             v = self.group_value(g)
@@ -181,7 +158,7 @@ class BitLayoutView(QWidget):
         bold = self.font()
         bold.setBold(True)
         plain = self.font()
-        for i, (marker, payload) in enumerate(lay.segments):
+        for i, (marker, payload) in enumerate(lay.cells):
             x = x0 + i * col
             p.setFont(plain)
             p.setPen(muted)
@@ -194,7 +171,7 @@ class BitLayoutView(QWidget):
         y += line
         label(y, "layout")
         p.setPen(muted)
-        for i, (marker, payload) in enumerate(lay.segments):
+        for i, (marker, payload) in enumerate(lay.cells):
             p.drawText(x0 + i * col, y, template_for(marker, payload))
         y += line
         # the payload bits joined, each run still in its byte's colour

@@ -11,7 +11,7 @@ from __future__ import annotations
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QMenu, QToolTip
 
-from inspector.core.analysis import findings
+from inspector.core.analysis import copyformats, findings
 
 from inspector.core.units import decoder
 from inspector.core.units import kinds as K
@@ -253,8 +253,10 @@ class HexInput:
         mark.setObjectName("contextAddFinding")
         mark.setEnabled(doc.size > 0)
         mark.triggered.connect(lambda checked=False, o=offset: view.findingRequested.emit(o))
-        menu.addAction("Copy as hex").triggered.connect(lambda checked=False: view.copy_hex())
-        menu.addAction("Copy as text").triggered.connect(lambda checked=False: view.copy_text())
+        for title, fmt in (("Copy as hex", copyformats.HEX), ("Copy as text", copyformats.TEXT)):
+            copy = menu.addAction(title)
+            copy.setObjectName(f"contextCopyAs_{fmt}")
+            copy.triggered.connect(lambda checked=False, f=fmt: view.copyRequested.emit(f))
         if view.context_actions:
             menu.addSeparator()
             for action in view.context_actions:

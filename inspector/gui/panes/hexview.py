@@ -19,10 +19,9 @@ from :mod:`inspector.gui.look.style`.
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QPoint, QSize, Qt, Signal
-from PySide6.QtGui import QAction, QGuiApplication, QPainter
+from PySide6.QtGui import QAction, QPainter
 from PySide6.QtWidgets import QAbstractScrollArea, QMenu, QWidget
 
-from inspector.core.units import decoder
 from inspector.gui.panes.hexinput import HexInput
 from inspector.gui.panes.hexlayout import FIT, HexLayout
 from inspector.gui.panes.hexpainter import HexPainter
@@ -36,6 +35,9 @@ class HexView(QAbstractScrollArea):
     zoomChanged = Signal(int)
     visibleRangeChanged = Signal(object, object)  # (start, end) of the bytes on screen
     findingRequested = Signal(object)  # "Add finding…" on a byte (offset, or None)
+    # "Copy as hex" / "Copy as text": a copyformats format. The window makes every copy,
+    # the same way for both panes and its menus.
+    copyRequested = Signal(str)
 
     def __init__(self, document, parent: QWidget | None = None):
         super().__init__(parent)
@@ -356,29 +358,6 @@ class HexView(QAbstractScrollArea):
     def build_context_menu(self, offset: int | None) -> QMenu:
         """The context menu for byte ``offset`` (None: off the cells)."""
         return self._input.build_context_menu(offset)
-
-    # ------------------------------------------------------------------ copying
-    def _copy_range(self) -> tuple[int, int]:
-        doc = self.document
-        if doc.has_selection:
-            return doc.selection
-        unit = doc.unit_at(doc.cursor)
-        return (unit.offset, unit.end) if unit else (0, 0)
-
-    def copy_hex(self) -> str:
-        start, end = self._copy_range()
-        text = self.document.read(start, min(end - start, 16 << 20)).hex(" ").upper()
-        QGuiApplication.clipboard().setText(text)
-        return text
-
-    def copy_text(self) -> str:
-        start, end = self._copy_range()
-        doc = self.document
-        end = min(end, start + (16 << 20))
-        units = [u for u in doc.units(start, end) if u.offset >= start and u.offset < end]
-        text = decoder.decode_units(units, b"")
-        QGuiApplication.clipboard().setText(text)
-        return text
 
     # ------------------------------------------------------------------ painting
     @property

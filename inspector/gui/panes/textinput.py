@@ -13,7 +13,7 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu, QToolTip
 
-from inspector.core.analysis import findings
+from inspector.core.analysis import copyformats, findings
 from inspector.core.units import kinds as K
 from inspector.core.units.unicode_db import name as unicode_name
 from inspector.gui.panes.textmetrics import PAD_X
@@ -41,7 +41,7 @@ class TextInput:
         extend = bool(mods & Qt.KeyboardModifier.ShiftModifier)
         ctrl = bool(mods & Qt.KeyboardModifier.ControlModifier)
         if event.matches(QKeySequence.StandardKey.Copy):
-            view.copy_text()
+            view.copyRequested.emit(copyformats.TEXT)
             return True
         if event.matches(QKeySequence.StandardKey.SelectAll):
             doc.set_selection(0, doc.size)
@@ -206,7 +206,7 @@ class TextInput:
         copy = menu.addAction("Copy text")
         copy.setObjectName("copyText")
         copy.setEnabled(doc.has_selection)
-        copy.triggered.connect(view.copy_text)
+        copy.triggered.connect(lambda: view.copyRequested.emit(copyformats.TEXT))
         menu.addSeparator()
         ws = QAction("Show whitespace and control pictures", menu)
         ws.setObjectName("showWhitespace")

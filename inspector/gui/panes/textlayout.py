@@ -732,8 +732,3 @@ class TextLayout:
     def cells_in(self, line: Line, start: int, end: int) -> list[Cell]:
         """Cells of ``line`` whose unit overlaps bytes [start, end)."""
         return [c for c in line.cells if c.unit.offset < end and c.unit.end > start]
-
-
-def decoded_text(units) -> str:
-    """The text a reader would copy: characters, problems as their U+FFFD."""
-    return decoder.decode_units(units, b"")

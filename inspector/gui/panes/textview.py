@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QEvent, QPointF, Qt, Signal
-from PySide6.QtGui import QFont, QFontDatabase, QGuiApplication, QPainter
+from PySide6.QtGui import QFont, QFontDatabase, QPainter
 from PySide6.QtWidgets import QAbstractScrollArea, QAbstractSlider, QMenu, QWidget
 
 from inspector.gui.look import style
@@ -33,7 +33,6 @@ from inspector.gui.panes.textmetrics import PAD_X, PAD_Y, QtMetrics
 from inspector.gui.panes.textpainter import TextPainter
 
 SCROLL_STEPS = 10000          # scrollbar positions: the file is mapped in proportion
-COPY_LIMIT = 16 << 20         # bytes decoded for "Copy text"
 SMALL_SCALE = 0.72            # boxes' labels and problem marks, relative to the font
 WHEEL_LINES = 3
 
@@ -43,6 +42,9 @@ class TextView(QAbstractScrollArea):
 
     showWhitespaceChanged = Signal(bool)
     findingRequested = Signal(object)  # "Add finding…" on a unit (its offset)
+    # Ctrl+C and "Copy text": a copyformats format. The window makes every copy, the
+    # same way for both panes and its menus.
+    copyRequested = Signal(str)
 
     def __init__(self, document, parent: QWidget | None = None):
         super().__init__(parent)
@@ -456,20 +458,6 @@ class TextView(QAbstractScrollArea):
             self._input.show_tooltip(event)
             return True
         return super().viewportEvent(event)
-
-    # ------------------------------------------------------------------ copy
-    def selected_text(self, limit: int = COPY_LIMIT) -> str:
-        """The selection as decoded text (problems as their U+FFFD)."""
-        start, end = self.document.selection
-        if end <= start:
-            return ""
-        end = min(end, start + limit)
-        return TL.decoded_text(self.document.units(start, end))
-
-    def copy_text(self) -> None:
-        text = self.selected_text()
-        if text:
-            QGuiApplication.clipboard().setText(text)
 
     # ------------------------------------------------------------------ painting
     def paintEvent(self, event):

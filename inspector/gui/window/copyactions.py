@@ -2,10 +2,12 @@
 selected) as hex, a Python bytes literal, a C array, the decoded text or a tab-separated
 table of units, put on the clipboard.
 
-The formatting is the core's (``inspector.core.analysis.copyformats``). Small copies happen at
-once; a large one (the unit formats cut every unit in Python) runs on a worker and lands
-on the clipboard when it is done. Selections above ``MAX_COPY`` are refused with a
-message: a clipboard of hundreds of megabytes helps nobody and can stall the desktop.
+Every copy of the window goes through :class:`CopyActions`: this menu, Edit > Copy and
+Copy as decoded text, and the panes' own copies (their ``copyRequested`` signals). The
+formatting and the limit are the core's (``inspector.core.analysis.copyformats``). Small
+copies happen at once; a large one (the unit formats cut every unit in Python) runs on a
+worker and lands on the clipboard when it is done. Selections above
+``copyformats.COPY_LIMIT`` are refused with a message.
 
 The lead wires shortcuts; ``build_copy_menu(document, parent)`` returns the menu, whose
 ``copy_actions`` attribute is the :class:`CopyActions` behind it (its ``message`` signal
@@ -21,7 +23,6 @@ from PySide6.QtWidgets import QMenu, QMessageBox, QWidget
 from inspector.core.analysis import copyformats
 from inspector.gui.runtime import workers
 
-MAX_COPY = 16 << 20         # refuse more than this
 BYTE_FORMATS = (copyformats.HEX, copyformats.PYTHON, copyformats.C_ARRAY)
 # Bytes formatted on the UI thread at most (about 50 ms each, measured); more goes to a
 # worker. The unit formats cut every unit in Python, so their limit is far lower.
@@ -54,10 +55,10 @@ def check_range(start: int, end: int) -> None:
     n = end - start
     if n <= 0:
         raise CopyRefused("Nothing to copy: the file is empty.")
-    if n > MAX_COPY:
-        raise CopyRefused(f"The selection is {n:,} bytes; Copy as takes at most "
-                          f"{MAX_COPY >> 20} MiB. Select less, or use File > Export for "
-                          "the whole file.")
+    if n > copyformats.COPY_LIMIT:
+        raise CopyRefused(f"The selection is {n:,} bytes; a copy takes at most "
+                          f"{copyformats.COPY_LIMIT >> 20} MiB. Select less, or use "
+                          "File > Export for the whole file.")
 
 
 def format_range(source, start: int, end: int, fmt: str, origin=None, dialect="utf-8") -> str:

@@ -136,6 +136,8 @@ class MainWindow(QMainWindow):
         self.findings_dock.importRequested.connect(self.import_findings)
         self.hex_view.findingRequested.connect(self.add_finding_at)
         self.text_view.findingRequested.connect(self.add_finding_at)
+        self.hex_view.copyRequested.connect(self.copy_as)
+        self.text_view.copyRequested.connect(self.copy_as)
         d.sourceChanged.connect(self._on_source)
         d.cursorChanged.connect(fields.show_cursor)
         d.selectionChanged.connect(fields.show_selection)
@@ -432,6 +434,7 @@ class MainWindow(QMainWindow):
         self.status_note.setText(text)
 
     def copy_as(self, fmt: str) -> None:
+        """Every copy of the window, from its menus and both panes: one way, one limit."""
         self.copy_actions.copy(fmt)
 
     def copy_focused(self) -> None:

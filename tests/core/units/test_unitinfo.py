@@ -1,4 +1,5 @@
-"""unitinfo: describe, explain, encode, parse_codepoint, format_text."""
+"""unitinfo: describe, explain, byte roles and value groups, encode, parse_codepoint,
+format_text."""
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -7,8 +8,8 @@ from hypothesis import strategies as st
 from inspector.core.units import kinds as K
 from inspector.core.source.bytesource import MemorySource
 from inspector.core.units.decoder import cut, unit_at
-from inspector.core.units.unitinfo import (describe, encode, explain, format_text,
-                                     parse_codepoint)
+from inspector.core.units.unitinfo import (byte_roles, describe, encode, explain, format_text,
+                                     parse_codepoint, value_groups)
 
 
 def first(data, dialect=K.UTF8):
@@ -54,6 +55,21 @@ def test_stray_and_invalid_bytes_have_no_payload_role(data, role):
     assert b.role == role and b.payload == "" and b.marker == ""
     assert "no payload role" in b.note
     assert info.value is None and info.codepoint is None and info.payload_bits == ""
+
+
+@pytest.mark.parametrize("data,dialect,groups", [
+    ("€".encode(), K.UTF8, ((0, 3),)), (b"\xc0\xaf", K.UTF8, ((0, 2),)),
+    (b"\xed\xa0\xbd\xed\xb8\x80", K.CESU8, ((0, 3), (3, 6))),
+    (b"\xed\xa0\xbd\xed\xb8\x80", K.MUTF8, ((0, 3), (3, 6))),
+    (b"\xfc\x80\x80\x80\x80\xaf", K.FSS_UTF, ((0, 6),)),
+    (b"\xe2\x82", K.UTF8, ()), (b"\x80", K.UTF8, ()), (b"\xff", K.UTF8, ())])
+def test_value_groups(data, dialect, groups):
+    assert value_groups(first(data, dialect), data) == groups
+
+
+def test_byte_roles_of_bytes_no_longer_all_there():
+    unit = first("€".encode())
+    assert [b.role for b in byte_roles(unit, b"\xe2\x82")] == ["lead", "continuation"]
 
 
 def test_offsets_of_each_byte_follow_the_unit():

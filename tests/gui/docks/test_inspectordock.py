@@ -6,31 +6,45 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 
 from inspector.core.units import kinds as K
+from inspector.core.units import unitinfo
 from inspector.core.source.bytesource import MemorySource
 from inspector.gui.document import Document
 from inspector.gui.docks.inspectordock import SequenceInspector
 
-# (bytes, kind, expected (marker, payload) per byte, joined payload bits or None)
+# (bytes, dialect, kind, expected (marker, payload) per byte, joined payload bits or
+# None). A byte with no payload role (a stray continuation byte, FE, FF) has neither.
 CASES = [
-    (b"A", K.VALID, [("0", "1000001")], "1000001"),
-    ("é".encode(), K.VALID, [("110", "00011"), ("10", "101001")], "00011101001"),
-    ("€".encode(), K.VALID, [("1110", "0010"), ("10", "000010"), ("10", "101100")],
+    (b"A", K.UTF8, K.VALID, [("0", "1000001")], "1000001"),
+    ("é".encode(), K.UTF8, K.VALID, [("110", "00011"), ("10", "101001")], "00011101001"),
+    ("€".encode(), K.UTF8, K.VALID, [("1110", "0010"), ("10", "000010"), ("10", "101100")],
      "0010000010101100"),
-    ("😀".encode(), K.VALID,
+    ("😀".encode(), K.UTF8, K.VALID,
      [("11110", "000"), ("10", "011111"), ("10", "011000"), ("10", "000000")],
      "000011111011000000000"),
-    (b"\xc0\xaf", K.OVERLONG, [("110", "00000"), ("10", "101111")], "00000101111"),
-    (b"\xed\xa0\x80", K.SURROGATE, [("1110", "1101"), ("10", "100000"), ("10", "000000")],
-     "1101100000000000"),
-    (b"\xf4\x90\x80\x80", K.OUT_OF_RANGE,
+    (b"\xc0\xaf", K.UTF8, K.OVERLONG, [("110", "00000"), ("10", "101111")], "00000101111"),
+    (b"\xed\xa0\x80", K.UTF8, K.SURROGATE,
+     [("1110", "1101"), ("10", "100000"), ("10", "000000")], "1101100000000000"),
+    (b"\xf4\x90\x80\x80", K.UTF8, K.OUT_OF_RANGE,
      [("11110", "100"), ("10", "010000"), ("10", "000000"), ("10", "000000")],
      "100010000000000000000"),
-    (b"\xf8\x88\x80\x80\x80", K.LEGACY_LONG_FORM,
+    (b"\xf8\x88\x80\x80\x80", K.UTF8, K.LEGACY_LONG_FORM,
      [("111110", "00"), ("10", "001000"), ("10", "000000"), ("10", "000000"), ("10", "000000")],
      "00001000000000000000000000"),
-    (b"\xe1\x80", K.TRUNCATED, [("1110", "0001"), ("10", "000000")], None),
-    (b"\x80", K.UNEXPECTED_CONTINUATION, [("10", "000000")], None),
-    (b"\xfe", K.INVALID_BYTE, [("11111110", "")], None),
+    (b"\xfd\xbf\xbf\xbf\xbf\xbf", K.UTF8, K.LEGACY_LONG_FORM,
+     [("1111110", "1")] + [("10", "111111")] * 5, "1" * 31),
+    (b"\xe1\x80", K.UTF8, K.TRUNCATED, [("1110", "0001"), ("10", "000000")], None),
+    (b"\xfc", K.UTF8, K.TRUNCATED, [("1111110", "0")], None),
+    (b"\x80", K.UTF8, K.UNEXPECTED_CONTINUATION, [("", "")], None),
+    (b"\xbf", K.UTF8, K.UNEXPECTED_CONTINUATION, [("", "")], None),
+    (b"\xfe", K.UTF8, K.INVALID_BYTE, [("", "")], None),
+    (b"\xff", K.UTF8, K.INVALID_BYTE, [("", "")], None),
+    (b"\xed\xa0\xbd\xed\xb8\x80", K.CESU8, K.VALID,
+     [("1110", "1101"), ("10", "100000"), ("10", "111101"),
+      ("1110", "1101"), ("10", "111000"), ("10", "000000")],
+     "1101100000111101" "1101111000000000"),
+    (b"\xc0\x80", K.MUTF8, K.VALID, [("110", "00000"), ("10", "000000")], "00000000000"),
+    (b"\xed\xa0\x80", K.WTF8, K.VALID,
+     [("1110", "1101"), ("10", "100000"), ("10", "000000")], "1101100000000000"),
 ]
 
 
@@ -43,33 +57,50 @@ def make(qtbot, data: bytes):
     return doc, dock
 
 
-@pytest.mark.parametrize("raw,kind,segments,joined", CASES,
-                         ids=[f"{c[1]}-{c[0].hex()}" for c in CASES])
-def test_bits_for_every_kind(qtbot, raw, kind, segments, joined):
+@pytest.mark.parametrize("raw,dialect,kind,segments,joined", CASES,
+                         ids=[f"{c[1]}-{c[2]}-{c[0].hex()}" for c in CASES])
+def test_bits_for_every_kind(qtbot, raw, dialect, kind, segments, joined):
     # The unit sits after an ASCII byte and is followed by one, as in a real file.
     doc, dock = make(qtbot, b"x" + raw + b"y")
+    doc.set_dialect(dialect)
     doc.set_cursor(1)
     assert dock.unit is not None and dock.unit.kind == kind
     assert dock.layout_info.segments == segments
-    # Marker and payload together are the byte, bit for bit.
-    assert ["".join(s) for s in dock.layout_info.segments] == [f"{b:08b}" for b in raw]
+    # The window draws what the core says about the same bytes, bit for bit.
+    info = unitinfo.describe(dock.unit, doc.source, dialect)
+    assert dock.layout_info.segments == [(b.marker, b.payload) for b in info.byte_info]
+    # Each cell shows the whole byte: marker and payload, or all its bits when it has
+    # no payload role.
+    assert ["".join(c) for c in dock.layout_info.cells] == [f"{b:08b}" for b in raw]
     if joined is None:
-        assert dock.layout_info.groups == []
+        assert dock.layout_info.groups == [] and info.value is None
     else:
-        assert dock.layout_info.joined_bits == joined
-        assert int(joined, 2) == dock.unit.value
+        assert dock.layout_info.joined_bits == joined == info.joined_bits
+        if len(dock.layout_info.groups) == 1:
+            assert int(joined, 2) == dock.unit.value
+    assert dock.bits.grab().width() > 0  # it paints
     facts = dict(dock.facts)
     assert facts["Offset"] == "0x1 (1)"
     assert facts["Hex"] == raw.hex(" ").upper()
     assert facts["Kind"] == kind
-    if kind != K.VALID:
-        assert facts["Replacements"].startswith(str(dock.unit.replacements))
+    if kind != K.VALID or dock.unit.warnings:
         assert dock.explanation.text()
         assert [r[0] for r in dock.dialect_rows] == list(K.DIALECTS)
         assert dock.dialect_table.rowCount() == len(K.DIALECTS)
         assert dock.dialect_table.isVisibleTo(dock)
-    else:
+    if kind != K.VALID:
+        assert facts["Replacements"].startswith(str(dock.unit.replacements))
+    elif not dock.unit.warnings:
         assert not dock.dialect_table.isVisibleTo(dock)
+
+
+def test_bits_of_a_byte_lost_to_the_origin(qtbot):
+    doc, dock = make(qtbot, "é".encode())
+    doc.set_origin(1)
+    doc.set_cursor(1)
+    assert dock.unit.kind == K.UNEXPECTED_CONTINUATION
+    assert dock.layout_info.segments == [("", "")]
+    assert "binary   10101001" in dock.layout_info.text()
 
 
 def test_valid_facts_name_category_utf16(qtbot):

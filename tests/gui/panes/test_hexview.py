@@ -6,7 +6,7 @@ import random
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtGui import QAction, QGuiApplication
 
 from inspector.gui.panes.hexlayout import FIT
 from inspector.gui.look.style import Palette
@@ -161,13 +161,15 @@ def test_context_menu_decodes_from_the_exact_byte(opened):
     assert doc.origin is None
 
 
-def test_copy_hex_and_text(opened, qtbot):
+def test_copy_hex_and_text_from_the_context_menu(opened, qtbot):
     w = opened("ab€cd".encode())
     view, doc = w.hex_view, w.document
     doc.set_selection(1, 5)
-    assert view.copy_hex() == "62 E2 82 AC"
-    assert QGuiApplication.clipboard().text() == "62 E2 82 AC"
-    assert view.copy_text() == "b€"
+    menu = view.build_context_menu(1)
+    menu.findChild(QAction, "contextCopyAs_hex").trigger()
+    assert QGuiApplication.clipboard().text() == "62 e2 82 ac"
+    menu.findChild(QAction, "contextCopyAs_text").trigger()
+    assert QGuiApplication.clipboard().text() == "b€"
 
 
 @pytest.mark.parametrize("fmt,spelled", [("hex", "E2"), ("octal", "342"),

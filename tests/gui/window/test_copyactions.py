@@ -9,8 +9,7 @@ from PySide6.QtGui import QGuiApplication
 
 from inspector.core.analysis import copyformats
 from inspector.core.source.bytesource import MemorySource
-from inspector.gui.window import copyactions
-from inspector.gui.window.copyactions import MAX_COPY, WORKER_THRESHOLD, build_copy_menu
+from inspector.gui.window.copyactions import WORKER_THRESHOLD, build_copy_menu
 from inspector.gui.document import Document
 
 DATA = b"A\t" + "é€".encode() + b"\xc0\xaf" + "😀".encode() + b"\xff"
@@ -136,7 +135,7 @@ def test_large_copy_runs_on_a_worker(qtbot, setup, fmt):
 
 def test_too_large_is_refused(qtbot, setup, monkeypatch):
     doc, menu = setup
-    monkeypatch.setattr(copyactions, "MAX_COPY", 1000)
+    monkeypatch.setattr(copyformats, "COPY_LIMIT", 1000)
     doc.set_source(MemorySource(b"x" * 2000))
     doc.set_selection(0, 2000)
     QGuiApplication.clipboard().setText("before")
@@ -146,7 +145,8 @@ def test_too_large_is_refused(qtbot, setup, monkeypatch):
     box = menu.copy_actions.refusal_box
     assert box.isVisible() and "2,000 bytes" in box.text()
     box.close()
-    assert MAX_COPY == 16 << 20
+    monkeypatch.undo()
+    assert copyformats.COPY_LIMIT == 16 << 20
 
 
 def test_empty_file_is_refused(setup):
