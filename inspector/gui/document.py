@@ -21,6 +21,7 @@ from inspector.core.scan import lines as LN
 from inspector.core.scan import pagecut
 from inspector.core.units import decoder
 from inspector.core.units import kinds as K
+from inspector.core.units.interpretation import Interpretation, interpretation
 from inspector.core.source.bytesource import ByteSource, FileSource, MemorySource, SourceChange
 
 
@@ -206,6 +207,11 @@ class Document(QObject):
     def dialect(self) -> str:
         return self._dialect
 
+    @property
+    def interpretation(self) -> Interpretation:
+        """How the bytes are read now (the dialect's object: ask it, not its name)."""
+        return interpretation(self._dialect)
+
     def set_dialect(self, name: str) -> None:
         name = K.check_dialect(name)
         if name != self._dialect:
@@ -274,7 +280,7 @@ class Document(QObject):
             start = None
         # Other dialects are cut unit by unit in Python: a shorter reach.
         reach = reach or self.COLUMN_REACH
-        reach = reach if dialect == K.UTF8 else reach >> 4
+        reach = reach if self.interpretation.scanned_by_kernels else reach >> 4
         if start is None or offset - start > reach:
             return line, None
         return line, LN.column_of(source, offset, dialect, start=start)

@@ -19,6 +19,7 @@ from inspector.core.scan import corpus as CO
 from inspector.core.scan.cleantext import clean_scan
 from inspector.core.source.bytesource import ByteSourceError, FileSource, display_path
 from inspector.core.units import kinds as K
+from inspector.core.units.interpretation import interpretation
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_ERROR = 0, 1, 2
 
@@ -105,7 +106,7 @@ def report_path(path, options: Options, workers: int | None = 1,
     except ByteSourceError as e:
         return error_report(path, e)
     try:
-        if options.dialect == K.UTF8:
+        if interpretation(options.dialect).scanned_by_kernels:
             quick = clean_scan(source, options.max_errors, options.sha256)
             if quick is not None:  # text, clean or with a few errors: no numpy to count it
                 return finished_report(quick, source, path, options)

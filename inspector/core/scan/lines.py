@@ -24,6 +24,7 @@ import numpy as np
 
 from inspector.core.scan.windows import reader_of
 from inspector.core.units import kinds as K
+from inspector.core.units.interpretation import interpretation
 
 CHUNK = 4 << 20
 
@@ -102,7 +103,7 @@ def column_of(source, offset: int, dialect: str = K.UTF8, start: int | None = No
     lo = line_start(source, offset) if start is None else start
     if lo >= offset:
         return 1
-    if dialect == K.UTF8:
+    if interpretation(dialect).scanned_by_kernels:
         return 1 + _width_utf8(reader_of(source), lo, offset)
     return 1 + _width_units(source, lo, offset, dialect)
 
@@ -119,7 +120,7 @@ def line_columns(source, offsets: Iterable[int], dialect: str = K.UTF8,
     """(line, column) of each unit start in ``offsets`` (ascending), in one pass over the
     bytes from the first one."""
     offsets = list(offsets)
-    if dialect == K.UTF8 and offsets:
+    if interpretation(dialect).scanned_by_kernels and offsets:
         lo = line_start(source, offsets[0])
         if offsets[-1] - lo <= CHUNK:
             return _line_columns_utf8(source, offsets, lo, index)

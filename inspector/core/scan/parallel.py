@@ -40,6 +40,7 @@ from inspector.core.units import kinds as K
 from inspector.core.scan.blockindex import BlockIndex
 from inspector.core.scan.results import ScanResult
 from inspector.core.units.decoder import Unit
+from inspector.core.units.interpretation import interpretation
 from inspector.core.scan.utf8path import TEXT_WINDOW, boundary_at_or_after, fast_segment
 
 TASK_BYTES = 16 << 20  # one task: long enough that its fixed costs vanish
@@ -51,7 +52,7 @@ _LOOKBACK = 8
 def usable(source, workers: int, length: int, dialect: str, executor=None) -> bool:
     """Whether a scan of ``length`` bytes of ``source`` may run as slices: on the given
     ``executor``, or on a pool of ``workers`` processes started here."""
-    return ((executor is not None or workers > 1) and dialect == K.UTF8
+    return ((executor is not None or workers > 1) and interpretation(dialect).scanned_by_kernels
             and length >= MIN_PARALLEL_BYTES
             and slice_path(source) is not None)
 

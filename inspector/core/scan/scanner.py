@@ -24,6 +24,7 @@ from typing import Callable
 from inspector.core.scan import tables as TB
 from inspector.core.scan import parallel as parallelscan
 from inspector.core.units import kinds as K
+from inspector.core.units.interpretation import interpretation
 from inspector.core.scan.blockindex import BlockIndex
 from inspector.core.scan.results import DEFAULT_BLOCK, ScanCancelled, ScanProgress, ScanResult, segments
 from inspector.core.scan.tally import add_window
@@ -55,6 +56,7 @@ def scan_steps(source, dialect: str = K.UTF8, start: int = 0, end: int | None = 
     :func:`inspector.core.scan.utf8path.quick_whole`) and its index made only if
     ``result.index`` is asked for."""
     dialect = K.check_dialect(dialect)
+    by_kernels = interpretation(dialect).scanned_by_kernels
     size = source.size
     end = size if end is None else max(0, min(end, size))
     start = max(0, min(start, end))
@@ -71,7 +73,7 @@ def scan_steps(source, dialect: str = K.UTF8, start: int = 0, end: int | None = 
         hasher = hashlib.sha256()
     began = time.perf_counter()
     total = end - start
-    if (lazy_index and dialect == K.UTF8 and start == 0 and end == size and origin is None
+    if (lazy_index and by_kernels and start == 0 and end == size and origin is None
             and 0 < size <= QUICK_LIMIT):
         data = source.read(0, size)
         if len(data) == size and quick_whole(result, data):
@@ -87,7 +89,7 @@ def scan_steps(source, dialect: str = K.UTF8, start: int = 0, end: int | None = 
     if workers is None:
         workers = parallelscan.default_workers()
     for seg_start, seg_end in segments(start, end, origin):
-        if dialect == K.UTF8:
+        if by_kernels:
             if parallelscan.usable(source, workers, seg_end - seg_start, dialect, executor):
                 pieces = parallelscan.segment(result, index, source, seg_start, seg_end,
                                               workers, hasher, executor)
