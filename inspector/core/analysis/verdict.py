@@ -23,6 +23,8 @@ much as on a small one. The map is kept on the verdict (``Verdict.regions``).
 
 from __future__ import annotations
 
+import weakref
+
 from inspector.core.analysis.encodings import charsets as CS
 from inspector.core.analysis.encodings.cleanmap import clean_utf8_map
 from inspector.core.analysis.encodings.regions import BINARY, MOJIBAKE, UTF8, EncodingMap
@@ -126,14 +128,27 @@ def _problems_text(result) -> str:
     return f"{name} with {total:,} {noun}: " + ", ".join(f"{n:,} {k.replace('_', ' ')}" for n, k in parts)
 
 
+# Verdicts judged after the scan by whoever showed the result first (the worker's own
+# failed, or the result came from elsewhere): kept here, by result, so that the next view
+# does not judge again, and never written onto the result, which another thread made.
+_judged_later: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def known_verdict(result) -> Verdict | None:
+    """The verdict on ``result`` if someone has worked it out (its worker, or an earlier
+    :func:`verdict_of`), else None; never judges."""
+    return result.verdict if result.verdict is not None else _judged_later.get(result)
+
+
 def verdict_of(result, source) -> Verdict:
     """The verdict on a finished scan: the one its own worker worked out (see
-    ``scanner.background_scan_steps``), else judged now and kept on the result, so
-    that the next view asking does not judge again. May raise what reading ``source``
-    raises."""
-    if result.verdict is None:
-        result.verdict = verdict(result, source)
-    return result.verdict
+    ``judgedscan.judged_scan_steps``), else judged now and remembered beside the result
+    (not on it), so that the next view asking does not judge again. May raise what
+    reading ``source`` raises."""
+    known = known_verdict(result)
+    if known is None:
+        known = _judged_later[result] = verdict(result, source)
+    return known
 
 
 def _share(n: int, total: int) -> str:

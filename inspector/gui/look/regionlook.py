@@ -62,5 +62,6 @@ def map_of(result):
     never worked out here, so never read from the file (the scan's worker judged it)."""
     if result is None or not getattr(result, "complete", False) or getattr(result, "verdict_pending", False):
         return None
-    verdict = getattr(result, "verdict", None)
-    return getattr(verdict, "regions", None)
+    from inspector.core.analysis.verdict import known_verdict
+
+    return getattr(known_verdict(result), "regions", None)

@@ -55,6 +55,9 @@ def test_verdict_of_takes_the_workers_verdict_or_judges_now(monkeypatch):
     result = scanner.scan(source)
     judged = V.verdict_of(result, source)
     assert judged.code == V.verdict(result, source).code
+    assert result.verdict is None                     # not written onto the result
+    assert V.verdict_of(result, source) is judged     # remembered beside it
+    assert V.known_verdict(result) is judged
     result.verdict = V.Verdict("given", "the worker's own")
     assert V.verdict_of(result, source).text == "the worker's own"
     assert V.Verdict("x", "y", {"errors": 1200, "by_kind": {"overlong": 3}}).details_text() == \
