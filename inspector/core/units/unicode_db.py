@@ -1,20 +1,28 @@
-"""Character facts from a current Unicode database.
+"""Character facts from a current Unicode database: the one place that asks it.
 
 ``unicodedata2`` follows the newest Unicode release; the standard library's
 ``unicodedata`` is frozen at the version the interpreter shipped with. We use the former
 when it is installed and say which version answered, because "unassigned" depends on it.
+Every other module asks here (a test holds them to it), so that the text pane, the
+inspector and the scan never disagree about a character.
 """
 
 from __future__ import annotations
 
+import unicodedata as _builtin_ucd
 from functools import lru_cache
 
 try:  # pragma: no cover - which branch runs depends on the machine
     import unicodedata2 as _ucd
 except ImportError:  # pragma: no cover
-    import unicodedata as _ucd
+    _ucd = _builtin_ucd
 
 UNICODE_VERSION: str = _ucd.unidata_version
+DATABASE_MODULE: str = _ucd.__name__  # "unicodedata2", or "unicodedata" without it
+
+# The version ``str`` methods (isprintable, isalpha, ...) answer from: the interpreter's
+# own, perhaps older than UNICODE_VERSION. For code that leans on them for speed.
+BUILTIN_UNICODE_VERSION: str = _builtin_ucd.unidata_version
 
 MAX_CODE_POINT = 0x10FFFF
 
@@ -54,8 +62,11 @@ def is_surrogate(cp: int) -> bool:
     return 0xD800 <= cp <= 0xDFFF
 
 
-# The database's own lookup, by character and uncached: for walks over every code point.
+# The database's own lookups, by character and uncached: for walks over every code point
+# and for hot loops that already hold a character (one C call, no ``ord`` and no cache).
 category_of_char = _ucd.category
+combining_of_char = _ucd.combining                 # canonical combining class, 0 for a base
+east_asian_width_of_char = _ucd.east_asian_width   # "W" and "F" take two columns
 
 
 @lru_cache(maxsize=65536)

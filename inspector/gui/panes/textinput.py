@@ -7,15 +7,13 @@ from), dragging and double-clicking to select, and the context menu and tooltips
 
 from __future__ import annotations
 
-import unicodedata
-
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu, QToolTip
 
 from inspector.core.analysis import copyformats, findings
 from inspector.core.units import kinds as K
-from inspector.core.units.unicode_db import name as unicode_name
+from inspector.core.units.unicode_db import category, name as unicode_name
 from inspector.gui.panes.textmetrics import PAD_X
 
 
@@ -168,8 +166,8 @@ class TextInput:
         def wordish(u) -> bool:
             if u.kind != K.VALID or u.value is None or u.value > 0x10FFFF:
                 return False
-            ch = chr(u.value)
-            return ch.isalnum() or ch == "_" or unicodedata.category(ch).startswith("M")
+            # Letters and numbers (what str.isalnum means, asked of the current database).
+            return u.value == 0x5F or category(u.value)[0] in "LNM"
 
         idx = next((i for i, u in enumerate(units) if u.contains(offset)), None)
         if idx is None or not wordish(units[idx]):

@@ -25,13 +25,14 @@ full-width characters); the view passes pixel widths from ``QFontMetricsF``.
 
 from __future__ import annotations
 
-import unicodedata
 from collections import OrderedDict
 from typing import Protocol
 
 from inspector.core.scan import pagecut
 from inspector.core.units import decoder
 from inspector.core.units import kinds as K
+from inspector.core.units import unicode_db
+from inspector.core.units.unicode_db import combining_of_char, east_asian_width_of_char
 
 # Bytes per virtual-break window. A paragraph is at most about 2 * WINDOW bytes, which
 # bounds both what one lookup reads and what one paragraph costs to decode and wrap.
@@ -110,9 +111,9 @@ class Metrics(Protocol):
 
 def column_width(ch: str) -> int:
     """Monospace columns of one character: 2 for wide/full-width, 0 for combining."""
-    if unicodedata.combining(ch):
+    if combining_of_char(ch):
         return 0
-    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+    return 2 if east_asian_width_of_char(ch) in ("W", "F") else 1
 
 
 class ColumnMetrics:
@@ -498,7 +499,7 @@ class TextLayout:
                 return text, PICTURE, m.text_width(text)
             return text, BOX, m.box_width(text)
         if kind == "invisible":
-            if not ws and not unit.warnings and unicodedata.category(chr(cp)) == "Zs":
+            if not ws and not unit.warnings and unicode_db.category(cp) == "Zs":
                 # A no-break or typographic space reads as a space unless asked to show it.
                 return chr(cp), TEXT, m.text_width(chr(cp))
             return text, BOX, m.box_width(text)

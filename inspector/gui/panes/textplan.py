@@ -7,9 +7,9 @@ problems. Colours are keys, resolved against the palette when painting.
 
 from __future__ import annotations
 
-import unicodedata
 from functools import lru_cache
 
+from inspector.core.units.unicode_db import combining_of_char
 from inspector.gui.look import style
 from inspector.gui.panes import textlayout as TL
 from inspector.gui.panes.textmetrics import QtMetrics
@@ -23,7 +23,7 @@ def _runs_safely(ch: str) -> bool:
     right-to-left reordering, no shaping between neighbours."""
     cp = ord(ch)
     if cp < 0x0590:
-        return not (0x0300 <= cp < 0x0370) and not unicodedata.combining(ch)
+        return not (0x0300 <= cp < 0x0370) and not combining_of_char(ch)
     return (0x3040 <= cp < 0x3100 or 0x3400 <= cp < 0x4DC0 or 0x4E00 <= cp < 0xA000
             or 0xAC00 <= cp < 0xD7A4)
 
