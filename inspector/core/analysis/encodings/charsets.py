@@ -36,7 +36,8 @@ from __future__ import annotations
 
 import codecs
 import sys
-import unicodedata
+
+from inspector.core.units.unicode_db import category_of_char
 
 
 TIE_CHAOS = 0.02
@@ -250,7 +251,7 @@ _LETTER_BYTES: dict[str, bytes | None] = {}
 
 
 def _letter_or_punctuation(ch: str) -> bool:
-    return ch != "\ufffd" and (ch.isalpha() or unicodedata.category(ch)[0] == "P")
+    return ch != "\ufffd" and category_of_char(ch)[0] in "LP"
 
 
 def _letter_bytes(encoding: str) -> bytes | None:
@@ -357,15 +358,15 @@ _UNIT_SIGNS = frozenset("\u00b0\u2116")
 
 
 def _wordlike(ch: str) -> bool:
-    return (ch.isalpha() or ch in _UNIT_SIGNS
-            or unicodedata.category(ch) in ("Pi", "Pf", "Pd", "Mn", "Mc"))
+    cat = category_of_char(ch)
+    return cat[0] == "L" or ch in _UNIT_SIGNS or cat in ("Pi", "Pf", "Pd", "Mn", "Mc")
 
 
 def _textlike(ch: str) -> bool:
     # Symbols too (© 2024, ½ cup, ± 3, £ 5): short Western text is full of them. Modifier
     # symbols (a lone ¨ ´ ¸ ¯ ˝) are not: text does not write them alone.
-    return ch.isalpha() or unicodedata.category(ch)[0] in "PZN" or \
-        unicodedata.category(ch) in ("Sc", "Sm", "So")
+    cat = category_of_char(ch)
+    return cat[0] in "LPZN" or cat in ("Sc", "Sm", "So")
 
 
 _TABLES: dict[str, tuple] = {}
@@ -437,7 +438,7 @@ def plausible_text(data: bytes, encoding: str) -> float:
     if bad > 0.02 * len(high):
         return 0.0
     good = sum(1 for ch in high if ch != "\ufffd"
-               and (ch.isalpha() or unicodedata.category(ch)[0] in "PNZ"))
+               and category_of_char(ch)[0] in "LPNZ")
     return good / len(high)
 
 
