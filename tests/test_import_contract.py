@@ -7,12 +7,15 @@
 - the layers of the core point down: ``source`` <- ``units`` <- ``scan`` <- ``analysis``
   (the units never import the scan, the scan never imports the verdict or any other
   analysis);
-- no private name (``_x``) is imported from another module, nor read from one.
+- no private name (``_x``) is imported from another module, nor read from one;
+- the Unicode database (``unicodedata``, ``unicodedata2``) only through
+  ``inspector.core.units.unicode_db``.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -24,6 +27,8 @@ PACKAGE = ROOT / "inspector"
 CORE_LAYERS = ["inspector.core.source", "inspector.core.units", "inspector.core.scan",
                "inspector.core.analysis"]
 QT = ("PySide6", "shiboken6")
+UNICODE_DATABASES = ("unicodedata", "unicodedata2")
+UNICODE_DB = "inspector.core.units.unicode_db"
 
 
 def module_name(path: Path) -> str:
@@ -201,3 +206,20 @@ def test_no_private_name_crosses_a_module_boundary():
                          ids=lambda p: str(p.relative_to(ROOT)))
 def test_no_folder_is_crowded(folder):
     assert len([p for p in folder.glob("*.py") if p.name != "__init__.py"]) <= 14
+
+
+def test_only_unicode_db_asks_the_unicode_database():
+    """One database answers every question about a character: the standard library's
+    is older than ``unicodedata2``'s, and two answers would set the panes apart."""
+    offenders = [f"{m}:{line} imports {target}"
+                 for m in MODULES if m != UNICODE_DB
+                 for target, _names, line in imports_of(m) if target in UNICODE_DATABASES]
+    # Imports the syntax tree does not show: importlib, __import__, find_spec by name.
+    named = re.compile(r"""["']unicodedata2?["']""")
+    for m, path in MODULES.items():
+        if m != UNICODE_DB:
+            offenders += [f"{m}:{n} names {hit.group()}"
+                          for n, text in enumerate(path.read_text().splitlines(), 1)
+                          for hit in named.finditer(text)]
+    assert offenders == []
+    assert any(target in UNICODE_DATABASES for target, _names, _line in imports_of(UNICODE_DB))

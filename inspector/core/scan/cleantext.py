@@ -30,12 +30,11 @@ from __future__ import annotations
 import codecs
 import threading
 import time
-import unicodedata
 
 from inspector.core.scan.results import DEFAULT_BLOCK, ScanResult
 from inspector.core.units import kinds as K
 from inspector.core.units.decoder import cut, units_by_length
-from inspector.core.units.unicode_db import UNICODE_VERSION
+from inspector.core.units.unicode_db import BUILTIN_UNICODE_VERSION, UNICODE_VERSION
 
 CLEAN_LIMIT = 1 << 20  # files up to this size are read whole and tried this way
 SPARSE_LIMIT = 32  # error spans (CPython's) a file may hold to be counted this way
@@ -48,7 +47,7 @@ def _version(text: str) -> tuple[int, ...]:
     return tuple(int(part) for part in text.split("."))
 
 
-PRINTABLE_IS_TRUSTED = _version(unicodedata.unidata_version) <= _version(UNICODE_VERSION)
+PRINTABLE_IS_TRUSTED = _version(BUILTIN_UNICODE_VERSION) <= _version(UNICODE_VERSION)
 
 
 def clean_units(data: bytes) -> dict[int, int] | None:

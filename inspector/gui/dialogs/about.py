@@ -7,7 +7,6 @@ For the menu: :func:`show_about`.
 
 from __future__ import annotations
 
-import importlib.util
 import platform
 import sys
 
@@ -17,7 +16,7 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFormLayout, QHBoxLayo
                                QPushButton, QVBoxLayout, QWidget)
 
 from inspector import __version__
-from inspector.core.units.unicode_db import UNICODE_VERSION
+from inspector.core.units.unicode_db import DATABASE_MODULE, UNICODE_VERSION
 from inspector.gui.look.icon import app_icon
 
 LICENSE = "MIT"  # as pyproject.toml says (a test checks they agree)
@@ -28,8 +27,7 @@ DESCRIPTION = ("A hex inspector that shows bytes the way a UTF-8 decoder sees th
 def _unicode_database() -> str:
     # The character database answers from unicodedata2 when it is installed, else from
     # the standard library's unicodedata (inspector.core.units.unicode_db).
-    source = "unicodedata2" if importlib.util.find_spec("unicodedata2") else "unicodedata"
-    return f"Unicode {UNICODE_VERSION} ({source})"
+    return f"Unicode {UNICODE_VERSION} ({DATABASE_MODULE})"
 
 
 def facts() -> list[tuple[str, str]]:
