@@ -206,9 +206,10 @@ def _cp_text(value: int) -> str:
 def _char_label(value: int) -> str:
     """``"/" U+002F`` for a printable character, ``U+0000 NULL`` otherwise."""
     if 0 <= value <= MAX_CODE_POINT and not (0xD800 <= value <= 0xDFFF):
-        ch = chr(value)
-        if ch.isprintable() and category(value)[0] not in "CZM":
-            return f"\"{ch}\" {_cp_text(value)}"
+        # Not C, Z or M: printable (as str.isprintable says, but in the current database)
+        # and not a mark that would sit on the quote.
+        if category(value)[0] not in "CZM":
+            return f"\"{chr(value)}\" {_cp_text(value)}"
     return f"{_cp_text(value)} {name(value)}" if value <= MAX_CODE_POINT else _cp_text(value)
 
 
