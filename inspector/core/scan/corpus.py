@@ -20,6 +20,8 @@ import sys
 import tempfile
 from typing import Iterable, Iterator
 
+from inspector.core.source.bytesource import ByteSource
+
 STDIN = "-"
 SPOOL_CHUNK = 1 << 20
 
@@ -132,15 +134,14 @@ def _walk_dir(top, rel: str, include, exclude, follow_links: bool, seen: set) ->
             yield Entry(path, "skipped", reason, message)
 
 
-class SpooledInput:
+class SpooledInput(ByteSource):
     """Standard input (or any binary stream) copied to an anonymous temporary file, in
-    chunks, never held whole; a byte source like a file (``read``, ``read_uncached``,
-    ``size``, ``close``; ``slice_path``, the spool's name, for the processes that scan
-    slices of it)."""
+    chunks, never held whole; a byte source named ``-`` whose ``slice_path`` is the
+    spool's name, for the processes that scan slices of it. No ``stat_result``:
+    standard input is no file, and nothing changes the spool."""
 
     path = STDIN
     name = STDIN
-    stat_result = None
 
     def __init__(self, stream=None, chunk: int = SPOOL_CHUNK):
         stream = sys.stdin.buffer if stream is None else stream
@@ -164,19 +165,8 @@ class SpooledInput:
             return b""
         return os.pread(self._fd, min(length, self.size - offset), offset)
 
-    read_uncached = read
-
-    def check(self):
-        return None
-
     def close(self) -> None:
         if self._file is not None:
             self._file.close()
             self._file = None
             self._fd = None
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()

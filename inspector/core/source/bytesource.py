@@ -98,22 +98,48 @@ class SourceChange:
 
 
 class ByteSource:
-    """The interface every source offers: ``size``, ``read``, ``chunks``, ``check``."""
+    """The whole interface of a byte source, with defaults that suit bytes in memory:
+    callers use every part of it plainly, never asking whether a source has it.
+
+    A source that has a file behind it says so through ``path``, ``slice_path`` and
+    ``stat_result``; one with a cache overrides ``read_uncached`` and ``invalidate``;
+    one that can change under it, ``check``."""
 
     size: int = 0
     name: str = ""
+    # The path the bytes were opened from, as given (reopened on reload, named in
+    # reports, refused as a repair's target); None for bytes in memory.
+    path: str | bytes | None = None
+    # A path another process may open to read the same bytes (the scan's worker
+    # processes); None when there is none.
+    slice_path: str | bytes | None = None
+    # The file's status when it was opened (its identity and time); None without one.
+    stat_result: os.stat_result | None = None
+
+    @property
+    def mtime_ns(self) -> int | None:
+        """The modification time when opened, in nanoseconds; None without a file."""
+        st = self.stat_result
+        return None if st is None else st.st_mtime_ns
 
     def read(self, offset: int, length: int) -> bytes:  # pragma: no cover - interface
         raise NotImplementedError
 
+    def read_uncached(self, offset: int, length: int) -> bytes:
+        """A large sequential read that bypasses any cache (a scan's chunks, a search):
+        it would only evict what the views keep there. Where the source can grow, it may
+        return bytes past ``size``. Without a cache it is :meth:`read`."""
+        return self.read(offset, length)
+
     def chunks(self, start: int = 0, end: int | None = None,
                chunk_size: int = DEFAULT_CHUNK) -> Iterator[tuple[int, bytes]]:
-        """Sequential ``(offset, bytes)`` pieces of [start, end); stops early and quietly
-        if the data turns out shorter than expected (a file truncated while read)."""
+        """Sequential ``(offset, bytes)`` pieces of [start, end), read uncached; stops
+        early and quietly if the data turns out shorter than expected (a file truncated
+        while read)."""
         end = self.size if end is None else min(end, self.size)
         pos = max(0, start)
         while pos < end:
-            data = self.read(pos, min(chunk_size, end - pos))
+            data = self.read_uncached(pos, min(chunk_size, end - pos))
             if not data:
                 return
             yield pos, data
@@ -122,6 +148,9 @@ class ByteSource:
     def check(self) -> SourceChange | None:
         """Compare with what the source was when opened; None when unchanged."""
         return None
+
+    def invalidate(self) -> None:
+        """Forget cached reads (after a change is noticed); nothing to forget here."""
 
     def close(self) -> None:
         pass
@@ -138,7 +167,6 @@ class MemorySource(ByteSource):
         self._data = bytes(data)
         self.size = len(self._data)
         self.name = name
-        self.path = None
 
     def read(self, offset: int, length: int) -> bytes:
         if offset < 0 or length <= 0 or offset >= self.size:
@@ -249,12 +277,13 @@ class FileSource(ByteSource):
         return st.st_size
 
     @property
-    def mtime_ns(self) -> int:
-        return self._stat.st_mtime_ns
-
-    @property
     def stat_result(self) -> os.stat_result:
         return self._stat
+
+    @property
+    def slice_path(self) -> str | bytes:
+        """Worker processes open the file itself."""
+        return self.path
 
     def _block(self, index: int) -> bytes:
         block = self._cache.get(index)
@@ -311,17 +340,6 @@ class FileSource(ByteSource):
             except OSError as e:
                 raise ByteSourceError(f"{display_path(self.path)}: read failed at offset "
                                       f"{offset:,}: {e.strerror or e}", self.path, "io") from None
-
-    def chunks(self, start: int = 0, end: int | None = None,
-               chunk_size: int = DEFAULT_CHUNK) -> Iterator[tuple[int, bytes]]:
-        end = self.size if end is None else min(end, self.size)
-        pos = max(0, start)
-        while pos < end:
-            data = self.read_uncached(pos, min(chunk_size, end - pos))
-            if not data:
-                return
-            yield pos, data
-            pos += len(data)
 
     def check(self) -> SourceChange | None:
         """Notice a file that shrank, grew, was modified or was replaced since opening."""

@@ -13,7 +13,7 @@ from inspector.core.analysis.encodings.mapbuilder import encoding_map
 from inspector.core.analysis.encodings.regions import EncodingMap, Region
 from inspector.core.analysis.verdict import verdict
 from inspector.core.scan.scanner import scan
-from inspector.core.source.bytesource import FileSource, MemorySource
+from inspector.core.source.bytesource import ByteSource, FileSource, MemorySource
 from tests.core.analysis import corpus as C
 
 
@@ -219,7 +219,7 @@ def test_sampled_path_finds_the_same_regions_as_reading_everything():
 
 # ---------------------------------------------------------------------- a 1 GiB file
 
-class CountingSource:
+class CountingSource(ByteSource):
     """A byte source that counts what is read through it."""
 
     def __init__(self, inner):
