@@ -75,7 +75,7 @@ class Document(QObject):
 
     @property
     def path(self):
-        return getattr(self._source, "path", None)
+        return self._source.path
 
     def open_path(self, path) -> None:
         """Open a file read-only; raises ByteSourceError with a clear message and leaves
@@ -117,9 +117,7 @@ class Document(QObject):
 
     def invalidate(self) -> None:
         """Forget every cached read and cut: the bytes on disk changed."""
-        invalidate = getattr(self._source, "invalidate", None)
-        if invalidate is not None:
-            invalidate()
+        self._source.invalidate()
         self._units_cache.clear()
         self._resync_cache = None
 

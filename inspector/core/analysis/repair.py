@@ -392,13 +392,12 @@ class RunRewriter:
 
 def _source_identity(source) -> list[tuple[int, int]]:
     ids = []
-    st = getattr(source, "stat_result", None)
+    st = source.stat_result
     if st is not None:
         ids.append((st.st_dev, st.st_ino))
-    path = getattr(source, "path", None)
-    if path is not None:
+    if source.path is not None:
         try:
-            now = os.stat(path)
+            now = os.stat(source.path)
             ids.append((now.st_dev, now.st_ino))
         except OSError:
             pass
@@ -419,7 +418,7 @@ def check_target(source, target_path, overwrite: bool = False) -> str:
         raise RepairError(f"{os.fsdecode(folder)}: the folder does not exist")
     if os.path.isdir(target):
         raise RepairError(f"{shown} is a folder; choose a file name")
-    source_path = getattr(source, "path", None)
+    source_path = source.path
     if source_path is not None:
         if os.path.realpath(target) == os.path.realpath(os.fspath(source_path)):
             raise RepairError(f"{shown} is the inspected file itself; the repaired copy must "
@@ -510,7 +509,7 @@ def repair_steps(source, target_path, policy: str | Mapping[str, str] = REPLACE,
     policies = resolve_policy(policy)
     cut_dialect = repair_dialect(dialect)
     target = check_target(source, target_path, overwrite)
-    summary = RepairSummary(getattr(source, "path", None), target, policy, K.check_dialect(dialect))
+    summary = RepairSummary(source.path, target, policy, K.check_dialect(dialect))
     return _repair_gen(source, target, policies, cut_dialect, overwrite, max(chunk_size, 64),
                        fsync, summary)
 
@@ -568,7 +567,7 @@ def write_copy(source, target: str, overwrite: bool, fsync: bool, summary: Repai
             if fsync:
                 os.fsync(out.fileno())
         summary.bytes_in = stats["read"]
-        change = source.check() if hasattr(source, "check") else None
+        change = source.check()
         if change is not None:
             raise RepairError(f"the inspected file changed while it was read ({change.describe()}); "
                               "nothing was saved")

@@ -91,7 +91,7 @@ def build_report(result, source, path, verdict, findings=None) -> dict:
     now = _dt.datetime.now(_dt.timezone.utc)
     mtime = None
     mtime_ns = None
-    st = getattr(source, "stat_result", None)
+    st = source.stat_result
     if st is None and path is not None:
         try:
             st = os.stat(path)
@@ -100,7 +100,7 @@ def build_report(result, source, path, verdict, findings=None) -> dict:
     if st is not None:
         mtime_ns = st.st_mtime_ns
         mtime = _iso(st.st_mtime)
-    shown = display_path(path) if path is not None else getattr(source, "name", None)
+    shown = display_path(path) if path is not None else source.name
     report = {
         "path": shown,
         "size": result.size,

@@ -310,9 +310,8 @@ def bytes_pattern(data: bytes) -> Pattern:
 def read_chunk(source, offset: int, length: int) -> bytes:
     """Up to ``length`` bytes at ``offset``, large reads bypassing the source's block
     cache (a whole-file pass would only evict what the views keep there)."""
-    reader = getattr(source, "read_uncached", None)
-    if reader is not None and length > (1 << 18):
-        data = reader(offset, length)
+    if length > (1 << 18):
+        data = source.read_uncached(offset, length)
         # read_uncached does not clip to the size the source was opened with.
         return data[:max(0, source.size - offset)]
     return source.read(offset, length)

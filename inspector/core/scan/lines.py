@@ -22,7 +22,6 @@ from typing import Iterable
 
 import numpy as np
 
-from inspector.core.scan.windows import reader_of
 from inspector.core.units import kinds as K
 from inspector.core.units.interpretation import interpretation
 
@@ -36,7 +35,7 @@ def _index_usable(index, offset: int) -> bool:
 
 def lines_before(source, offset: int, index=None) -> int:
     """LF bytes in [0, offset)."""
-    read = reader_of(source)
+    read = source.read_uncached
     pos = 0
     n = 0
     if _index_usable(index, offset):
@@ -54,7 +53,7 @@ def lines_before(source, offset: int, index=None) -> int:
 
 def line_start(source, offset: int) -> int:
     """The offset just after the last LF before ``offset`` (0 if none)."""
-    read = reader_of(source)
+    read = source.read_uncached
     hi = offset
     while hi > 0:
         lo = max(0, hi - CHUNK)
@@ -104,7 +103,7 @@ def column_of(source, offset: int, dialect: str = K.UTF8, start: int | None = No
     if lo >= offset:
         return 1
     if interpretation(dialect).scanned_by_kernels:
-        return 1 + _width_utf8(reader_of(source), lo, offset)
+        return 1 + _width_utf8(source.read_uncached, lo, offset)
     return 1 + _width_units(source, lo, offset, dialect)
 
 
@@ -125,7 +124,7 @@ def line_columns(source, offsets: Iterable[int], dialect: str = K.UTF8,
         if offsets[-1] - lo <= CHUNK:
             return _line_columns_utf8(source, offsets, lo, index)
     out = []
-    read = reader_of(source)
+    read = source.read_uncached
     pos = 0
     lines = 0
     for off in offsets:
@@ -150,7 +149,7 @@ def _line_columns_utf8(source, offsets: list[int], lo: int, index) -> list[tuple
     offset before on the same line (a replacing decode of two stretches cut at a unit
     boundary is the decode of the whole)."""
     lines = lines_before(source, lo, index)
-    data = reader_of(source)(lo, offsets[-1] - lo)
+    data = source.read_uncached(lo, offsets[-1] - lo)
     out = []
     pos = 0  # relative to lo: the last offset met, or the start of its line
     column = 1
@@ -175,7 +174,7 @@ def offset_of_line(source, line: int, index=None) -> int | None:
     if line <= 1:
         return 0
     want = line - 1  # LF bytes before the line's start
-    read = reader_of(source)
+    read = source.read_uncached
     pos, seen = 0, 0
     size = source.size
     if index is not None and index.start == 0 \
@@ -278,7 +277,7 @@ def line_start_indexed(source, offset: int, index, limit: int | None = None) -> 
     """The start of the line holding ``offset`` found through the index's LF counts: the
     offset's block is read back to it, then the last earlier block with an LF. ``limit``:
     give up (None) when the start is more than that many bytes back."""
-    read = reader_of(source)
+    read = source.read_uncached
     blk = min(index.block_of(offset), index.n_blocks - 1)
     lo = index.start + blk * index.block_size
     k = read(lo, offset - lo).rfind(b"\n") if offset > lo else -1
@@ -333,7 +332,7 @@ def locate_line(source, line: int, index=None, direct_limit: int = 16 << 20) -> 
     blk = int(np.searchsorted(cum, want))
     seen = int(cum[blk - 1]) if blk else 0
     lo, hi = index.block_range(blk)
-    data = reader_of(source)(lo, hi - lo)
+    data = source.read_uncached(lo, hi - lo)
     k = -1
     for _ in range(want - seen):
         k = data.index(b"\n", k + 1)

@@ -54,16 +54,7 @@ def usable(source, workers: int, length: int, dialect: str, executor=None) -> bo
     ``executor``, or on a pool of ``workers`` processes started here."""
     return ((executor is not None or workers > 1) and interpretation(dialect).scanned_by_kernels
             and length >= MIN_PARALLEL_BYTES
-            and slice_path(source) is not None)
-
-
-def slice_path(source) -> str | None:
-    """The path the tasks open to read ``source``: a file's own, a spool's name; None
-    for data in memory."""
-    path = getattr(source, "slice_path", None)
-    if path is None and getattr(source, "stat_result", None) is not None:
-        path = getattr(source, "path", None)
-    return path
+            and source.slice_path is not None)
 
 
 def _single_threaded() -> bool:
@@ -270,7 +261,7 @@ def segment(result, index, source, seg_start: int, seg_end: int, workers: int, h
     from inspector.core.source.bytesource import ByteSourceError, display_path
 
     pieces = tasks(index, seg_start, seg_end)
-    path = slice_path(source)
+    path = source.slice_path  # a file's own path, a spool's name
     jobs = [{"path": path, "istart": index.start, "bs": index.block_size,
              "size": result.size, "seg_start": seg_start, "seg_end": seg_end, "lo": lo,
              "hi": hi, "max_errors": result.max_errors} for lo, hi in pieces]
@@ -281,7 +272,7 @@ def segment(result, index, source, seg_start: int, seg_end: int, workers: int, h
     futures = []
     try:
         hashed = seg_start
-        read = getattr(source, "read_uncached", None) or source.read
+        read = source.read_uncached
         submitted = 0
         for k in range(len(pieces)):
             while submitted < len(jobs) and submitted < k + ahead:

@@ -13,7 +13,7 @@ from inspector.core.scan import tables as TB
 from inspector.core.units import kinds as K
 from inspector.core.units.decoder import cut, units_by_length
 from inspector.core.scan.tally import add_warning_bits
-from inspector.core.scan.windows import LOOKAHEAD, reader_of
+from inspector.core.scan.windows import LOOKAHEAD
 
 # ----------------------------------------------------------- the utf-8 dialect's fast path
 #
@@ -507,7 +507,7 @@ def fast_segment(result, index, source, seg_start: int, seg_end: int, chunk_size
     window the offset reached. With ``stream_end`` past ``seg_end``, the piece is the
     part of a longer stream between two unit boundaries (a truncated unit just before
     ``seg_end`` is then not "at the end")."""
-    read = reader_of(source)
+    read = source.read_uncached
     ends_stream = stream_end is None or seg_end >= stream_end
     want = max(64, min(chunk_size, TEXT_WINDOW))
     pos = seg_start

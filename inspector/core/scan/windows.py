@@ -16,9 +16,6 @@ DENSE_STREAK = 8  # after a dense window, this many more go straight to the dens
 RETRY_LIMIT = 256  # errors allowed when the C decoder is tried again after a dense streak
 LOOKAHEAD = 16
 
-def reader_of(source):
-    return getattr(source, "read_uncached", None) or source.read
-
 
 def iter_windows(source, lo: int, hi: int, seg_start: int, seg_end: int, dialect: str, *,
                  origin: int | None = None, chunk_size: int = DEFAULT_CHUNK,
@@ -32,7 +29,7 @@ def iter_windows(source, lo: int, hi: int, seg_start: int, seg_end: int, dialect
     hi = min(hi, seg_end)
     if lo >= hi:
         return
-    read = reader_of(source)
+    read = source.read_uncached
     pos = lo if lo <= seg_start else safe_boundary(source, lo, origin, dialect)
     # Where reading stops: the stream's end, or a little past hi, so the last unit that
     # starts before hi is whole.

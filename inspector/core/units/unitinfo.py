@@ -19,7 +19,7 @@ its UTF-8 bytes). Qt-free: the command line prints it, the window shows and copi
 The ``data`` argument of :func:`describe` and :func:`explain` is either the bytes that
 start at ``unit.offset`` (at least ``unit.length`` of them; a few more let the
 explanation name the byte that cut a truncated unit short and let CESU-8 see a pair), or
-a byte source (anything with ``read(offset, length)`` and ``size``), from which those
+a byte source (:class:`~inspector.core.source.bytesource.ByteSource`), from which those
 bytes are read.
 """
 
@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from inspector.core.source.bytesource import ByteSource
 from inspector.core.units import kinds as K
 from inspector.core.units.decoder import STRUCT_LEN, Unit, cut, resync
 from inspector.core.units import spelling
@@ -224,7 +225,7 @@ def _byte_text(b: int) -> str:
 def _unit_bytes(unit: Unit, data) -> tuple[bytes, bool]:
     """The unit's bytes plus up to :data:`_CONTEXT` following ones, and whether the data
     is known to end right after what was returned."""
-    if hasattr(data, "read") and hasattr(data, "size"):
+    if isinstance(data, ByteSource):
         window = bytes(data.read(unit.offset, unit.length + _CONTEXT))
         known_end = unit.offset + len(window) >= data.size
     else:
@@ -241,7 +242,7 @@ def _is_lost(unit: Unit, data, origin: int | None) -> bool:
     """A stray continuation byte in the run right after a chosen origin."""
     if origin is None or unit.kind != K.UNEXPECTED_CONTINUATION or unit.offset < origin:
         return False
-    if hasattr(data, "read") and hasattr(data, "size"):
+    if isinstance(data, ByteSource):
         return unit.offset < resync(data, origin).sync_offset
     return False
 

@@ -179,7 +179,7 @@ def overview_bins(result: results.ScanResult, size: int, n: int = OVERVIEW_BINS)
 def export_steps(kind: str, source, dialect: str, scan, target: str, findings=None):
     """Write one export to ``target`` (already checked); yields progress. ``findings``:
     the report's findings entries (None: the report has no findings field)."""
-    inspected = getattr(source, "path", None)
+    inspected = source.path
     if kind == CSV:
         return (yield from _csv_steps(source, dialect, target))
     result = yield from _complete_scan(source, dialect, scan)

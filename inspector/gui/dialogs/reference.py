@@ -109,7 +109,7 @@ def find_class_steps(source, mask: np.ndarray, start: int, end: int | None = Non
     subtraction and one comparison per byte, several times faster than a table lookup."""
     end = source.size if end is None else min(end, source.size)
     total = max(0, end - start)
-    read = getattr(source, "read_uncached", None) or source.read
+    read = source.read_uncached
     values = np.flatnonzero(mask)
     lo, hi = (int(values[0]), int(values[-1])) if values.size else (0, -1)
     contiguous = values.size > 0 and hi - lo + 1 == values.size

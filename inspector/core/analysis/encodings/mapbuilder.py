@@ -46,7 +46,6 @@ from inspector.core.analysis.encodings.stretches import (ASC, BIN, BIN_GAP, DENS
                                                    LEGACY_WEIGHT, MOJ, PAD, SPARSE, UTF, Stretch,
                                                    Window)
 from inspector.core.analysis.encodings.labeller import Labeller, plausibility
-from inspector.core.scan.windows import reader_of
 
 FULL_LIMIT = CLEAN_LIMIT   # scanned ranges up to this are read whole
 WINDOW = 64 << 10          # a window read from a large file
@@ -192,7 +191,7 @@ def _aligned(source, lo: int, hi: int, start: int, end: int) -> tuple[int, bytes
     stream's edges. Read past the source's block cache: a map reads each window once,
     and through the cache the verdict's samples left 4 MiB in it for the window's
     lifetime."""
-    data = reader_of(source)(lo, hi - lo)
+    data = source.read_uncached(lo, hi - lo)
     hi = lo + len(data)
     a, b = 0, len(data)
     if lo > start:

@@ -219,7 +219,7 @@ def region_repair_steps(source, target_path, regions, binary: str = KEEP_BINARY,
     policies = resolve_policy(utf8_policy)
     spans = region_spans(regions, source.size)
     target = check_target(source, target_path, overwrite)
-    summary = RegionRepairSummary(getattr(source, "path", None), target, binary, utf8_policy)
+    summary = RegionRepairSummary(source.path, target, binary, utf8_policy)
     rewriter = RunRewriter(K.UTF8, [policies])
     pieces = _region_pieces(source, spans, binary, rewriter, summary, max(chunk_size, 64))
     return write_copy(source, target, overwrite, fsync, summary, pieces)

@@ -1,0 +1,59 @@
+"""What the window's code used to probe byte sources for (``getattr(source, ...)``) comes
+out as before now that it asks plainly: the document's path, forgetting cached reads,
+an export's inspected path, a byte-class search reading past the cache."""
+
+from __future__ import annotations
+
+import json
+
+from inspector.core.source.bytesource import FileSource, MemorySource
+from inspector.gui.dialogs import export as ED
+from inspector.gui.dialogs.reference import (CLASS_OF_BYTE, class_mask, find_class_steps,
+                                             run_to_end)
+from inspector.gui.document import Document
+
+DATA = b"plain text " * 2000 + "é".encode()
+
+
+def write(tmp_path, data=DATA):
+    path = tmp_path / "data.txt"
+    path.write_bytes(data)
+    return path
+
+
+def test_the_document_path_is_the_sources(tmp_path):
+    doc = Document()
+    assert doc.path is None  # bytes in memory
+    path = write(tmp_path)
+    doc.open_path(path)
+    assert doc.path == str(path)
+    doc.set_source(MemorySource(b"pasted"))
+    assert doc.path is None
+
+
+def test_invalidate_forgets_a_files_cached_blocks_and_is_harmless_in_memory(tmp_path):
+    doc = Document()
+    doc.set_source(MemorySource(b"pasted"))
+    doc.invalidate()
+    assert doc.read(0, 6) == b"pasted"
+    doc.open_path(write(tmp_path))
+    doc.read(0, 10)
+    assert doc.source._cache
+    doc.invalidate()
+    assert not doc.source._cache
+
+
+def test_an_export_names_the_file_or_the_bytes(tmp_path):
+    path = write(tmp_path)
+    for source, shown in ((FileSource(path), str(path)), (MemorySource(DATA), "<memory>")):
+        target = tmp_path / "report.json"
+        run_to_end(ED.export_steps(ED.JSON, source, "utf-8", None, str(target)))
+        assert json.loads(target.read_text())["path"] == shown
+        source.close()
+
+
+def test_a_byte_class_search_reads_past_the_cache(tmp_path):
+    mask = class_mask(CLASS_OF_BYTE[0xC3])
+    with FileSource(write(tmp_path)) as src:
+        assert run_to_end(find_class_steps(src, mask, 0, chunk=4096)) == len(DATA) - 2
+        assert not src._cache
