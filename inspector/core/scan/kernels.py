@@ -30,13 +30,17 @@ import numpy as np
 from inspector.core.units import kinds as K
 from inspector.core.units.decoder import SECOND_BYTE_RANGE, STRUCT_LEN, Unit
 from inspector.core.units.spelling import MIN_VALUE
-from inspector.core.scan.pagecut import pair_value, surrogate_pairs
+from inspector.core.scan.pagecut import (C_INVALID, C_LEGACY, C_OUT_OF_RANGE, C_OVERLONG,
+                                         C_STRAY, C_SURROGATE, C_TRUNCATED, C_VALID, KIND_NAMES,
+                                         N_KINDS, pair_value, surrogate_pairs)
 from inspector.core.scan.tables import B_BOM, B_UNASSIGNED, B_ZWNBSP, tables
 
-# Kind codes in rows: 0 is valid, then the error kinds in the spec's order.
-KIND_CODES = (K.VALID,) + K.ERROR_KINDS
-CODE_OF = {name: i for i, name in enumerate(KIND_CODES)}
-C_VALID, C_OVERLONG, C_SURROGATE, C_OUT_OF_RANGE, C_LEGACY, C_TRUNCATED, C_STRAY, C_INVALID = range(8)
+# Kind codes in rows (the page cut's, from the kinds table): 0 is valid, then the error
+# kinds in the spec's order. In the byte-level tables below, the code after the last kind
+# is a continuation byte: a stray unless a lead takes it.
+KIND_CODES = KIND_NAMES
+CODE_OF = {name: K.KINDS[name].code for name in KIND_CODES}
+C_CONTINUATION = N_KINDS
 
 PAIR_DIALECTS = (K.WTF8, K.CESU8, K.MUTF8)
 
@@ -547,7 +551,7 @@ def _kernel_tables():
     bad[G_C0, 8:0xC] = 1
     group_lm1 = {g: int(lm1[np.flatnonzero(group == g)[0]]) for g in range(16)}
     # Per code = group * 16 + 2 * (unit length - 1) + bad second byte:
-    kind = np.zeros(256, dtype=np.int64)  # 0 valid, 1..7 error kinds, 8: continuation byte
+    kind = np.zeros(256, dtype=np.int64)  # kind codes, and C_CONTINUATION
     vlen = np.zeros(256, dtype=np.int64)  # length of a valid unit
     repl = np.zeros(256, dtype=np.int64)
     err_bytes = np.zeros(256, dtype=np.int64)
@@ -560,7 +564,7 @@ def _kernel_tables():
                     vlen[code] = 1
                     continue
                 if g == G_CONT:
-                    kind[code] = 8
+                    kind[code] = C_CONTINUATION
                     continue
                 if g == G_INVALID:
                     kind[code], repl[code], err_bytes[code] = C_INVALID, 1, 1
@@ -593,12 +597,15 @@ def _kernel_tables():
 (_K_BY_BYTE, _K_BAD, _K_KIND, _K_VLEN, _K_REPL, _K_ERR_BYTES, _K_COVERS,
  _K_VALID_MULTI) = _kernel_tables()
 # What each code adds to a block's counts, one column per count (Utf8Block takes them
-# all with one product of its histogram): units by kind code 0..8 (8: continuation
-# byte), valid units by length 1..4, continuation bytes taken, replacements, error
-# bytes, ASCII controls, ASCII bytes that look binary. In floating point the product
-# goes to BLAS; every count is far below 2**53.
-_KC_KIND, _KC_LENGTH, _KC_COVERS, _KC_REPL, _KC_ERR_BYTES, _KC_CTRL, _KC_BINARY = 0, 9, 13, 14, 15, 16, 17
-_K_COUNTS = np.zeros((256, 18))
+# all with one product of its histogram): units by kind code and C_CONTINUATION (a
+# continuation byte), valid units by length 1..4, continuation bytes taken,
+# replacements, error bytes, ASCII controls, ASCII bytes that look binary. In floating
+# point the product goes to BLAS; every count is far below 2**53.
+_KC_KIND = 0
+_KC_LENGTH = _KC_KIND + C_CONTINUATION + 1
+_KC_COVERS = _KC_LENGTH + 4
+_KC_REPL, _KC_ERR_BYTES, _KC_CTRL, _KC_BINARY = _KC_COVERS + 1, _KC_COVERS + 2, _KC_COVERS + 3, _KC_COVERS + 4
+_K_COUNTS = np.zeros((256, _KC_BINARY + 1))
 _K_COUNTS[np.arange(256), _K_KIND] = 1
 _K_COUNTS[:, _KC_LENGTH:_KC_LENGTH + 4] = _K_VLEN[:, None] == np.arange(1, 5)
 _K_COUNTS[:, _KC_COVERS] = _K_COVERS
@@ -617,7 +624,7 @@ class Utf8Block:
     depend only on its lead's code (never on its value), so one ``bincount`` of the
     codes gives every count. Continuation bytes that no lead takes are strays.
 
-    Attributes: ``units`` (valid units by length 1..4), ``errors`` (by kind code 0..7),
+    Attributes: ``units`` (valid units by length 1..4), ``errors`` (by kind code),
     ``replacements``, ``error_bytes``, ``control`` / ``binary`` (ASCII bytes that warn /
     look binary), ``code`` (per byte), ``first_problem`` (index of the first error or
     control unit, -1 if none; warnings of multi-byte units are the caller's) and
@@ -634,9 +641,9 @@ class Utf8Block:
         self.padded, code, self._um1, self._cont = byte_codes(data, a, b)
         self.code = code
         counts = [int(c) for c in (np.bincount(code, minlength=256) @ _K_COUNTS).tolist()]
-        strays = counts[_KC_KIND + 8] - counts[_KC_COVERS]
+        strays = counts[_KC_KIND + C_CONTINUATION] - counts[_KC_COVERS]
         counts[_KC_KIND + C_STRAY] += strays
-        self.errors = tuple(counts[_KC_KIND:_KC_KIND + 8])
+        self.errors = tuple(counts[_KC_KIND:_KC_KIND + N_KINDS])
         self.units = tuple(counts[_KC_LENGTH:_KC_LENGTH + 4])
         self.replacements = counts[_KC_REPL] + strays
         self.error_bytes = counts[_KC_ERR_BYTES] + strays
@@ -712,14 +719,14 @@ def byte_codes(data, a: int, b: int):
 # 2: control), length, kind, kind name, replacements and whether it has a value (a
 # complete multi-byte unit: overlong, surrogate, out of range, legacy form). A
 # continuation byte that starts a unit is a stray.
-_E_FLAGS = np.where((_K_KIND >= 1) & (_K_KIND <= 7), 1, 0).astype(np.uint8)
+_E_FLAGS = np.where((_K_KIND != C_VALID) & (_K_KIND != C_CONTINUATION), 1, 0).astype(np.uint8)
 _E_FLAGS[G_CTRL_BINARY * 16:G_CTRL_TEXT * 16 + 16] = 2
-_E_KIND = np.where(_K_KIND == 8, C_STRAY, _K_KIND)
+_E_KIND = np.where(_K_KIND == C_CONTINUATION, C_STRAY, _K_KIND)
 _E_LENGTH = (np.arange(256) & 15) // 2 + 1
-_E_REPL = np.where(_K_KIND == 8, 1, _K_REPL)
+_E_REPL = np.where(_K_KIND == C_CONTINUATION, 1, _K_REPL)
 _E_KIND_NAME = np.array([KIND_CODES[k] for k in _E_KIND.tolist()], dtype=object)
-_E_VALUED = ((_E_KIND != C_TRUNCATED) & (_E_KIND != C_STRAY) & (_E_KIND != C_INVALID)
-             & (_E_KIND != C_VALID))
+_HAS_VALUE = np.array([K.KINDS[name].has_value for name in KIND_CODES])
+_E_VALUED = _HAS_VALUE[_E_KIND] & (_E_KIND != C_VALID)
 ERROR_SPAN = 4096  # bytes cut at a time for the first errors of a long stretch
 _POSITIONS = np.arange(2048, dtype=np.int32)
 
@@ -830,7 +837,7 @@ def first_in_slices(mask: np.ndarray, edges) -> list[int]:
 
 # Columns of ``error_run_counts``: the kinds by code (0 stays empty: no valid unit), then
 # replacements, error bytes E0..EF, error bytes F0..FF, error bytes in all.
-RUN_REPL, RUN_E3, RUN_E4, RUN_BYTES = 8, 9, 10, 11
+RUN_REPL, RUN_E3, RUN_E4, RUN_BYTES = N_KINDS, N_KINDS + 1, N_KINDS + 2, N_KINDS + 3
 
 
 def _run_count_table() -> np.ndarray:
@@ -838,7 +845,7 @@ def _run_count_table() -> np.ndarray:
     ``error_run_counts``. A continuation byte counts as a stray unit with one
     replacement; a lead that takes k of them takes them back (kind -k strays, -k
     replacements), so column sums come out exact without looking at pairs."""
-    table = np.zeros((256, 12), dtype=np.int64)
+    table = np.zeros((256, RUN_BYTES + 1), dtype=np.int64)
     group = np.arange(256) >> 4
     for code in range(256):
         g = group[code]
@@ -865,8 +872,9 @@ def error_run_counts(values: np.ndarray, run_start: np.ndarray, group: np.ndarra
     byte of each run; ``group`` (nondecreasing, never changing inside a run) says where
     each byte is counted. A run is a union of whole error units (the byte after it
     starts a valid unit or ends the stream), so cutting it alone gives the stream's
-    units. Returns an (n_groups, 12) array: units by kind code (columns 1..7), then the
-    columns ``RUN_REPL``, ``RUN_E3``, ``RUN_E4`` and ``RUN_BYTES``.
+    units. Returns an (n_groups, RUN_BYTES + 1) array: units by kind code (the error kinds'
+    columns, 1 to N_KINDS - 1), then the columns ``RUN_REPL``, ``RUN_E3``, ``RUN_E4`` and
+    ``RUN_BYTES``.
     """
     n = len(values)
     padded = np.zeros(n + 6, dtype=np.uint8)

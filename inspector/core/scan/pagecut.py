@@ -27,10 +27,17 @@ from inspector.core.units import kinds as K
 from inspector.core.units.decoder import SECOND_BYTE_RANGE, STRUCT_LEN, Unit
 from inspector.core.units.spelling import MIN_VALUE
 
-# Kind codes: 0 is valid, then the error kinds in the spec's order.
-KIND_NAMES = (K.VALID,) + K.ERROR_KINDS
-(C_VALID, C_OVERLONG, C_SURROGATE, C_OUT_OF_RANGE, C_LEGACY, C_TRUNCATED, C_STRAY,
- C_INVALID) = range(8)
+# Kind codes, the kinds table's: 0 is valid, then the error kinds in the spec's order.
+KIND_NAMES = K.ALL_KINDS
+N_KINDS = len(KIND_NAMES)
+C_VALID = K.KINDS[K.VALID].code
+C_OVERLONG = K.KINDS[K.OVERLONG].code
+C_SURROGATE = K.KINDS[K.SURROGATE].code
+C_OUT_OF_RANGE = K.KINDS[K.OUT_OF_RANGE].code
+C_LEGACY = K.KINDS[K.LEGACY_LONG_FORM].code
+C_TRUNCATED = K.KINDS[K.TRUNCATED].code
+C_STRAY = K.KINDS[K.UNEXPECTED_CONTINUATION].code
+C_INVALID = K.KINDS[K.INVALID_BYTE].code
 _KIND_OBJECTS = np.array(KIND_NAMES, dtype=object)
 
 PAIR_DIALECTS = (K.WTF8, K.CESU8, K.MUTF8)

@@ -28,8 +28,8 @@ import numpy as np
 from inspector.core.units import kinds as K
 from inspector.core.units.unicode_db import UNICODE_VERSION, category_of_char
 
-# Warning bits: bit i is K.WARNING_KINDS[i].
-WARNING_BIT = {name: 1 << i for i, name in enumerate(K.WARNING_KINDS)}
+# Warning bits: a warning's code in the kinds table is its bit (bit i is K.WARNING_KINDS[i]).
+WARNING_BIT = {name: 1 << K.KINDS[name].code for name in K.WARNING_KINDS}
 B_BOM = WARNING_BIT[K.BOM]
 B_ZWNBSP = WARNING_BIT[K.ZWNBSP]
 B_CONTROL = WARNING_BIT[K.CONTROL]

@@ -36,6 +36,10 @@ def add_window(result: ScanResult, index: BlockIndex, window: KR.Window, seg_sta
 
 
 _LENGTHS = np.arange(8, dtype=np.int64)
+# A dense window's histogram code of a lead: length + 8 * kind code + _ONE_REPLACEMENT
+# for a multi-byte error that makes one U+FFFD; it must fit in a byte.
+_ONE_REPLACEMENT = 8 * KR.N_KINDS
+assert 2 * _ONE_REPLACEMENT <= 256, "too many kinds for a dense window's byte-sized codes"
 _NON_BINARY = bytes(b for b in range(256) if not KR.BINARY_ASCII[b])
 
 
@@ -49,12 +53,12 @@ def _add_dense_window(result: ScanResult, index: BlockIndex, window: KR.Window) 
     nl = rows.n_leads
     lead_off = rows.offset[:nl]
     stray_off = rows.offset[nl:]
-    # code = length + 8 * kind + 64 * (one replacement for a multi-byte error)
+    # code = length + 8 * kind + _ONE_REPLACEMENT * (one replacement for a multi-byte error)
     kind = rows.kind[:nl]
     one = (rows.repl[:nl] == 1) & (rows.length[:nl] > 1)
     code = rows.length[:nl].astype(np.uint8)
     code += kind << np.uint8(3)
-    code += one.view(np.uint8) << np.uint8(6)
+    code += one.view(np.uint8) * np.uint8(_ONE_REPLACEMENT)
     problem = (kind != KR.C_VALID) | (rows.warn[:nl] != 0)
     warned = np.flatnonzero(rows.warn[:nl])
     first_block = (base - istart) // bs
@@ -67,21 +71,21 @@ def _add_dense_window(result: ScanResult, index: BlockIndex, window: KR.Window) 
     for j, blockno in enumerate(range(first_block, last_block + 1)):
         a, b = li[j], li[j + 1]
         strays = int(si[j + 1] - si[j])
-        hist = np.bincount(code[a:b], minlength=128)
+        hist = np.bincount(code[a:b], minlength=2 * _ONE_REPLACEMENT)
         valid = hist[:8]
         for length in range(1, 7):
             index.units[blockno, length - 1] += int(valid[length])
             result.units[length] += int(valid[length])
-        by = hist.reshape(2, 8, 8)  # [one replacement?, kind, length]
+        by = hist.reshape(2, KR.N_KINDS, 8)  # [one replacement?, kind, length]
         counts = by.sum(axis=(0, 2))
         counts[KR.C_STRAY] += strays
         err_bytes = strays + int((by[:, 1:, :] * _LENGTHS).sum())
         repl = strays + int(by[1, 1:, :].sum()) + int((by[0, 1:, :] * _LENGTHS).sum())
-        for kcode in range(1, 8):
+        for kcode in range(1, KR.N_KINDS):
             count = int(counts[kcode])
             if count:
                 index.errors[blockno, kcode - 1] += count
-                result.errors_by_kind[K.ERROR_KINDS[kcode - 1]] += count
+                result.errors_by_kind[KR.KIND_CODES[kcode]] += count
         index.replacements[blockno] += repl
         result.replacements += repl
         index.error_bytes[blockno] += err_bytes
@@ -163,7 +167,8 @@ def _add_rows_window(result: ScanResult, index: BlockIndex, window: KR.Window) -
         if err.any():
             eb = blk[err]
             ek = rows.kind[err].astype(np.int64) - 1
-            ec = np.bincount(eb * 7 + ek, minlength=nbl * 7).reshape(nbl, 7)
+            n_errors = len(K.ERROR_KINDS)
+            ec = np.bincount(eb * n_errors + ek, minlength=nbl * n_errors).reshape(nbl, n_errors)
             index.errors[sl] += ec.astype(np.int32)
             for k, name in enumerate(K.ERROR_KINDS):
                 result.errors_by_kind[name] += int(ec[:, k].sum())

@@ -227,15 +227,15 @@ def _count_text_pieces(result, index, buf, base, stop, final, edges, first_blk, 
             run_start[0] = True
             np.not_equal(err_char[1:] - err_char[:-1], 1, out=run_start[1:])
             counts = KR.error_run_counts(values, run_start, err_piece, P)
-            index.errors[sl] += counts[:, 1:8]
+            index.errors[sl] += counts[:, 1:KR.N_KINDS]
             index.replacements[sl] += counts[:, KR.RUN_REPL]
             err_bytes = counts[:, KR.RUN_BYTES]
             index.error_bytes[sl] += err_bytes
             index.binary[sl] += err_bytes
             totals = counts.sum(axis=0).tolist()
-            for kcode in range(1, 8):
+            for kcode in range(1, KR.N_KINDS):
                 if totals[kcode]:
-                    result.errors_by_kind[K.ERROR_KINDS[kcode - 1]] += totals[kcode]
+                    result.errors_by_kind[KR.KIND_CODES[kcode]] += totals[kcode]
             result.replacements += totals[KR.RUN_REPL]
             result.error_bytes += n_esc
             result.binary_bytes += n_esc
@@ -412,12 +412,12 @@ def _dense_block(result, index, buf, base: int, a: int, b: int, blk: int, C) -> 
             index.units[blk, L - 1] += c
             result.units[L] += c
     n_errors = 0
-    for kcode in range(1, 8):
+    for kcode in range(1, KR.N_KINDS):
         c = C.errors[kcode]
         if c:
             n_errors += c
             index.errors[blk, kcode - 1] += c
-            result.errors_by_kind[K.ERROR_KINDS[kcode - 1]] += c
+            result.errors_by_kind[KR.KIND_CODES[kcode]] += c
     index.replacements[blk] += C.replacements
     result.replacements += C.replacements
     index.error_bytes[blk] += C.error_bytes

@@ -13,7 +13,9 @@ import numpy as np
 
 from inspector.core.units import kinds as K
 
-KIND_CODE = {name: i for i, name in enumerate((K.VALID,) + K.ERROR_KINDS)}
+# Kind codes from the kinds table: 0 valid, then the error kinds.
+KIND_CODE = {name: K.KINDS[name].code for name in K.ALL_KINDS}
+_LAST_KIND_CODE = max(KIND_CODE.values())
 
 
 class PageUnits:
@@ -45,7 +47,7 @@ class PageUnits:
         self.valid = kind == 0
         # The painter's colour key is (role, warned, dimmed): the role is the error
         # kind, or for a valid unit its length (1, 2, 3, 4, longer).
-        role = np.where(kind > 0, kind, 7 + np.minimum(length, 5))
+        role = np.where(kind > 0, kind, _LAST_KIND_CODE + np.minimum(length, 5))
         group = role * 4 + warned * 2
         if origin is not None:
             group += offset + length <= origin
