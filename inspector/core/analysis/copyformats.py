@@ -148,7 +148,7 @@ def _code_point_cell(u: Unit) -> str:
 def _name_cell(u: Unit) -> str:
     if u.kind == K.VALID:
         return cp_name(u.value)
-    return K.KIND_TITLES.get(u.kind, u.kind)
+    return K.title(u.kind)
 
 
 def _table_cell(text: str) -> str:

@@ -30,43 +30,9 @@ from inspector.core.analysis.encodings.regions import Region
 from inspector.core.units import kinds as K
 from inspector.core.units.ranges import DASH, byte_range
 
-# Plain-words explanations of each kind, for the problem table and the legend.
-EXPLANATIONS = {
-    K.OVERLONG: "a character written with more bytes than it needs; decoders must reject "
-                "it because it can sneak characters such as '/' past filters",
-    K.SURROGATE: "an encoded UTF-16 surrogate (D800-DFFF): UTF-16 internals that are not "
-                 "characters and are not allowed in UTF-8 (CESU-8 or WTF-8 data?)",
-    K.OUT_OF_RANGE: "a value above U+10FFFF, the last code point",
-    K.LEGACY_LONG_FORM: "a 5- or 6-byte sequence of the 1993 design, withdrawn by RFC 3629",
-    K.TRUNCATED: "a sequence cut short: its lead byte promises more continuation bytes "
-                 "than follow",
-    K.UNEXPECTED_CONTINUATION: "a continuation byte (80-BF) with no lead byte before it: "
-                               "often a byte of another encoding such as Windows-1252",
-    K.INVALID_BYTE: "FE or FF, bytes no form of UTF-8 ever uses (UTF-16 byte order mark?)",
-    K.BOM: "a byte order mark at the start: harmless in UTF-8 but trips some tools",
-    K.ZWNBSP: "U+FEFF in the middle of the data: usually a byte order mark left by joining files",
-    K.NONCHARACTER: "a noncharacter code point, reserved for internal use",
-    K.REPLACEMENT_CHAR: "U+FFFD already in the data: an earlier lossy conversion",
-    K.CONTROL: "a control character other than tab, line feed and carriage return",
-    K.PRIVATE_USE: "a private-use character: its meaning is a private agreement",
-    K.BIDI_CONTROL: "a bidirectional control: it can make text display differently "
-                    "from what it is (Trojan Source)",
-    K.ZERO_WIDTH: "an invisible zero-width character",
-    K.UNASSIGNED: "a code point with no character in the Unicode database used",
-    K.RAW_NUL: "a raw 00 byte where Modified UTF-8 writes C0 80",
-}
-
-# Colours of the kinds in the overview picture and the legend (the light palette's).
-KIND_COLOURS = {
-    K.OVERLONG: "#c2410c",
-    K.SURROGATE: "#b45309",
-    K.OUT_OF_RANGE: "#9f1239",
-    K.LEGACY_LONG_FORM: "#92400e",
-    K.TRUNCATED: "#dc2626",
-    K.UNEXPECTED_CONTINUATION: "#e11d48",
-    K.INVALID_BYTE: "#7f1d1d",
-}
-WARNING_COLOUR = "#a16207"
+# What each kind means and its colour come from the kinds table (``kinds.TABLE``): the
+# light palette's colours, as the window's light theme shows them.
+WARNING_COLOUR = K.KINDS[K.BOM].light_colour  # every warning's
 MULTIBYTE_COLOUR = "#0b61c4"
 BINARY_COLOUR = "#57606a"
 
@@ -239,6 +205,20 @@ def _verdict_class(report: Mapping) -> str:
     return "ok"
 
 
+def explanation(kind: str) -> str:
+    """What a kind means, for the tables' last column (empty for a kind of another
+    version that the table does not know)."""
+    info = K.KINDS.get(kind)
+    return info.explanation if info is not None else ""
+
+
+def kind_colour(kind: str, unknown: str = WARNING_COLOUR) -> str:
+    """A kind's colour in the overview, the legend and the tables' swatches (``unknown``
+    for a kind of another version that the table does not know)."""
+    info = K.KINDS.get(kind)
+    return info.light_colour if info is not None and info.light_colour else unknown
+
+
 def _kind_rows(by_kind: Mapping, order: Iterable[str]) -> list[str]:
     rows = []
     known = list(order)
@@ -246,11 +226,10 @@ def _kind_rows(by_kind: Mapping, order: Iterable[str]) -> list[str]:
         n = by_kind.get(kind, 0)
         if not n:
             continue
-        colour = KIND_COLOURS.get(kind, WARNING_COLOUR)
         rows.append(
-            f'<tr><td><span class="swatch" style="background:{colour}"></span>'
+            f'<tr><td><span class="swatch" style="background:{kind_colour(kind)}"></span>'
             f'<code>{_e(kind)}</code></td><td class="n">{_num(n)}</td>'
-            f'<td class="muted">{_e(EXPLANATIONS.get(kind, K.KIND_TITLES.get(kind, "")))}</td></tr>')
+            f'<td class="muted">{_e(explanation(kind))}</td></tr>')
     return rows
 
 
@@ -303,7 +282,7 @@ def overview_svg(bins: list[Mapping], size: int | None = None, width: int = 960)
             if key == "errors":
                 by_kind = b.get("errors_by_kind") or {}
                 n = sum(by_kind.values())
-                colour = KIND_COLOURS.get(max(by_kind, key=by_kind.get), "#dc2626") if n else None
+                colour = kind_colour(max(by_kind, key=by_kind.get), "#dc2626") if n else None
             else:
                 n = as_number(b.get(key))
                 colour = {"warnings": WARNING_COLOUR, "multibyte": MULTIBYTE_COLOUR,
@@ -479,8 +458,8 @@ def render_html(report: Mapping, overview: list[Mapping] | None = None,
     if overview:
         out.append('<h2>Overview</h2><div id="overview">')
         out.append(overview_svg(overview, report.get("size") if isinstance(report.get("size"), int) else None))
-        legend = [f'<span class="swatch" style="background:{c}"></span>{_e(k)}'
-                  for k, c in KIND_COLOURS.items()]
+        legend = [f'<span class="swatch" style="background:{kind_colour(k)}"></span>{_e(k)}'
+                  for k in K.ERROR_KINDS]
         legend += [f'<span class="swatch" style="background:{WARNING_COLOUR}"></span>warnings',
                    f'<span class="swatch" style="background:{MULTIBYTE_COLOUR}"></span>multibyte text',
                    f'<span class="swatch" style="background:{BINARY_COLOUR}"></span>binary-looking']
@@ -529,7 +508,7 @@ def render_html(report: Mapping, overview: list[Mapping] | None = None,
                 f'<td class="n">{_num(p.get("length"))}</td><td><code>{_e(kind)}</code></td>'
                 f'<td class="mono">{_e(_bytes_text(p.get("bytes")))}</td>'
                 f'<td class="n">{_num(p.get("replacements"))}</td>'
-                f'<td class="muted">{_e(EXPLANATIONS.get(kind, K.KIND_TITLES.get(kind, "")))}</td></tr>')
+                f'<td class="muted">{_e(explanation(kind))}</td></tr>')
         out.append("</table>")
 
     out.extend(_findings_section(report.get("findings")))

@@ -308,7 +308,7 @@ class RepairSummary:
                          + ("its SHA-256 differs" if self.bytes_in == self.bytes_out else
                             f"{self.bytes_out - self.bytes_in:+,} bytes") + "):")
         for kind, n in sorted(self.changed_by_kind.items()):
-            lines.append(f"  {n:,} × {K.KIND_TITLES.get(kind, kind)}")
+            lines.append(f"  {n:,} × {K.title(kind)}")
         if self.converted.get(SURROGATE_PAIR):
             lines.append(f"  {self.converted[SURROGATE_PAIR]:,} surrogate pairs written as 4-byte UTF-8")
         if self.converted.get(MODIFIED_NUL):

@@ -5,7 +5,8 @@ its UTF-8 bytes). Qt-free: the command line prints it, the window shows and copi
   the marker bits told apart from the payload bits, the code point those payload bits
   spell, the character's name, category and UTF-16 form, its warnings in words, for a
   problem unit a plain explanation, and what each dialect makes of the same bytes.
-- :func:`explain` is the one-line version, for lists, tooltips and the ``units`` table.
+- :func:`explain` is the one-line version, for lists, tooltips and the ``units`` table;
+  :func:`short_explanation` a shorter line still, for the problem list.
 - :func:`byte_roles` and :func:`value_groups` say which bits of each byte are marker and
   which payload, and which bytes' payloads join into a value: what the window's bit
   layout paints.
@@ -15,6 +16,11 @@ its UTF-8 bytes). Qt-free: the command line prints it, the window shows and copi
   themselves are :mod:`inspector.core.units.spelling`'s).
 - :func:`parse_codepoint` reads a code point typed by a person.
 - :func:`format_text` renders a description as readable text.
+
+The words here are those that depend on a unit's bytes or value; everything else said
+about a kind (its title, summary, explanation) is the kinds table's
+(:data:`inspector.core.units.kinds.TABLE`), and a kind with no words of its own here is
+explained with the table's.
 
 The ``data`` argument of :func:`describe` and :func:`explain` is either the bytes that
 start at ``unit.offset`` (at least ``unit.length`` of them; a few more let the
@@ -33,36 +39,12 @@ from inspector.core.units import kinds as K
 from inspector.core.units.decoder import STRUCT_LEN, Unit, cut, resync
 from inspector.core.units import spelling
 from inspector.core.units.spelling import MAX_LEGACY_VALUE, MIN_VALUE
-from inspector.core.units.unicode_db import (MAX_CODE_POINT, UNICODE_VERSION, category,
-                                       format_cp, name, utf16_units)
+from inspector.core.units.unicode_db import (MAX_CODE_POINT, category, format_cp, name,
+                                             utf16_units)
 
 # Bytes read past a unit for context: the byte that stopped a truncated unit, and a low
 # surrogate that CESU-8 would pair with a high one.
 _CONTEXT = 6
-
-WARNING_WORDS = {
-    K.BOM: "a byte order mark at the start of the file: UTF-8 needs none, and tools "
-           "that do not expect it show it as \"\u00ef\u00bb\u00bf\" or fail on the first line",
-    K.ZWNBSP: "U+FEFF away from the start of the file: usually a byte order mark left "
-              "behind when files were joined; it is invisible",
-    K.NONCHARACTER: "a noncharacter: reserved for a program's internal use and not meant "
-                    "to be exchanged in text",
-    K.REPLACEMENT_CHAR: "U+FFFD is already in the data: an earlier conversion met bytes "
-                        "it could not decode and replaced them, so the original is lost",
-    K.CONTROL: "a control character, invisible in text and often a sign of binary data "
-               "or a wrong encoding",
-    K.PRIVATE_USE: "a private use character: its meaning is agreed between parties "
-                   "(often an icon font), not by Unicode",
-    K.BIDI_CONTROL: "a bidirectional control: it reorders how the text around it is "
-                    "displayed, so code or text can read differently from what it is "
-                    "(the \"Trojan Source\" attack)",
-    K.ZERO_WIDTH: "a zero-width character: invisible, yet it makes two strings that look "
-                  "the same compare different",
-    K.UNASSIGNED: f"no character is assigned to this code point in Unicode {UNICODE_VERSION} "
-                  "(the database this program uses)",
-    K.RAW_NUL: "a raw 00 byte: Modified UTF-8 writes NUL as C0 80, so a 00 byte does not "
-               "belong in it",
-}
 
 
 # ------------------------------------------------------------------------ data classes
@@ -333,6 +315,9 @@ def _truncation_cause(unit: Unit, raw: bytes, known_end: bool, origin: int | Non
 
 
 # ------------------------------------------------------------------------- explanations
+# The words about a unit that depend on its bytes or value: one function per kind, for
+# the inspector's explanation and for the problem list's line. A kind without one is
+# explained by the kinds table's words (``kinds.TABLE``), which say everything else.
 
 def _legacy_guess(b: int) -> str:
     """What a lone byte 80-BF usually is: a character of a legacy 8-bit encoding."""
@@ -346,140 +331,261 @@ def _legacy_guess(b: int) -> str:
     return f"A lone {_byte_text(b)} is a C1 control in Latin-1, or a byte of binary data."
 
 
+def warning_words(name: str) -> str:
+    """What a warning means, in the words the inspector shows beside it."""
+    info = K.KINDS.get(name)
+    return info.summary if info is not None else name
+
+
+@dataclass
+class _Explaining:
+    """What the explanation of one unit is made from, and what it gathers: the longer
+    sentences (``details``) and the facts other fields are filled from (``extra``)."""
+
+    unit: Unit
+    raw: bytes            # the unit's bytes and up to _CONTEXT bytes after them
+    known_end: bool       # the data is known to end after ``raw``
+    lost: bool            # lost to resynchronization after a chosen origin
+    dialect: str
+    origin: int | None
+    details: list[str] = field(default_factory=list)
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def hexes(self) -> str:
+        return self.raw[:self.unit.length].hex(" ").upper()
+
+
+def _explain_valid(e: _Explaining) -> str:
+    unit, raw, v = e.unit, e.raw, e.unit.value
+    if _is_surrogate_pair(unit, raw):
+        hi = 0xD000 | ((raw[1] & 0x3F) << 6) | (raw[2] & 0x3F)
+        lo = 0xD000 | ((raw[4] & 0x3F) << 6) | (raw[5] & 0x3F)
+        e.extra["surrogate_pair"] = (hi, lo)
+        e.details.append(f"A surrogate pair {_cp_text(hi)} {_cp_text(lo)} written as two "
+                         f"3-byte sequences, as {K.DIALECT_TITLES[e.dialect]} does; UTF-8 "
+                         f"writes {_cp_text(v)} as {encode(v).hex}.")
+    line = f"{_cp_text(v)} {name(v)}" if v is not None else "valid"
+    if unit.warnings:
+        line += " - " + "; ".join(K.title(w) for w in unit.warnings)
+    for w in unit.warnings:
+        words = warning_words(w)
+        e.details.append(words[:1].upper() + words[1:] + ".")
+    return line
+
+
+def _explain_overlong(e: _Explaining) -> str:
+    unit, v = e.unit, e.unit.value
+    shortest = spelling.encode(v)
+    e.extra["shortest"] = shortest
+    need = len(shortest)
+    line = (f"overlong {_char_label(v)}: {unit.length} bytes where "
+            f"{_plural(need, 'byte')} suffice{'s' if need == 1 else ''} ({shortest.hex(' ').upper()})")
+    e.details.append(f"{e.hexes} spells {_char_label(v)} with {unit.length} bytes; the "
+                     f"shortest form is {shortest.hex(' ').upper()}. UTF-8 allows only the "
+                     "shortest form, because longer ones let one character have many "
+                     "spellings.")
+    if v in (0x2F, 0x2E, 0x5C):
+        e.details.append("Overlong forms are how validation filters were bypassed: a "
+                         "filter looking for the bytes of \"/\" or \".\" missed C0 AF or "
+                         "C0 AE, and a lenient decoder behind it turned them into "
+                         "\"../\" (directory traversal, as in the IIS and Tomcat attacks).")
+    else:
+        e.details.append("Overlong forms are how validation filters were bypassed: a "
+                         "check on the bytes misses the disguised character, and a "
+                         "lenient decoder behind it lets it through (directory traversal "
+                         "with overlong \"/\" and \".\").")
+    if v == 0 and unit.length == 2:
+        e.details.append("C0 80 is how Java's Modified UTF-8 writes NUL (valid in the "
+                         "mutf-8 dialect), so that strings hold no 00 byte.")
+    return line
+
+
+def _explain_surrogate(e: _Explaining) -> str:
+    unit, raw, v = e.unit, e.raw, e.unit.value
+    half = "high" if v <= 0xDBFF else "low"
+    line = f"encoded surrogate {_cp_text(v)} ({half} half): UTF-8 forbids surrogates; from CESU-8/WTF-8"
+    e.details.append(f"{e.hexes} encodes {_cp_text(v)}, the {half} half of a UTF-16 "
+                     "surrogate pair. Surrogates are not characters and UTF-8 must not "
+                     "encode them.")
+    e.details.append("Encoded surrogates come from CESU-8 and Java's Modified UTF-8, which "
+                     "write each UTF-16 code unit of a supplementary character separately, "
+                     "and from WTF-8, which keeps the lone surrogates of ill-formed UTF-16 "
+                     "(Windows file names, JavaScript strings).")
+    if half == "high" and len(raw) >= unit.length + 3:
+        nxt = raw[unit.length:unit.length + 3]
+        if nxt[0] == 0xED and 0xB0 <= nxt[1] <= 0xBF and 0x80 <= nxt[2] <= 0xBF:
+            lo = 0xD000 | ((nxt[1] & 0x3F) << 6) | (nxt[2] & 0x3F)
+            cp = 0x10000 + ((v - 0xD800) << 10) + (lo - 0xDC00)
+            e.details.append(f"With the low surrogate {_cp_text(lo)} after it, this is "
+                             f"CESU-8 for {_cp_text(cp)} {name(cp)}; UTF-8 writes it as "
+                             f"{encode(cp).hex}.")
+    return line
+
+
+def _explain_out_of_range(e: _Explaining) -> str:
+    v = e.unit.value
+    line = f"value {_cp_text(v)} is above U+10FFFF, the last code point (RFC 3629 limit)"
+    e.details.append(f"{e.hexes} decodes to {_cp_text(v)}, beyond U+10FFFF, where Unicode "
+                     "ends; RFC 3629 (2003) limits UTF-8 to that range, the reach of "
+                     "UTF-16.")
+    if e.raw[0] >= 0xF5:
+        e.details.append(f"A lead byte {_byte_text(e.raw[0])} (F5 to F7) can only start such "
+                         "a value, so it never appears in valid UTF-8.")
+    return line
+
+
+def _explain_legacy_long_form(e: _Explaining) -> str:
+    unit, v = e.unit, e.unit.value
+    line = (f"{unit.length}-byte 1993 form (value {_cp_text(v)}), withdrawn by RFC 3629")
+    e.details.append(f"{e.hexes} is a {unit.length}-byte sequence of the original 1993 UTF-8 "
+                     "(FSS-UTF, RFC 2279), which reached 31 bits (up to U+7FFFFFFF). "
+                     "RFC 3629 (2003) withdrew the 5- and 6-byte forms; only the "
+                     "fss-utf dialect accepts them.")
+    if v < MIN_VALUE[unit.length]:
+        e.details.append(f"Its value {_cp_text(v)} would fit in fewer bytes, so it is "
+                         "overlong even by 1993 rules.")
+    elif v <= MAX_CODE_POINT:
+        e.details.append(f"Its value is a Unicode code point ({_char_label(v)}), but it "
+                         "would fit in 4 bytes or fewer.")
+    return line
+
+
+def _explain_truncated(e: _Explaining) -> str:
+    unit, raw, origin = e.unit, e.raw, e.origin
+    expected = STRUCT_LEN[raw[0]]
+    missing = expected - unit.length
+    e.extra["missing"] = missing
+    cause = _truncation_cause(unit, raw, e.known_end, origin)
+    line = (f"truncated: {_plural(unit.length, 'byte')} of a {expected}-byte sequence, "
+            f"{missing} missing; {cause}")
+    e.details.append(f"The lead byte {_byte_text(raw[0])} announces a {expected}-byte "
+                     f"sequence, but only {_plural(unit.length, 'byte')} arrived "
+                     f"({_plural(missing, 'byte')} missing): {cause}.")
+    if unit.at_end and not (origin is not None and unit.end == origin):
+        e.details.append("At the end of a file this often means the data was cut off "
+                         "(an interrupted download or a buffer split in the middle of a "
+                         "character).")
+    else:
+        e.details.append("In the middle of text this often means the bytes were not UTF-8 "
+                         "at all: a Latin-1 or Windows-1252 \u00e9 (E9) followed by a "
+                         "letter looks exactly like this.")
+    return line
+
+
+def _explain_unexpected_continuation(e: _Explaining) -> str:
+    b = e.raw[0]
+    if e.lost:
+        e.details.append(f"{_byte_text(b)} is a continuation byte (10xxxxxx). Decoding "
+                         "starts at the chosen origin, so the lead byte this byte belongs "
+                         "to lies before it: the decoder skips continuation bytes until "
+                         "the next lead byte, where it is back in step.")
+        return f"continuation byte {_byte_text(b)} lost to resynchronization after the origin"
+    e.details.append(f"{_byte_text(b)} is a continuation byte (10xxxxxx), which only "
+                     "belongs after a lead byte, and none comes before it (or its "
+                     "sequence was already complete).")
+    e.details.append(_legacy_guess(b))
+    return f"stray continuation byte {_byte_text(b)}: not preceded by a lead byte"
+
+
+def _explain_invalid_byte(e: _Explaining) -> str:
+    b = e.raw[0]
+    e.details.append(f"{_byte_text(b)} has no meaning in any form of UTF-8, not even the "
+                     "1993 one: it would start a 7- or 8-byte sequence.")
+    e.details.append("FF FE or FE FF at the start of a file is a UTF-16 byte order mark: "
+                     "the file is probably UTF-16, not UTF-8.")
+    return f"byte {_byte_text(b)} is never used by any UTF-8"
+
+
+def _explain_by_table(e: _Explaining) -> str:
+    """A kind with no words of its own here: the kinds table's."""
+    info = K.KINDS.get(e.unit.kind)
+    if info is None:
+        return e.unit.kind
+    e.details.append(info.explanation[:1].upper() + info.explanation[1:] + ".")
+    return f"{info.title}: {info.summary}"
+
+
+_EXPLAINERS = {
+    K.VALID: _explain_valid,
+    K.OVERLONG: _explain_overlong,
+    K.SURROGATE: _explain_surrogate,
+    K.OUT_OF_RANGE: _explain_out_of_range,
+    K.LEGACY_LONG_FORM: _explain_legacy_long_form,
+    K.TRUNCATED: _explain_truncated,
+    K.UNEXPECTED_CONTINUATION: _explain_unexpected_continuation,
+    K.INVALID_BYTE: _explain_invalid_byte,
+}
+
+
 def _explain(unit: Unit, raw: bytes, known_end: bool, lost: bool,
              dialect: str, origin: int | None = None) -> tuple[str, list[str], dict]:
     """The one-line explanation, the longer sentences and extra facts of a unit."""
-    kind = unit.kind
-    hexes = raw[:unit.length].hex(" ").upper()
-    extra: dict = {}
-    details: list[str] = []
-    if kind == K.VALID:
-        v = unit.value
-        if _is_surrogate_pair(unit, raw):
-            hi = 0xD000 | ((raw[1] & 0x3F) << 6) | (raw[2] & 0x3F)
-            lo = 0xD000 | ((raw[4] & 0x3F) << 6) | (raw[5] & 0x3F)
-            extra["surrogate_pair"] = (hi, lo)
-            details.append(f"A surrogate pair {_cp_text(hi)} {_cp_text(lo)} written as two "
-                           f"3-byte sequences, as {K.DIALECT_TITLES[dialect]} does; UTF-8 "
-                           f"writes {_cp_text(v)} as {encode(v).hex}.")
-        line = f"{_cp_text(v)} {name(v)}" if v is not None else "valid"
-        if unit.warnings:
-            line += " - " + "; ".join(K.KIND_TITLES.get(w, w) for w in unit.warnings)
-        for w in unit.warnings:
-            words = WARNING_WORDS.get(w, K.KIND_TITLES.get(w, w))
-            details.append(words[:1].upper() + words[1:] + ".")
-        return line, details, extra
-
-    if kind == K.OVERLONG:
-        v = unit.value
-        shortest = spelling.encode(v)
-        extra["shortest"] = shortest
-        need = len(shortest)
-        line = (f"overlong {_char_label(v)}: {unit.length} bytes where "
-                f"{_plural(need, 'byte')} suffice{'s' if need == 1 else ''} ({shortest.hex(' ').upper()})")
-        details.append(f"{hexes} spells {_char_label(v)} with {unit.length} bytes; the "
-                       f"shortest form is {shortest.hex(' ').upper()}. UTF-8 allows only the "
-                       "shortest form, because longer ones let one character have many "
-                       "spellings.")
-        if v in (0x2F, 0x2E, 0x5C):
-            details.append("Overlong forms are how validation filters were bypassed: a "
-                           "filter looking for the bytes of \"/\" or \".\" missed C0 AF or "
-                           "C0 AE, and a lenient decoder behind it turned them into "
-                           "\"../\" (directory traversal, as in the IIS and Tomcat attacks).")
-        else:
-            details.append("Overlong forms are how validation filters were bypassed: a "
-                           "check on the bytes misses the disguised character, and a "
-                           "lenient decoder behind it lets it through (directory traversal "
-                           "with overlong \"/\" and \".\").")
-        if v == 0 and unit.length == 2:
-            details.append("C0 80 is how Java's Modified UTF-8 writes NUL (valid in the "
-                           "mutf-8 dialect), so that strings hold no 00 byte.")
-    elif kind == K.SURROGATE:
-        v = unit.value
-        half = "high" if v <= 0xDBFF else "low"
-        line = f"encoded surrogate {_cp_text(v)} ({half} half): UTF-8 forbids surrogates; from CESU-8/WTF-8"
-        details.append(f"{hexes} encodes {_cp_text(v)}, the {half} half of a UTF-16 "
-                       "surrogate pair. Surrogates are not characters and UTF-8 must not "
-                       "encode them.")
-        details.append("Encoded surrogates come from CESU-8 and Java's Modified UTF-8, which "
-                       "write each UTF-16 code unit of a supplementary character separately, "
-                       "and from WTF-8, which keeps the lone surrogates of ill-formed UTF-16 "
-                       "(Windows file names, JavaScript strings).")
-        if half == "high" and len(raw) >= unit.length + 3:
-            nxt = raw[unit.length:unit.length + 3]
-            if nxt[0] == 0xED and 0xB0 <= nxt[1] <= 0xBF and 0x80 <= nxt[2] <= 0xBF:
-                lo = 0xD000 | ((nxt[1] & 0x3F) << 6) | (nxt[2] & 0x3F)
-                cp = 0x10000 + ((v - 0xD800) << 10) + (lo - 0xDC00)
-                details.append(f"With the low surrogate {_cp_text(lo)} after it, this is "
-                               f"CESU-8 for {_cp_text(cp)} {name(cp)}; UTF-8 writes it as "
-                               f"{encode(cp).hex}.")
-    elif kind == K.OUT_OF_RANGE:
-        v = unit.value
-        line = f"value {_cp_text(v)} is above U+10FFFF, the last code point (RFC 3629 limit)"
-        details.append(f"{hexes} decodes to {_cp_text(v)}, beyond U+10FFFF, where Unicode "
-                       "ends; RFC 3629 (2003) limits UTF-8 to that range, the reach of "
-                       "UTF-16.")
-        if raw[0] >= 0xF5:
-            details.append(f"A lead byte {_byte_text(raw[0])} (F5 to F7) can only start such "
-                           "a value, so it never appears in valid UTF-8.")
-    elif kind == K.LEGACY_LONG_FORM:
-        v = unit.value
-        line = (f"{unit.length}-byte 1993 form (value {_cp_text(v)}), withdrawn by RFC 3629")
-        details.append(f"{hexes} is a {unit.length}-byte sequence of the original 1993 UTF-8 "
-                       "(FSS-UTF, RFC 2279), which reached 31 bits (up to U+7FFFFFFF). "
-                       "RFC 3629 (2003) withdrew the 5- and 6-byte forms; only the "
-                       "fss-utf dialect accepts them.")
-        if v < MIN_VALUE[unit.length]:
-            details.append(f"Its value {_cp_text(v)} would fit in fewer bytes, so it is "
-                           "overlong even by 1993 rules.")
-        elif v <= MAX_CODE_POINT:
-            details.append(f"Its value is a Unicode code point ({_char_label(v)}), but it "
-                           "would fit in 4 bytes or fewer.")
-    elif kind == K.TRUNCATED:
-        expected = STRUCT_LEN[raw[0]]
-        missing = expected - unit.length
-        extra["missing"] = missing
-        cause = _truncation_cause(unit, raw, known_end, origin)
-        line = (f"truncated: {_plural(unit.length, 'byte')} of a {expected}-byte sequence, "
-                f"{missing} missing; {cause}")
-        details.append(f"The lead byte {_byte_text(raw[0])} announces a {expected}-byte "
-                       f"sequence, but only {_plural(unit.length, 'byte')} arrived "
-                       f"({_plural(missing, 'byte')} missing): {cause}.")
-        if unit.at_end and not (origin is not None and unit.end == origin):
-            details.append("At the end of a file this often means the data was cut off "
-                           "(an interrupted download or a buffer split in the middle of a "
-                           "character).")
-        else:
-            details.append("In the middle of text this often means the bytes were not UTF-8 "
-                           "at all: a Latin-1 or Windows-1252 \u00e9 (E9) followed by a "
-                           "letter looks exactly like this.")
-    elif kind == K.UNEXPECTED_CONTINUATION:
-        b = raw[0]
-        if lost:
-            line = f"continuation byte {_byte_text(b)} lost to resynchronization after the origin"
-            details.append(f"{_byte_text(b)} is a continuation byte (10xxxxxx). Decoding "
-                           "starts at the chosen origin, so the lead byte this byte belongs "
-                           "to lies before it: the decoder skips continuation bytes until "
-                           "the next lead byte, where it is back in step.")
-        else:
-            line = f"stray continuation byte {_byte_text(b)}: not preceded by a lead byte"
-            details.append(f"{_byte_text(b)} is a continuation byte (10xxxxxx), which only "
-                           "belongs after a lead byte, and none comes before it (or its "
-                           "sequence was already complete).")
-            details.append(_legacy_guess(b))
-    elif kind == K.INVALID_BYTE:
-        b = raw[0]
-        line = f"byte {_byte_text(b)} is never used by any UTF-8"
-        details.append(f"{_byte_text(b)} has no meaning in any form of UTF-8, not even the "
-                       "1993 one: it would start a 7- or 8-byte sequence.")
-        details.append("FF FE or FE FF at the start of a file is a UTF-16 byte order mark: "
-                       "the file is probably UTF-16, not UTF-8.")
-    else:  # pragma: no cover - the kinds are closed
-        line = kind
+    e = _Explaining(unit, raw, known_end, lost, dialect, origin)
+    line = _EXPLAINERS.get(unit.kind, _explain_by_table)(e)
     if unit.replacements:
-        details.append(f"A conforming decoder turns these bytes into "
-                       f"{_plural(unit.replacements, 'replacement character')} (U+FFFD).")
-    return line, details, extra
+        e.details.append(f"A conforming decoder turns these bytes into "
+                         f"{_plural(unit.replacements, 'replacement character')} (U+FFFD).")
+    return line, e.details, e.extra
+
+
+def _short_overlong(u: Unit, data: bytes) -> str:
+    return (f"overlong form: {u.length} bytes for U+{u.value:04X}, which needs "
+            f"{spelling.shortest_length(u.value)}")
+
+
+def _short_surrogate(u: Unit, data: bytes) -> str:
+    half = "high" if u.value <= 0xDBFF else "low"
+    return f"encoded {half} surrogate U+{u.value:04X} (only UTF-16 may hold it)"
+
+
+def _short_out_of_range(u: Unit, data: bytes) -> str:
+    return f"value 0x{u.value:X} is above U+10FFFF, the last code point"
+
+
+def _short_legacy_long_form(u: Unit, data: bytes) -> str:
+    return f"{u.length}-byte form of the 1993 UTF-8, withdrawn by RFC 3629"
+
+
+def _short_truncated(u: Unit, data: bytes) -> str:
+    need = STRUCT_LEN[data[0] if data else 0]
+    where = " at the end of the file" if u.at_end else ""
+    # u.length counts the lead: "only 1 arrived" is the lead alone.
+    return f"truncated: the lead byte announces {need} bytes, only {u.length} arrived{where}"
+
+
+def _short_unexpected_continuation(u: Unit, data: bytes) -> str:
+    return "continuation byte with no lead byte before it"
+
+
+def _short_invalid_byte(u: Unit, data: bytes) -> str:
+    return f"byte {data[0]:02X} never appears in UTF-8" if data else "byte never used in UTF-8"
+
+
+_SHORT_LINES = {
+    K.OVERLONG: _short_overlong,
+    K.SURROGATE: _short_surrogate,
+    K.OUT_OF_RANGE: _short_out_of_range,
+    K.LEGACY_LONG_FORM: _short_legacy_long_form,
+    K.TRUNCATED: _short_truncated,
+    K.UNEXPECTED_CONTINUATION: _short_unexpected_continuation,
+    K.INVALID_BYTE: _short_invalid_byte,
+}
+
+
+def short_explanation(unit: Unit, data: bytes) -> str:
+    """One line saying what is wrong (or worth a look) with a unit, in plain words (the
+    problem list's). ``data``: the unit's bytes, perhaps with a few after them."""
+    if unit.kind != K.VALID:
+        line = _SHORT_LINES.get(unit.kind)
+        if line is not None:
+            return line(unit, data)
+        info = K.KINDS.get(unit.kind)  # a kind with no words of its own here
+        return f"{info.title}: {info.summary}" if info is not None else unit.kind
+    if unit.warnings:
+        cp = f"U+{unit.value:04X}" if unit.value is not None else ""
+        return f"{cp}: " + "; ".join(K.title(w) for w in unit.warnings)
+    return ""
 
 
 # ---------------------------------------------------------------------------- describe
@@ -525,10 +631,10 @@ def describe(unit: Unit, data, dialect: str = K.UTF8, *, origin: int | None = No
     else:
         cp_text = cp_name = cat = None
         utf16 = ()
-    warnings = tuple((w, WARNING_WORDS.get(w, K.KIND_TITLES.get(w, w))) for w in unit.warnings)
+    warnings = tuple((w, warning_words(w)) for w in unit.warnings)
     return UnitInfo(
         offset=unit.offset, length=unit.length, kind=unit.kind,
-        kind_title=K.KIND_TITLES.get(unit.kind, unit.kind), dialect=dialect,
+        kind_title=K.title(unit.kind), dialect=dialect,
         is_error=unit.is_error, bytes=own, byte_info=byte_info, payload_bits=payload_bits,
         value=v, codepoint=cp_text, name=cp_name, category=cat, utf16=utf16, decimal=v,
         replacements=unit.replacements, at_end=unit.at_end, warnings=warnings,

@@ -233,7 +233,7 @@ class SequenceInspector(QDockWidget):
         self.facts = self._facts(unit, data)
         self.layout_info = BitLayout(unit, data)
         mark = style.mark_for(unit)
-        title = K.KIND_TITLES.get(unit.kind, unit.kind)
+        title = K.title(unit.kind)
         if unit.kind == K.VALID:
             glyph, _ = style.glyph_for(unit)
             self.heading.setText(f"{format_value(unit.value)}  {glyph}  "

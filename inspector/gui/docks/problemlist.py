@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (QComboBox, QDockWidget, QHBoxLayout,
 
 from inspector.core.units import decoder
 from inspector.core.units import kinds as K
-from inspector.core.units import spelling
+from inspector.core.units.unitinfo import short_explanation
 from inspector.core.scan.blockindex import BlockIndex
 from inspector.core.scan.navigation import nth_problem
 from inspector.core.scan.results import ScanResult
@@ -54,37 +54,6 @@ def unit_matches(unit: decoder.Unit, kinds: frozenset[str]) -> bool:
     if unit.kind in kinds:
         return True
     return any(w in kinds for w in unit.warnings)
-
-
-def short_explanation(unit: decoder.Unit, data: bytes) -> str:
-    """One line saying what is wrong (or worth a look) with a unit, in plain words."""
-    kind = unit.kind
-    if kind == K.OVERLONG:
-        return (f"overlong form: {unit.length} bytes for U+{unit.value:04X}, which needs "
-                f"{spelling.shortest_length(unit.value)}")
-    if kind == K.SURROGATE:
-        half = "high" if unit.value <= 0xDBFF else "low"
-        return f"encoded {half} surrogate U+{unit.value:04X} (only UTF-16 may hold it)"
-    if kind == K.OUT_OF_RANGE:
-        return f"value 0x{unit.value:X} is above U+10FFFF, the last code point"
-    if kind == K.LEGACY_LONG_FORM:
-        return f"{unit.length}-byte form of the 1993 UTF-8, withdrawn by RFC 3629"
-    if kind == K.TRUNCATED:
-        lead = data[0] if data else 0
-        need = decoder.STRUCT_LEN[lead]
-        where = " at the end of the file" if unit.at_end else ""
-        # unit.length counts the lead: "only 1 arrived" is the lead alone.
-        return (f"truncated: the lead byte announces {need} bytes, only {unit.length} "
-                f"arrived{where}")
-    if kind == K.UNEXPECTED_CONTINUATION:
-        return "continuation byte with no lead byte before it"
-    if kind == K.INVALID_BYTE:
-        return f"byte {data[0]:02X} never appears in UTF-8" if data else "byte never used in UTF-8"
-    if unit.warnings:
-        cp = f"U+{unit.value:04X}" if unit.value is not None else ""
-        titles = "; ".join(K.KIND_TITLES.get(w, w) for w in unit.warnings)
-        return f"{cp}: {titles}"
-    return ""
 
 
 def kind_text(unit: decoder.Unit, kinds: frozenset[str] | None = None) -> str:
@@ -555,7 +524,7 @@ class ProblemListDock(QDockWidget):
         if show in (SHOW_BOTH, SHOW_WARNINGS):
             names += K.WARNING_KINDS
         for name in names:
-            self.kind_combo.addItem(f"{name}: {K.KIND_TITLES[name]}", name)
+            self.kind_combo.addItem(f"{name}: {K.title(name)}", name)
         found = self.kind_combo.findData(current)
         self.kind_combo.setCurrentIndex(max(found, 0))
         self.kind_combo.blockSignals(False)

@@ -30,18 +30,10 @@ def describe_unit(unit: decoder.Unit, data: bytes, origin: int | None = None,
         cp = unit.value
         lines.append(f"U+{cp:04X} {cp_name(cp)}")
         for w in unit.warnings:
-            lines.append(f"warning: {K.KIND_TITLES.get(w, w)}")
+            lines.append(f"warning: {K.title(w)}")
     else:
-        title = K.KIND_TITLES[unit.kind]
-        what = {
-            K.OVERLONG: "a value written with more bytes than it needs",
-            K.SURROGATE: "a UTF-16 surrogate encoded on its own, invalid in UTF-8",
-            K.OUT_OF_RANGE: "a value beyond U+10FFFF, the last code point",
-            K.LEGACY_LONG_FORM: "a 5- or 6-byte form of the 1993 FSS-UTF, withdrawn by RFC 3629",
-            K.TRUNCATED: "a lead byte without all the continuation bytes it announces",
-            K.UNEXPECTED_CONTINUATION: "a continuation byte (80-BF) with no lead byte before it",
-            K.INVALID_BYTE: "FE or FF, bytes that no UTF-8 ever uses",
-        }[unit.kind]
+        info = K.KINDS[unit.kind]
+        title, what = info.title, info.summary
         value = f" (value U+{unit.value:04X})" if unit.value is not None else ""
         lines.append(f"problem: {title}{value}: {what}")
         if unit.at_end:

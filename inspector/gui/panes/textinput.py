@@ -235,11 +235,11 @@ class TextInput:
         data = doc.read(unit.offset, unit.length).hex(" ").upper()
         where = f"offset {unit.offset:,} (0x{unit.offset:X}), bytes {data}"
         if unit.kind != K.VALID:
-            text = f"{K.KIND_TITLES[unit.kind]}: {max(unit.replacements, 1)} \u00d7 U+FFFD"
+            text = f"{K.title(unit.kind)}: {max(unit.replacements, 1)} \u00d7 U+FFFD"
         else:
             text = f"U+{unit.value:04X} {unicode_name(unit.value) or ''}".rstrip()
         if unit.warnings:
-            text += "\n" + ", ".join(K.KIND_TITLES.get(w, w) for w in unit.warnings)
+            text += "\n" + ", ".join(K.title(w) for w in unit.warnings)
         found = doc.findings_in(unit.offset, unit.end)
         notes = f"\n\n{findings.describe(found)}" if found else ""
         return f"{text}\n{where}{notes}"

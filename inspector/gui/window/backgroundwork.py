@@ -43,9 +43,9 @@ def problem_search_steps(source, cursor: int, origin, dialect: str, index, forwa
 def describe_problem(unit) -> str:
     """The status bar's note for a problem found."""
     if unit.is_error:
-        what = K.KIND_TITLES.get(unit.kind, unit.kind)
+        what = K.title(unit.kind)
     else:
-        what = ", ".join(K.KIND_TITLES.get(w, w) for w in unit.warnings)
+        what = ", ".join(K.title(w) for w in unit.warnings)
     return f"problem at 0x{unit.offset:X}: {what}"
 
 

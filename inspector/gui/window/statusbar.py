@@ -32,9 +32,9 @@ def unit_summary(u) -> str:
     if u.kind == K.VALID:
         text = f"U+{u.value:04X} {cp_name(u.value)}"
         if u.warnings:
-            text += " (" + ", ".join(K.KIND_TITLES.get(w, w) for w in u.warnings) + ")"
+            text += " (" + ", ".join(K.title(w) for w in u.warnings) + ")"
         return text
-    return f"{K.KIND_TITLES[u.kind]}, {u.length} byte{'s' if u.length != 1 else ''}"
+    return f"{K.title(u.kind)}, {u.length} byte{'s' if u.length != 1 else ''}"
 
 
 def _label(name: str, tip: str) -> QLabel:

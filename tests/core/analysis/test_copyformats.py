@@ -72,7 +72,7 @@ def test_table():
     assert rows[1] == ["0", "1", "41", "valid", "U+0041", "LATIN CAPITAL LETTER A", ""]
     assert rows[2] == ["1", "3", "e2 82 ac", "valid", "U+20AC", "EURO SIGN", ""]
     assert rows[3][:5] == ["4", "2", "c0 af", "overlong", "U+002F"]
-    assert rows[3][5] == K.KIND_TITLES[K.OVERLONG]
+    assert rows[3][5] == K.title(K.OVERLONG)
     assert rows[4][3] == "valid" and rows[4][6] == "zwnbsp"  # U+FEFF not at offset 0
     assert all(len(r) == len(TABLE_COLUMNS) for r in rows)
 

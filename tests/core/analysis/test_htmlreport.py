@@ -7,8 +7,9 @@ from html.parser import HTMLParser
 from inspector import __version__, resources_access
 from inspector.core.analysis import batch as BA
 from inspector.core.analysis.encodings.families import role_for_encoding
-from inspector.core.analysis.htmlreport import (EXPLANATIONS, REGION_COLOURS, overview_svg,
-                                                render_html, write_html)
+from inspector.core.analysis.htmlreport import (REGION_COLOURS, overview_svg, render_html,
+                                                write_html)
+from inspector.core.units import kinds as K
 from inspector.core.units.ranges import byte_range
 
 from tests.core.analysis import corpus as C
@@ -82,7 +83,7 @@ def test_report_holds_the_counts():
     assert "bidi_control" in c.text_by_id["warnings"] and "7" in c.text_by_id["warnings"]
     assert "e0 80 af" in c.text_by_id["problems"] and "ff" in c.text_by_id["problems"]
     assert "e1 80" in c.text_by_id["problems"] and "0x1000" in c.text_by_id["problems"]
-    assert EXPLANATIONS["overlong"] in c.text_by_id["problems"]
+    assert K.KINDS["overlong"].explanation in c.text_by_id["problems"]
     assert "ab" * 32 in c.text_by_id["summary"]
     assert "2023-11-14" in c.text_by_id["summary"]  # the mtime as a date
     assert "not valid UTF-8" in c.text_by_id["verdict"]

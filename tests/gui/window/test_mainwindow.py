@@ -228,7 +228,7 @@ def test_legend_lists_every_kind_and_mark(window, qtbot):
 
     text = " ".join(lbl.text() for lbl in dlg.findChildren(QLabel))
     for kind in K.ERROR_KINDS:
-        assert K.KIND_TITLES[kind] in text
+        assert K.title(kind) in text
     assert "(mark O)" in text and "(mark C)" in text
     dlg.close()
 

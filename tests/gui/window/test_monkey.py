@@ -685,7 +685,7 @@ class Monkey:
         if mine.kind == K.VALID:
             assert w.status_unit.text().startswith(f"U+{mine.value:04X}")
         else:
-            assert w.status_unit.text().startswith(K.KIND_TITLES[mine.kind])
+            assert w.status_unit.text().startswith(K.title(mine.kind))
 
 
 # --------------------------------------------------------------------------- the test
