@@ -211,7 +211,6 @@ ERROR_KINDS = tuple(k.name for k in sorted(TABLE, key=lambda k: k.code) if k.is_
 WARNING_KINDS = tuple(k.name for k in sorted(TABLE, key=lambda k: k.code) if k.is_warning)
 # A unit's kinds, valid first: the name of each kind code of the vectorised paths.
 ALL_KINDS = (VALID,) + ERROR_KINDS
-KIND_TITLES = {k.name: k.title for k in TABLE}
 
 
 def title(name: str) -> str:

@@ -33,12 +33,20 @@ class _Swatch(QWidget):
         p.end()
 
 
+# Samples of the rows that are not a kind; a kind's is its sample in the kinds table.
 _SAMPLES = {
     style.ASCII: "41", style.MULTI2: "C3 A9", style.MULTI3: "E2 82", style.MULTI4: "F0 9F",
-    style.MULTI_LONG: "ED A0", K.OVERLONG: "C0 AF", K.SURROGATE: "ED A0",
-    K.OUT_OF_RANGE: "F4 90", K.LEGACY_LONG_FORM: "F8 88", K.TRUNCATED: "E2 82",
-    K.UNEXPECTED_CONTINUATION: "80", K.INVALID_BYTE: "FF", style.WARNING: "EF BB",
+    style.MULTI_LONG: "ED A0", style.WARNING: "EF BB",
 }
+SAMPLE_BYTES = 2  # what a swatch has room for
+
+
+def sample_text(role: str) -> str:
+    """The bytes a row's swatch shows."""
+    info = K.KINDS.get(role)
+    if info is not None:
+        return info.sample[:SAMPLE_BYTES].hex(" ").upper()
+    return _SAMPLES.get(role, "")
 
 
 class LegendDialog(QDialog):
@@ -51,10 +59,10 @@ class LegendDialog(QDialog):
         pal = style.Palette.current()
         grid = QGridLayout(self)
         row = 0
-        for role, title in style.LEGEND:
+        for role, title in style.legend():
             fill = pal.color(style.fill_role(role)) if role != style.WARNING else pal.color("warning_fill")
-            mark = style.MARKS.get(role, "")
-            grid.addWidget(_Swatch(fill, pal.color(role), mark, _SAMPLES.get(role, "")), row, 0)
+            mark = style.mark_of(role)
+            grid.addWidget(_Swatch(fill, pal.color(role), mark, sample_text(role)), row, 0)
             words = title + (f"   (mark {mark})" if mark else "")
             grid.addWidget(QLabel(words), row, 1)
             row += 1

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QDialog, QDialogButtonBox, QGr
                                QWidget)
 
 from inspector.core.units import decoder
+from inspector.core.units import kinds as K
 from inspector.gui.look import style
 from inspector.gui.runtime import workers
 
@@ -43,18 +44,23 @@ class ByteClass:
         return ", ".join(f"{a:02X}" if a == b else f"{a:02X}-{b:02X}" for a, b in parts)
 
 
+def _kind_class(key: str, title: str, kind: str, values: range) -> ByteClass:
+    """A class whose bytes always start a unit of one error kind: its colour and mark."""
+    info = K.KINDS[kind]
+    return ByteClass(key, title, info.role, info.mark, values)
+
+
 BYTE_CLASSES = (
     ByteClass("ascii", "ASCII", "ascii", "A", range(0x00, 0x80)),
     ByteClass("continuation", "continuation", "match", "C", range(0x80, 0xC0)),
-    ByteClass("overlong_lead", "2-byte lead, always overlong", "overlong", "O", range(0xC0, 0xC2)),
+    _kind_class("overlong_lead", "2-byte lead, always overlong", K.OVERLONG, range(0xC0, 0xC2)),
     ByteClass("lead2", "2-byte lead", "multi2", "2", range(0xC2, 0xE0)),
     ByteClass("lead3", "3-byte lead", "multi3", "3", range(0xE0, 0xF0)),
     ByteClass("lead4", "4-byte lead", "multi4", "4", range(0xF0, 0xF5)),
-    ByteClass("above_max", "4-byte lead, always above U+10FFFF", "out_of_range", "R",
-              range(0xF5, 0xF8)),
-    ByteClass("legacy_lead", "5/6-byte lead (1993 form)", "legacy_long_form", "L",
-              range(0xF8, 0xFE)),
-    ByteClass("never", "never used", "invalid_byte", "X", range(0xFE, 0x100)),
+    _kind_class("above_max", "4-byte lead, always above U+10FFFF", K.OUT_OF_RANGE,
+                range(0xF5, 0xF8)),
+    _kind_class("legacy_lead", "5/6-byte lead (1993 form)", K.LEGACY_LONG_FORM, range(0xF8, 0xFE)),
+    _kind_class("never", "never used", K.INVALID_BYTE, range(0xFE, 0x100)),
 )
 CLASS_OF_BYTE = [None] * 256
 for _c in BYTE_CLASSES:

@@ -140,9 +140,9 @@ def sections_for(f: ScanFigures) -> list[Section]:
     lengths = [Bar(f"{n}-byte" + (" (ASCII)" if n == 1 else ""), c,
                    LENGTH_ROLES.get(n, style.MULTI_LONG))
                for n, c in sorted(f.units_by_length.items())]
-    errors = [Bar(k, f.errors_by_kind[k], k, style.MARKS.get(k, ""))
+    errors = [Bar(k, f.errors_by_kind[k], k, style.mark_of(k))
               for k in K.ERROR_KINDS if f.errors_by_kind.get(k)]
-    warnings = [Bar(k, f.warnings_by_kind[k], style.WARNING, style.MARKS[style.WARNING])
+    warnings = [Bar(k, f.warnings_by_kind[k], style.WARNING, style.mark_of(style.WARNING))
                 for k in K.WARNING_KINDS if f.warnings_by_kind.get(k)]
     return [Section("Valid units by length", lengths, "no valid units"),
             Section("Errors by kind", errors, "no errors"),

@@ -3,8 +3,9 @@ a palette file per theme (``resources/palettes/*.json``, read through
 :mod:`inspector.resources_access`) and glyphs from a separate table. Paint code asks here
 and never hard-codes a colour or a substitute glyph.
 
-Problem marks do not rely on colour alone: every error kind also has a short mark
-(``MARKS``) that the views draw beside the colour.
+Problem marks do not rely on colour alone: every error kind also has a short mark (its
+``mark`` in the kinds table, :data:`inspector.core.units.kinds.TABLE`) that the views
+draw beside the colour. Kinds are coloured by their role in that table.
 """
 
 from __future__ import annotations
@@ -22,21 +23,17 @@ from inspector.core.units.decoder import Unit
 
 # Roles of valid units, by structure.
 ASCII, MULTI2, MULTI3, MULTI4, MULTI_LONG = "ascii", "multi2", "multi3", "multi4", "multi_long"
-WARNING = "warning"
+WARNING = K.WARNING_ROLE
 MULTI_ROLES = (MULTI2, MULTI3, MULTI4, MULTI_LONG)
 
-# A mark for each problem kind, readable without colour (in the hex cells' corner, the
-# legend, the overview's tooltips).
-MARKS = {
-    K.OVERLONG: "O",
-    K.SURROGATE: "S",
-    K.OUT_OF_RANGE: "R",
-    K.LEGACY_LONG_FORM: "L",
-    K.TRUNCATED: "T",
-    K.UNEXPECTED_CONTINUATION: "C",
-    K.INVALID_BYTE: "X",
-    WARNING: "!",
-}
+
+def mark_of(role: str) -> str:
+    """The mark of a role, readable without colour (in the hex cells' corner, the legend,
+    the statistics): a kind's from the kinds table, the warnings' one, or none."""
+    info = K.KINDS.get(role)
+    if info is not None:
+        return info.mark
+    return K.WARNING_MARK if role == WARNING else ""
 
 
 def role_for(unit: Unit) -> str:
@@ -56,8 +53,8 @@ def role_for(unit: Unit) -> str:
 
 def mark_for(unit: Unit) -> str:
     if unit.kind != K.VALID:
-        return MARKS[unit.kind]
-    return MARKS[WARNING] if unit.warnings else ""
+        return K.KINDS[unit.kind].mark
+    return K.WARNING_MARK if unit.warnings else ""
 
 
 def fill_role(role: str) -> str:
@@ -166,9 +163,16 @@ class Palette:
                         if isinstance(value, str) and value.startswith("#")}
 
     def color(self, role: str) -> QColor:
+        """The colour of ``role``: a palette role, or a kind's name (a warning's is the
+        warnings' role in the kinds table). A role the palette lacks (a palette of an
+        older version) is drawn in the text colour."""
         c = self._colors.get(role)
         if c is None:
-            c = self._colors.get("warning" if role in K.WARNING_KINDS else "text")
+            info = K.KINDS.get(role)
+            if info is not None and info.role:
+                c = self._colors.get(info.role)
+            if c is None:
+                c = self._colors.get("text")
         return QColor(c)
 
     def unit_color(self, unit: Unit) -> QColor:
@@ -198,15 +202,18 @@ class Palette:
         return cls.current()
 
 
-LEGEND = [
-    (ASCII, "ASCII (1 byte)"),
-    (MULTI2, "2-byte sequence"),
-    (MULTI3, "3-byte sequence"),
-    (MULTI4, "4-byte sequence"),
-    (MULTI_LONG, "longer valid unit (CESU-8 pair, 1993 form)"),
-    *[(k, K.KIND_TITLES[k]) for k in K.ERROR_KINDS],
-    (WARNING, "valid, with a warning"),
-]
+def legend() -> list[tuple[str, str]]:
+    """The legend's rows, (role, words): the valid units by length, each error kind of
+    the kinds table, the warnings."""
+    return [
+        (ASCII, "ASCII (1 byte)"),
+        (MULTI2, "2-byte sequence"),
+        (MULTI3, "3-byte sequence"),
+        (MULTI4, "4-byte sequence"),
+        (MULTI_LONG, "longer valid unit (CESU-8 pair, 1993 form)"),
+        *[(k, K.title(k)) for k in K.ERROR_KINDS],
+        (WARNING, "valid, with a warning"),
+    ]
 
 
 def clear_picture(width: float, height: float, ratio: float) -> QPixmap:

@@ -127,12 +127,12 @@ def test_problem_marks_are_letters_in_the_legend(window, qtbot):
     from inspector.core.units import kinds as K
     from inspector.gui.look import style
 
-    letters = [style.MARKS[k] for k in K.ERROR_KINDS]
+    letters = [style.mark_of(k) for k in K.ERROR_KINDS]
     assert len(set(letters)) == len(letters) and all(len(m) == 1 for m in letters)
     window.show_legend()
     text = " ".join(l.text() for l in window.legend_dialog.findChildren(QLabel))
     for k in K.ERROR_KINDS:
-        assert f"(mark {style.MARKS[k]})" in text
+        assert f"(mark {style.mark_of(k)})" in text
     window.legend_dialog.close()
 
 

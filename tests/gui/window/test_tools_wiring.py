@@ -215,7 +215,7 @@ def test_exports_and_repair_from_the_window(opened, tmp_path, qtbot):
 
 def test_problem_marks_do_not_rely_on_colour():
     """Every error kind has its own mark letter (and the legend names it)."""
-    marks = {k: style.MARKS.get(k) for k in K.ERROR_KINDS}
+    marks = {k: style.mark_of(k) for k in K.ERROR_KINDS}
     assert all(marks.values()), marks
     assert len(set(marks.values())) == len(marks)
 
