@@ -133,7 +133,7 @@ def repair_dialect(dialect: str) -> str:
     """The dialect the file is cut under for a repair (see the module text): WTF-8 and
     FSS-UTF accept units that UTF-8 cannot spell, so those are cut as UTF-8."""
     dialect = K.check_dialect(dialect)
-    return dialect if dialect in (K.CESU8, K.MUTF8) else K.UTF8
+    return dialect if dialect in K.PAIR_UNIT_DIALECTS else K.UTF8
 
 
 # ------------------------------------------------------------- finding the problem runs
@@ -218,7 +218,7 @@ def chunks_with_runs(source, dialect: str, chunk_size: int, stats: Counter
     """(offset, chunk, [(run start, run end)]) for the whole source, each chunk
     ending at a unit boundary. ``stats['read']`` counts the bytes handed out."""
     size = source.size
-    pairs = dialect in (K.CESU8, K.MUTF8)
+    pairs = dialect in K.PAIR_UNIT_DIALECTS
     pos = 0
     while pos < size:
         data = read_chunk(source, pos, min(chunk_size, size - pos))

@@ -38,8 +38,6 @@ KIND_CODES = (K.VALID,) + K.ERROR_KINDS
 CODE_OF = {name: i for i, name in enumerate(KIND_CODES)}
 C_VALID, C_OVERLONG, C_SURROGATE, C_OUT_OF_RANGE, C_LEGACY, C_TRUNCATED, C_STRAY, C_INVALID = range(8)
 
-PAIR_DIALECTS = (K.WTF8, K.CESU8, K.MUTF8)
-
 _STRUCT = np.frombuffer(STRUCT_LEN, dtype=np.uint8)
 # Structural length with continuation bytes as 1 (a stray is a 1-byte unit).
 LEAD_LENGTH = np.where(_STRUCT == 0, 1, _STRUCT).astype(np.uint8)
@@ -111,7 +109,7 @@ def _is_low(data, i: int) -> bool:
 def splits_pair(data, p: int, dialect: str) -> bool:
     """True if a cut at ``p`` would separate a high surrogate from the low one after it
     (a CESU-8 pair, or a WTF-8 pair whose halves must both stay errors)."""
-    return dialect in PAIR_DIALECTS and _is_high(data, p - 3) and _is_low(data, p)
+    return dialect in K.PAIR_DIALECTS and _is_high(data, p - 3) and _is_low(data, p)
 
 
 def safe_stop(data, limit: int, dialect: str) -> int:
@@ -259,7 +257,7 @@ def classify(m: np.ndarray, offsets_of, forced: np.ndarray | None, stream_end: b
             warn[cv] = warning_bits(v[ok], offsets_of(st[cv]), dialect, Lc[ok])
 
     offset = offsets_of(st)
-    if dialect in PAIR_DIALECTS:
+    if dialect in K.PAIR_DIALECTS:
         kind, value, length, keep = _pair_dialect(dialect, kind, value, length, offset)
         sur_valid = np.flatnonzero((kind == C_VALID) & (length >= 3) & (value >= 0xD800)
                                    & ((value <= 0xDFFF) | (length == 6)))

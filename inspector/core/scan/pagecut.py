@@ -33,8 +33,6 @@ KIND_NAMES = (K.VALID,) + K.ERROR_KINDS
  C_INVALID) = range(8)
 _KIND_OBJECTS = np.array(KIND_NAMES, dtype=object)
 
-PAIR_DIALECTS = (K.WTF8, K.CESU8, K.MUTF8)
-
 # Per byte: the length of the unit it starts when complete (1 for ASCII, continuation
 # bytes and FE/FF), its kind before looking further, and its payload bits.
 UNIT_LENGTH = np.frombuffer(STRUCT_LEN, dtype=np.uint8).copy()
@@ -148,7 +146,7 @@ def cut(data: bytes | bytearray | memoryview, base: int = 0, dialect: str = K.UT
         value[multi] = v
 
     keep = None
-    if dialect in PAIR_DIALECTS:
+    if dialect in K.PAIR_DIALECTS:
         keep = _pair_surrogates(dialect, st, kind, value, length, strays)
 
     replacements = (kind != C_VALID).astype(np.int64)

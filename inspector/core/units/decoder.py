@@ -279,7 +279,7 @@ def cut(data: bytes | bytearray | memoryview, base: int = 0, dialect: str = K.UT
     out: list[Unit] = []
     append = out.append
     slen = STRUCT_LEN
-    pairs = dialect in (K.WTF8, K.CESU8, K.MUTF8)
+    pairs = dialect in K.PAIR_DIALECTS
     fss = dialect == K.FSS_UTF
     ascii_warnings = _ASCII_WARNINGS_MUTF8 if dialect == K.MUTF8 else _ASCII_WARNINGS
     ascii_run = _ASCII_RUN.match
@@ -431,7 +431,7 @@ def unit_start(source: Source, offset: int, origin: int | None = None,
         return offset  # the lead's unit ends before offset: a stray continuation byte
     start = lo + q
     # A low surrogate right after a complete high one is the second half of a pair.
-    if (dialect in (K.CESU8, K.MUTF8) and q >= 3 and start - 3 >= seg_start
+    if (dialect in K.PAIR_UNIT_DIALECTS and q >= 3 and start - 3 >= seg_start
             and _is_low_surrogate_at(window, q, len(window))
             and _is_high_surrogate_at(window, q - 3, len(window))):
         return start - 3
@@ -451,7 +451,7 @@ def safe_boundary(source: Source, offset: int, origin: int | None, dialect: str)
     cutting the whole stream: the start of the unit holding ``offset``, moved back over a
     high surrogate that may pair with it (so WTF-8 knows whether it is lone)."""
     start = unit_start(source, offset, origin, dialect)
-    if dialect in (K.WTF8, K.CESU8, K.MUTF8):
+    if dialect in K.PAIR_DIALECTS:
         seg_start, _ = _segment(offset, origin, source.size)
         if start - 3 >= seg_start:
             w = source.read(start - 3, 6)

@@ -142,7 +142,7 @@ def test_decode_pieces_inside_a_chunk(monkeypatch):
     for dialect in K.DIALECTS:
         out = run(policy_counts(MemorySource(data), dialect, chunk_size=1000))
         assert out.output_size[REPLACE] == len(expected[dialect])
-        runs = repair_module.runs_in_chunk(memoryview(data), dialect in (K.CESU8, K.MUTF8))
+        runs = repair_module.runs_in_chunk(memoryview(data), dialect in K.PAIR_UNIT_DIALECTS)
         assert all(a < b for a, b in runs)
         assert all(runs[k][1] < runs[k + 1][0] for k in range(len(runs) - 1))
 
