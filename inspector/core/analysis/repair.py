@@ -57,6 +57,7 @@ from collections import Counter
 from typing import Iterator, Mapping
 
 from inspector.core.units import kinds as K
+from inspector.core.units.boundaries import chunk_end
 from inspector.core.units.decoder import Unit, cut
 from inspector.core.analysis.search import Progress, read_chunk
 
@@ -167,29 +168,6 @@ def problem_runs(data) -> list[tuple[int, int]]:
     return runs
 
 
-def _is_cont(b: int) -> bool:
-    return 0x80 <= b <= 0xBF
-
-
-def chunk_cut(data, pairs: bool) -> int:
-    """An index near the end of ``data`` that is a unit boundary and not inside a
-    surrogate pair (when ``pairs``): the units before it are complete in ``data``."""
-    n = len(data)
-    k = n - 1
-    # A non-continuation byte always starts a unit; a unit is at most 6 bytes long, so if
-    # the last 6 bytes are all continuation bytes the end itself is a boundary.
-    while k >= max(0, n - 6) and _is_cont(data[k]):
-        k -= 1
-    if k < max(0, n - 6):
-        return n
-    if (pairs and k >= 3 and data[k] == 0xED and data[k - 3] == 0xED
-            and 0xA0 <= data[k - 2] <= 0xAF and _is_cont(data[k - 1])):
-        # A complete high surrogate before the ED at k: that ED may start its low half
-        # (perhaps not all read yet), and a pair must stay in one chunk.
-        k -= 3
-    return k
-
-
 # CPython's decoder builds a str of each piece it checks; pieces that stay in the CPU's
 # cache are checked about twice as fast as multi-megabyte ones.
 _DECODE_PIECE = 256 << 10
@@ -201,8 +179,8 @@ def runs_in_chunk(view, pairs: bool) -> list[tuple[int, int]]:
     start = 0
     n = len(view)
     while start < n:
-        stop = n if n - start <= _DECODE_PIECE else start + chunk_cut(
-            view[start:start + _DECODE_PIECE], pairs)
+        stop = n if n - start <= _DECODE_PIECE else start + chunk_end(
+            view[start:start + _DECODE_PIECE], _DECODE_PIECE, pairs)
         for a, b in problem_runs(view[start:stop]):
             a += start
             b += start
@@ -225,7 +203,7 @@ def chunks_with_runs(source, dialect: str, chunk_size: int, stats: Counter
         if not data:
             raise RepairError(f"the file ended at {pos:,} bytes, before its size of {size:,}: "
                               "it changed while it was read")
-        end = len(data) if pos + len(data) >= size else chunk_cut(data, pairs)
+        end = len(data) if pos + len(data) >= size else chunk_end(data, len(data), pairs)
         view = memoryview(data)[:end]
         runs = runs_in_chunk(view, pairs)
         stats["read"] = pos + end

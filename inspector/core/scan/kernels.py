@@ -2,7 +2,8 @@
 
 Everything here works on one *window*: a piece of one stream whose first byte starts a
 unit and whose end ``stop`` is a unit boundary that no CESU-8 / WTF-8 surrogate pair
-straddles (see :func:`safe_stop`). Inside a window three paths exist:
+straddles (see :func:`inspector.core.units.boundaries.chunk_end`). Inside a window
+three paths exist:
 
 * clean: CPython's C decoder validates the window; unit counts come from byte-class
   counts and only bytes whose (lead, second byte) can start a code point that carries
@@ -28,7 +29,8 @@ from itertools import repeat
 import numpy as np
 
 from inspector.core.units import kinds as K
-from inspector.core.units.decoder import SECOND_BYTE_RANGE, STRUCT_LEN, Unit
+from inspector.core.units.boundaries import STRUCT_LEN, chunk_end
+from inspector.core.units.decoder import SECOND_BYTE_RANGE, Unit
 from inspector.core.units.spelling import MIN_VALUE
 from inspector.core.scan.pagecut import pair_value, surrogate_pairs
 from inspector.core.scan.tables import B_BOM, B_UNASSIGNED, B_ZWNBSP, tables
@@ -92,43 +94,6 @@ def error_spans(view, limit: int):
     finally:
         _local.spans = None
     return spans, text
-
-
-# ------------------------------------------------------------------ window boundaries
-
-def _is_high(data, i: int) -> bool:
-    return (i >= 0 and i + 2 < len(data) and data[i] == 0xED and 0xA0 <= data[i + 1] <= 0xAF
-            and 0x80 <= data[i + 2] <= 0xBF)
-
-
-def _is_low(data, i: int) -> bool:
-    return (i >= 0 and i + 2 < len(data) and data[i] == 0xED and 0xB0 <= data[i + 1] <= 0xBF
-            and 0x80 <= data[i + 2] <= 0xBF)
-
-
-def splits_pair(data, p: int, dialect: str) -> bool:
-    """True if a cut at ``p`` would separate a high surrogate from the low one after it
-    (a CESU-8 pair, or a WTF-8 pair whose halves must both stay errors)."""
-    return dialect in K.PAIR_DIALECTS and _is_high(data, p - 3) and _is_low(data, p)
-
-
-def safe_stop(data, limit: int, dialect: str) -> int:
-    """A unit boundary at or before ``limit`` (which must leave at least 6 bytes of
-    ``data`` after it), such that every unit starting before it ends at or before it.
-
-    A non-continuation byte always starts a unit, so the nearest one works; in a long run
-    of continuation bytes any byte 6 or more past the last lead is a stray, which also
-    starts a unit.
-    """
-    p = limit
-    floor = max(1, limit - 6)
-    while p > floor and 0x80 <= data[p] <= 0xBF:
-        p -= 1
-    if 0x80 <= data[p] <= 0xBF:
-        p = limit  # seven continuation bytes in a row: data[limit] is a stray
-    if splits_pair(data, p, dialect):
-        p -= 3
-    return p
 
 
 # -------------------------------------------------------------------------- the rows
@@ -800,7 +765,7 @@ def first_error_units(data, a: int, b: int, need: int, offset: int, stream_end: 
     while p < b and len(out) < need:
         q = b
         if b - p > span + 8:
-            q = safe_stop(data, p + span, K.UTF8)
+            q = chunk_end(data, p + span, False)
         u8, code, um1, cont = byte_codes(data, p, q)
         starts = _problems(code, um1, cont, need - len(out))[1]
         out += _units_at(u8, code, q - p, starts, offset + p - a, stream_end and q == b)

@@ -11,6 +11,7 @@ import numpy as np
 from inspector.core.scan import kernels as KR
 from inspector.core.scan import tables as TB
 from inspector.core.units import kinds as K
+from inspector.core.units.boundaries import STRUCT_LEN, boundary_at_or_after, chunk_end
 from inspector.core.units.decoder import cut, units_by_length
 from inspector.core.scan.tally import add_warning_bits
 from inspector.core.scan.windows import LOOKAHEAD
@@ -82,7 +83,7 @@ def _first_hit_offset(buf, a: int, text: str, k: int) -> int:
     span = min(len(buf) - a, 4 * k)
     starts = np.flatnonzero(np.frombuffer(buf, dtype=np.int8, count=span, offset=a) >= -64)
     r = a + int(starts[k - 1])
-    return r + _STRUCT[buf[r]]
+    return r + STRUCT_LEN[buf[r]]
 
 
 _HIT_BUDGET = 1 << 16  # hits counted at once: bounds the memory of warning-dense text
@@ -482,25 +483,6 @@ def _dense_block(result, index, buf, base: int, a: int, b: int, blk: int, C) -> 
     return C.error_bytes
 
 
-_STRUCT = bytes(KR.LEAD_LENGTH.tolist())
-
-
-def boundary_at_or_after(buf, p: int, lo: int = 0) -> int:
-    """The first unit boundary at or after ``p`` in ``buf`` (where ``buf[lo]`` starts a
-    unit; ``buf`` holds the bytes up to the stream's end or 8+ past ``p``)."""
-    q = p
-    while q > lo and q > p - 6 and 0x80 <= buf[q] <= 0xBF:
-        q -= 1
-    lead = buf[q]
-    if q == p or 0x80 <= lead <= 0xBF:
-        return p  # p starts a unit itself (a stray if it is a continuation byte)
-    end = q + 1
-    limit = min(len(buf), q + _STRUCT[lead])
-    while end < limit and 0x80 <= buf[end] <= 0xBF:
-        end += 1
-    return end if end > p else p
-
-
 def fast_segment(result, index, source, seg_start: int, seg_end: int, chunk_size: int, hasher,
                   stream_end: int | None = None):
     """Scan the stream [seg_start, seg_end) in the utf-8 dialect; yields after every
@@ -521,7 +503,7 @@ def fast_segment(result, index, source, seg_start: int, seg_end: int, chunk_size
         if pos + want >= seg_end or short:
             stop, final = len(buf), ends_stream or short
         else:
-            stop = KR.safe_stop(buf, want, K.UTF8)
+            stop = chunk_end(buf, want, False)
             final = False
         if hasher is not None:
             hasher.update(memoryview(buf)[:stop])

@@ -30,6 +30,7 @@ from inspector.core.scan import results, scanner
 from inspector.core.analysis import verdict as verdict_mod
 from inspector.core.scan.lines import LineCounter
 from inspector.core.source.bytesource import display_path
+from inspector.core.units.boundaries import safe_end_in
 from inspector.gui.runtime import workers
 
 JSON, CSV, HTML = "json", "csv", "html"
@@ -211,33 +212,10 @@ def export_steps(kind: str, source, dialect: str, scan, target: str, findings=No
 CSV_REGION = 8 << 20  # bytes handed to the report's CSV writer between two progress steps
 
 
-def safe_boundary(source, offset: int) -> int:
-    """The first offset at or after ``offset`` where every dialect's cut of the whole
-    file starts a unit that no pair or sequence crosses, so regions cut on their own
-    give the same units as the whole file: an ASCII byte; a lead byte other than ED
-    (ED may be the second half of a CESU-8 / WTF-8 surrogate pair); or a continuation
-    byte with six continuation bytes before it (a stray: no lead is within reach)."""
-    size = source.size
-    pos = offset
-    while pos < size:
-        lo = max(pos - 6, 0)
-        window = source.read(lo, 4096 + (pos - lo))
-        if not window:
-            return size
-        run = 0  # continuation bytes seen in a row before the current one
-        for i, byte in enumerate(window):
-            at = lo + i
-            if at >= pos:
-                if byte < 0x80 or (byte >= 0xC0 and byte != 0xED) or (byte < 0xC0 and run >= 6):
-                    return at
-            run = run + 1 if 0x80 <= byte < 0xC0 else 0
-        pos = lo + len(window)
-    return size
-
-
 def _csv_steps(source, dialect: str, target: str, region: int | None = None):
     """Every error unit, streamed with the report's CSV writer region by region (cut
-    at safe boundaries, so the rows are those of the whole file): memory stays flat
+    at safe boundaries, ``boundaries.safe_end_in``, so the rows are those of the whole
+    file): memory stays flat
     whatever their number, and progress comes between regions."""
     region = region or CSV_REGION
     size = source.size
@@ -248,7 +226,7 @@ def _csv_steps(source, dialect: str, target: str, region: int | None = None):
         start = 0
         counter = LineCounter(dialect)  # lines and columns run on across the regions
         while start < size:
-            end = safe_boundary(source, min(start + region, size))
+            end = safe_end_in(source, min(start + region, size), dialect)
             rows += report_mod.write_csv(writer.file, source, dialect, start, end, header=False,
                                          counter=counter)
             start = end

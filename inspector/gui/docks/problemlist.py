@@ -24,7 +24,7 @@ from PySide6.QtGui import QFontDatabase, QKeyEvent
 from PySide6.QtWidgets import (QComboBox, QDockWidget, QHBoxLayout,
                                QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget)
 
-from inspector.core.units import decoder
+from inspector.core.units import boundaries, decoder
 from inspector.core.units import kinds as K
 from inspector.core.units import spelling
 from inspector.core.scan.blockindex import BlockIndex
@@ -71,7 +71,7 @@ def short_explanation(unit: decoder.Unit, data: bytes) -> str:
         return f"{unit.length}-byte form of the 1993 UTF-8, withdrawn by RFC 3629"
     if kind == K.TRUNCATED:
         lead = data[0] if data else 0
-        need = decoder.STRUCT_LEN[lead]
+        need = boundaries.STRUCT_LEN[lead]
         where = " at the end of the file" if unit.at_end else ""
         # unit.length counts the lead: "only 1 arrived" is the lead alone.
         return (f"truncated: the lead byte announces {need} bytes, only {unit.length} "
