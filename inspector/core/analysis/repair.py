@@ -47,7 +47,6 @@ encoding map from its encoding.
 
 from __future__ import annotations
 
-import codecs
 import hashlib
 import os
 import queue
@@ -59,6 +58,7 @@ from typing import Iterator, Mapping
 from inspector.core.units import kinds as K
 from inspector.core.units.boundaries import chunk_end
 from inspector.core.units.decoder import Unit, cut
+from inspector.core.units.errorruns import error_runs
 from inspector.core.analysis.search import Progress, read_chunk
 
 REPLACE = "replace"
@@ -139,33 +139,11 @@ def repair_dialect(dialect: str) -> str:
 
 # ------------------------------------------------------------- finding the problem runs
 
-_recorded = threading.local()
-
-
-def _record_subpart(error: UnicodeDecodeError):
-    _recorded.spans.append((error.start, error.end))
-    return "", error.end
-
-
-_RECORD = "utf8inspector.record"
-codecs.register_error(_RECORD, _record_subpart)
-
-
 def problem_runs(data) -> list[tuple[int, int]]:
     """[start, end) of each run of bytes that are not valid UTF-8, in order: CPython's
     maximal subparts, adjacent ones joined. Each run is a sequence of whole units."""
-    _recorded.spans = spans = []
-    try:
-        codecs.utf_8_decode(data, _RECORD, True)
-    finally:
-        _recorded.spans = None
-    runs: list[tuple[int, int]] = []
-    for start, end in spans:
-        if runs and runs[-1][1] == start:
-            runs[-1] = (runs[-1][0], end)
-        else:
-            runs.append((start, end))
-    return runs
+    runs = error_runs(data)[0]
+    return list(zip(runs[0::2], runs[1::2]))
 
 
 # CPython's decoder builds a str of each piece it checks; pieces that stay in the CPU's

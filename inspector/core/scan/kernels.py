@@ -9,7 +9,7 @@ three paths exist:
   counts and only bytes whose (lead, second byte) can start a code point that carries
   a warning are looked at further;
 * sparse errors: the same decode, with an error handler that records where the
-  maximal subparts are. Error units are exactly the unions of touching subparts (a
+  maximal subparts are (:func:`inspector.core.units.errorruns.error_runs`). Error units are exactly the unions of touching subparts (a
   valid unit never produces one, and every error unit's first subpart starts at its
   lead), so only those short intervals are classified with numpy;
 * dense errors: the whole window is classified with numpy.
@@ -21,8 +21,6 @@ merges a surrogate pair into one unit).
 
 from __future__ import annotations
 
-import codecs
-import threading
 from functools import partial
 from itertools import repeat
 
@@ -31,6 +29,7 @@ import numpy as np
 from inspector.core.units import kinds as K
 from inspector.core.units.boundaries import STRUCT_LEN, chunk_end
 from inspector.core.units.decoder import SECOND_BYTE_RANGE, Unit
+from inspector.core.units.errorruns import error_runs
 from inspector.core.units.spelling import MIN_VALUE
 from inspector.core.scan.pagecut import pair_value, surrogate_pairs
 from inspector.core.scan.tables import B_BOM, B_UNASSIGNED, B_ZWNBSP, tables
@@ -51,49 +50,6 @@ _SECOND_HI = np.array([r[1] if r else 0 for r in SECOND_BYTE_RANGE], dtype=np.ui
 # are left out: text uses them).
 BINARY_ASCII = np.zeros(256, dtype=bool)
 BINARY_ASCII[[*range(0x00, 0x09), *range(0x0E, 0x1B), *range(0x1C, 0x20), 0x7F]] = True
-
-
-# ----------------------------------------------------------------- locating the errors
-
-class _TooDense(Exception):
-    pass
-
-
-_local = threading.local()
-
-
-def _record(exc: UnicodeDecodeError):
-    state = _local.state
-    state[0] -= 1
-    if state[0] < 0:
-        raise _TooDense
-    spans = _local.spans
-    start, end = exc.start, exc.end
-    if spans and spans[-1] == start:
-        spans[-1] = end  # touching subparts belong to the same run of error units
-    else:
-        spans.append(start)
-        spans.append(end)
-    return ("", end)
-
-
-codecs.register_error("inspector-scan-record", _record)
-
-
-def error_spans(view, limit: int):
-    """Decode ``view`` (which ends at a unit boundary) with CPython's C decoder and
-    return the error intervals as a flat [start, end, start, end, ...] list (empty when
-    the bytes are valid UTF-8), or None when there are more than ``limit`` maximal
-    subparts (then numpy classifies the window faster)."""
-    _local.spans = spans = []
-    _local.state = [limit]  # handler calls left before the window counts as dense
-    try:
-        text = codecs.utf_8_decode(view, "inspector-scan-record", True)[0]
-    except _TooDense:
-        return None, None
-    finally:
-        _local.spans = None
-    return spans, text
 
 
 # -------------------------------------------------------------------------- the rows
@@ -423,11 +379,13 @@ def analyse(data: bytes, base: int, stop: int, final: bool, dialect: str, *,
 
     if not dense:
         limit = dense_limit if dense_limit is not None else max(64, stop // 96)
-        spans, text = error_spans(view, limit)
-        if spans is None:
+        found = error_runs(view, limit)
+        if found is None:
             if dense_max is not None and stop > dense_max:
                 return None  # the caller retries with a window of at most dense_max
             dense = True
+        else:
+            spans, text = found
     if dense:
         rows = classify(m, shift, None, final, dialect)
         if not want_warnings:
