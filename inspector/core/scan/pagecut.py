@@ -24,27 +24,15 @@ import numpy as np
 
 from inspector.core.units import decoder
 from inspector.core.units import kinds as K
-from inspector.core.units.boundaries import STRUCT_LEN, safe_start, segment
-from inspector.core.units.decoder import SECOND_BYTE_RANGE, Unit
-from inspector.core.units.spelling import MIN_VALUE
+from inspector.core.units.boundaries import safe_start, segment
+from inspector.core.units.decoder import Unit
+from inspector.core.scan.kernels.codes import (C_LEGACY, C_OUT_OF_RANGE, C_OVERLONG, C_STRAY,
+                                          C_SURROGATE, C_TRUNCATED, C_VALID, FIRST_KIND,
+                                          KIND_CODES, LEAD_LENGTH, PAYLOAD, SECOND_HI,
+                                          SECOND_LO, SMALLEST_VALUE)
 
-# Kind codes: 0 is valid, then the error kinds in the spec's order.
-KIND_NAMES = (K.VALID,) + K.ERROR_KINDS
-(C_VALID, C_OVERLONG, C_SURROGATE, C_OUT_OF_RANGE, C_LEGACY, C_TRUNCATED, C_STRAY,
- C_INVALID) = range(8)
-_KIND_OBJECTS = np.array(KIND_NAMES, dtype=object)
-
-# Per byte: the length of the unit it starts when complete (1 for ASCII, continuation
-# bytes and FE/FF), its kind before looking further, and its payload bits.
-UNIT_LENGTH = np.frombuffer(STRUCT_LEN, dtype=np.uint8).copy()
-UNIT_LENGTH[UNIT_LENGTH == 0] = 1
-FIRST_KIND = np.zeros(256, dtype=np.uint8)
-FIRST_KIND[0x80:0xC0] = C_STRAY
-FIRST_KIND[0xFE:] = C_INVALID
-PAYLOAD_MASK = np.array([0, 0x7F, 0x1F, 0x0F, 0x07, 0x03, 0x01], dtype=np.int64)[UNIT_LENGTH]
-SMALLEST_VALUE = np.array([0 if v is None else v for v in MIN_VALUE], dtype=np.int64)
-SECOND_LO = np.array([r[0] if r else 1 for r in SECOND_BYTE_RANGE], dtype=np.uint8)
-SECOND_HI = np.array([r[1] if r else 0 for r in SECOND_BYTE_RANGE], dtype=np.uint8)
+_KIND_OBJECTS = np.array(KIND_CODES, dtype=object)
+PAYLOAD_MASK = PAYLOAD[LEAD_LENGTH]  # per byte: the payload bits of the unit it leads
 
 
 def _ascii_warnings(dialect: str) -> np.ndarray:
@@ -58,7 +46,7 @@ NO_WARNINGS = ()
 
 class PageCut:
     """Units as parallel arrays, in offset order: ``offset`` (file offsets), ``length``,
-    ``kind`` (codes into :data:`KIND_NAMES`), ``value`` (-1 where a unit has none),
+    ``kind`` (codes into ``kernels.codes.KIND_CODES``), ``value`` (-1 where a unit has none),
     ``replacements``, ``at_end`` and ``warnings`` (an object array of the warning
     tuples)."""
 
@@ -116,7 +104,7 @@ def cut(data: bytes | bytearray | memoryview, base: int = 0, dialect: str = K.UT
     gap[:-1] = st[1:] - st[:-1]
     gap[-1] = n - st[-1]
     b0 = m[st]
-    full = UNIT_LENGTH[b0].astype(np.int64)
+    full = LEAD_LENGTH[b0].astype(np.int64)
     length = np.minimum(full, gap)
     strays = gap - length  # continuation bytes no lead took: 1-byte units of their own
     truncated = length < full

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from inspector.core.scan import kernels as KR
+from inspector.core.scan.kernels import rows as RK
+from inspector.core.scan.kernels import codes as KC
 from inspector.core.units import kinds as K
 from inspector.core.scan.blockindex import BlockIndex
 from inspector.core.units.decoder import Unit
@@ -28,7 +29,7 @@ def add_warning_bits(bits, index, blk: int, result) -> None:
 _LEN_CLASSES = 7
 
 
-def add_window(result: ScanResult, index: BlockIndex, window: KR.Window, seg_start: int) -> None:
+def add_window(result: ScanResult, index: BlockIndex, window: RK.Window, seg_start: int) -> None:
     if window.all_rows and window.rows.n_leads is not None:
         _add_dense_window(result, index, window)
     else:
@@ -36,10 +37,10 @@ def add_window(result: ScanResult, index: BlockIndex, window: KR.Window, seg_sta
 
 
 _LENGTHS = np.arange(8, dtype=np.int64)
-_NON_BINARY = bytes(b for b in range(256) if not KR.BINARY_ASCII[b])
+_NON_BINARY = bytes(b for b in range(256) if not KC.BINARY_ASCII[b])
 
 
-def _add_dense_window(result: ScanResult, index: BlockIndex, window: KR.Window) -> None:
+def _add_dense_window(result: ScanResult, index: BlockIndex, window: RK.Window) -> None:
     """A window whose rows are all its units, leads then strays, each part in order:
     counted block by block with one histogram per block, no per-row selections."""
     rows = window.rows
@@ -55,7 +56,7 @@ def _add_dense_window(result: ScanResult, index: BlockIndex, window: KR.Window) 
     code = rows.length[:nl].astype(np.uint8)
     code += kind << np.uint8(3)
     code += one.view(np.uint8) << np.uint8(6)
-    problem = (kind != KR.C_VALID) | (rows.warn[:nl] != 0)
+    problem = (kind != KC.C_VALID) | (rows.warn[:nl] != 0)
     warned = np.flatnonzero(rows.warn[:nl])
     first_block = (base - istart) // bs
     last_block = (base + stop - 1 - istart) // bs
@@ -74,7 +75,7 @@ def _add_dense_window(result: ScanResult, index: BlockIndex, window: KR.Window) 
             result.units[length] += int(valid[length])
         by = hist.reshape(2, 8, 8)  # [one replacement?, kind, length]
         counts = by.sum(axis=(0, 2))
-        counts[KR.C_STRAY] += strays
+        counts[KC.C_STRAY] += strays
         err_bytes = strays + int((by[:, 1:, :] * _LENGTHS).sum())
         repl = strays + int(by[1, 1:, :].sum()) + int((by[0, 1:, :] * _LENGTHS).sum())
         for kcode in range(1, 8):
@@ -107,11 +108,11 @@ def _add_dense_window(result: ScanResult, index: BlockIndex, window: KR.Window) 
     collect_first_errors(result, rows)
 
 
-def collect_first_errors(result: ScanResult, rows: KR.Rows) -> None:
+def collect_first_errors(result: ScanResult, rows: RK.Rows) -> None:
     if len(result.first_errors) >= result.max_errors or not len(rows):
         return
     need = result.max_errors - len(result.first_errors)
-    ei = np.flatnonzero(rows.kind != KR.C_VALID)
+    ei = np.flatnonzero(rows.kind != KC.C_VALID)
     if not len(ei):
         return
     if len(ei) > need:
@@ -124,7 +125,7 @@ def collect_first_errors(result: ScanResult, rows: KR.Rows) -> None:
     result.first_errors.extend(row_units(rows, order))
 
 
-def _add_rows_window(result: ScanResult, index: BlockIndex, window: KR.Window) -> None:
+def _add_rows_window(result: ScanResult, index: BlockIndex, window: RK.Window) -> None:
     bs = index.block_size
     istart = index.start
     base, stop = window.base, window.stop
@@ -140,7 +141,7 @@ def _add_rows_window(result: ScanResult, index: BlockIndex, window: KR.Window) -
     # Valid units by length.
     units = np.zeros((nbl, _LEN_CLASSES), dtype=np.int64)
     if window.all_rows:
-        valid = rows.kind == KR.C_VALID
+        valid = rows.kind == KC.C_VALID
         units += np.bincount(blocks_of(rows.offset[valid]) * _LEN_CLASSES + rows.length[valid],
                              minlength=nbl * _LEN_CLASSES).reshape(nbl, _LEN_CLASSES)
     else:
@@ -159,7 +160,7 @@ def _add_rows_window(result: ScanResult, index: BlockIndex, window: KR.Window) -
 
     if len(rows):
         blk = blocks_of(rows.offset)
-        err = rows.kind != KR.C_VALID
+        err = rows.kind != KC.C_VALID
         if err.any():
             eb = blk[err]
             ek = rows.kind[err].astype(np.int64) - 1
@@ -188,7 +189,7 @@ def _add_rows_window(result: ScanResult, index: BlockIndex, window: KR.Window) -
         asc = (~err) & (rows.length == 1) & (rows.value >= 0) & (rows.value < 0x80)
         if asc.any():
             binmask = asc.copy()
-            binmask[asc] = KR.BINARY_ASCII[rows.value[asc]]
+            binmask[asc] = KC.BINARY_ASCII[rows.value[asc]]
             if binmask.any():
                 c = np.bincount(blk[binmask], minlength=nbl)
                 index.binary[sl] += c.astype(np.int32)
@@ -205,7 +206,7 @@ def _add_rows_window(result: ScanResult, index: BlockIndex, window: KR.Window) -
             collect_first_errors(result, rows)
 
 
-def _byte_class_counts(units: np.ndarray, window: KR.Window, istart: int, bs: int,
+def _byte_class_counts(units: np.ndarray, window: RK.Window, istart: int, bs: int,
                        first_block: int) -> None:
     """Units by length in valid UTF-8, block by block: every non-continuation byte
     starts a unit, its value range gives the length."""
@@ -243,10 +244,10 @@ def _byte_class_counts_data(units, data, base, stop, istart, bs, first_block):
         b += 1
 
 
-def row_units(rows: KR.Rows, picked: np.ndarray) -> list[Unit]:
+def row_units(rows: RK.Rows, picked: np.ndarray) -> list[Unit]:
     """The rows at ``picked`` as decoder Units (:func:`row_unit` for many: each column
     is taken and turned into Python numbers once)."""
-    kinds = KR.KIND_CODES
+    kinds = KC.KIND_CODES
     names = K.WARNING_KINDS
     out = []
     for offset, length, kind, value, repl, at_end, bits in zip(
@@ -260,9 +261,9 @@ def row_units(rows: KR.Rows, picked: np.ndarray) -> list[Unit]:
     return out
 
 
-def row_unit(rows: KR.Rows, i: int) -> Unit:
+def row_unit(rows: RK.Rows, i: int) -> Unit:
     """One row as a decoder Unit."""
-    kind = KR.KIND_CODES[int(rows.kind[i])]
+    kind = KC.KIND_CODES[int(rows.kind[i])]
     value = int(rows.value[i])
     bits = int(rows.warn[i])
     warnings = tuple(w for j, w in enumerate(K.WARNING_KINDS) if bits & (1 << j)) if bits else ()

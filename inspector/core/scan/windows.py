@@ -1,5 +1,5 @@
 """Windows of a stream for the any-dialect path: read afresh, cut at safe unit
-boundaries, analysed by the kernels.
+boundaries, analysed by the row kernel (``kernels.rows``).
 """
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Callable, Iterator
 
 
-from inspector.core.scan import kernels as KR
+from inspector.core.scan.kernels import rows as RK
 from inspector.core.units import kinds as K
 from inspector.core.units.boundaries import chunk_end, safe_end, safe_start
 
@@ -21,7 +21,7 @@ LOOKAHEAD = 16
 def iter_windows(source, lo: int, hi: int, seg_start: int, seg_end: int, dialect: str, *,
                  origin: int | None = None, chunk_size: int = DEFAULT_CHUNK,
                  want_warnings: bool = True, hasher=None, dense_window: int = DENSE_WINDOW,
-                 on_read: Callable[[int], None] | None = None) -> Iterator[KR.Window]:
+                 on_read: Callable[[int], None] | None = None) -> Iterator[RK.Window]:
     """Windows that together hold every unit starting in [lo, hi) of the stream
     [seg_start, seg_end) (and perhaps a few units just outside, which callers filter).
 
@@ -56,7 +56,7 @@ def iter_windows(source, lo: int, hi: int, seg_start: int, seg_end: int, dialect
         else:
             stop, stream_ends = chunk_end(buf, min(want, len(buf) - 8), pairs), False
         final = stream_ends and stop == len(buf)
-        window = KR.analyse(buf, pos, stop, final, dialect, dense=dense_left > 0,
+        window = RK.analyse(buf, pos, stop, final, dialect, dense=dense_left > 0,
                             want_warnings=want_warnings, dense_max=dense_window,
                             dense_limit=RETRY_LIMIT if retrying else None)
         retrying = False
@@ -65,7 +65,7 @@ def iter_windows(source, lo: int, hi: int, seg_start: int, seg_end: int, dialect
             if len(buf) > dense_window + 8:
                 stop = chunk_end(buf, dense_window, pairs)
             final = stream_ends and stop == len(buf)
-            window = KR.analyse(buf, pos, stop, final, dialect, dense=True,
+            window = RK.analyse(buf, pos, stop, final, dialect, dense=True,
                                 want_warnings=want_warnings)
         elif window.mode == "dense":
             dense_left -= 1

@@ -57,14 +57,14 @@ def test_more_subparts_than_the_limit_give_none(data, limit):
 @given(data_strategy)
 def test_the_three_callers_agree(data):
     from inspector.core.analysis.repair import problem_runs
-    from inspector.core.scan import kernels
+    from inspector.core.scan.kernels import rows as row_kernel
     from inspector.core.scan.cleantext import text_counts
 
     runs = reference_runs(data)
     assert problem_runs(data) == list(zip(runs[0::2], runs[1::2]))
     errors = [u for u in cut(data) if u.is_error]
     # The scanner's sparse path: every error unit, from the runs.
-    window = kernels.analyse(data, 0, len(data), True, K.UTF8, want_warnings=False,
+    window = row_kernel.analyse(data, 0, len(data), True, K.UTF8, want_warnings=False,
                              dense_limit=10**6) if data else None
     if window is not None:
         assert window.mode in ("clean", "sparse")
