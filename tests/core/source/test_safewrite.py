@@ -1,17 +1,22 @@
 """The write guard and the atomic writer (``inspector.core.source.safewrite``): the
 inspected file is refused by name, through a symbolic link and as a hard link; a folder,
 a missing folder and a place that cannot be written in are refused; a cancel or an error
-leaves the old target as it was and no temporary file."""
+leaves the old target as it was and no temporary file; and no other module writes a
+file its own way."""
 
 from __future__ import annotations
 
 import os
+import re
 import stat
+from pathlib import Path
 
 import pytest
 
 from inspector.core.source import safewrite as SW
 from inspector.core.source.bytesource import FileSource
+
+ROOT = Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture
@@ -195,3 +200,40 @@ def test_modes_and_fsync(tmp_path, monkeypatch):
     umask = SW._umask()
     assert stat.S_IMODE(os.stat(tmp_path / "usual.txt").st_mode) == 0o666 & ~umask
     assert stat.S_IMODE(os.stat(tmp_path / "private.json").st_mode) == 0o600
+
+
+# ---------------------------------------------------------------------- every writer
+
+# Where the package may still rename or create files itself, and why.
+ALLOWED = {
+    ("inspector/core/analysis/findings.py", "os.replace"): "a damaged findings file set aside",
+    ("inspector/core/scan/corpus.py", "NamedTemporaryFile"): "standard input spooled, read back",
+    ("inspector/gui/runtime/startup.py", "open"): "the log, appended to",
+}
+WRITES = {
+    "mkstemp": r"\bmkstemp\(",
+    "os.replace": r"\bos\.(replace|rename)\(",
+    "NamedTemporaryFile": r"\bNamedTemporaryFile\(",
+    "write_bytes": r"\.write_(bytes|text)\(",
+    "open": r"\b(open|fdopen)\([^)]*[\"'][wax]b?\+?[\"']",
+    ".partial": r"\.part(ial)?[\"']",
+}
+
+
+def test_no_module_writes_a_file_its_own_way():
+    offenders = []
+    for path in sorted((ROOT / "inspector").rglob("*.py")):
+        rel = path.relative_to(ROOT).as_posix()
+        if rel == "inspector/core/source/safewrite.py":
+            continue
+        for line_no, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            for name, pattern in WRITES.items():
+                if re.search(pattern, line) and (rel, name) not in ALLOWED:
+                    offenders.append(f"{rel}:{line_no}: {line.strip()}")
+    assert offenders == []
+
+
+def test_the_allowed_exceptions_still_exist():
+    for (rel, name), why in ALLOWED.items():
+        text = (ROOT / rel).read_text(encoding="utf-8")
+        assert re.search(WRITES[name], text), (rel, name, why)
