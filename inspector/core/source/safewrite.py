@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 import tempfile
 
-from inspector.core.source.bytesource import display_path
+from inspector.core.source.bytesource import ByteSource, display_path
 
 PARTIAL_SUFFIX = ".partial"  # the temporary file: ``.NAME.XXXXXXXX.partial`` beside NAME
 
@@ -41,15 +41,15 @@ def _identities(inspected) -> tuple[set[tuple[int, int]], set[bytes]]:
     for item in items:
         if item is None:
             continue
-        if isinstance(item, (str, bytes, os.PathLike)):
-            path = item
-        else:
-            opened = getattr(item, "stat_result", None)
+        if isinstance(item, ByteSource):
+            opened = item.stat_result
             if opened is not None:
                 ids.add((opened.st_dev, opened.st_ino))
-            path = getattr(item, "path", None)
+            path = item.path
             if path is None:
                 continue
+        else:
+            path = item
         try:
             now = os.stat(path)
         except FileNotFoundError:
