@@ -23,6 +23,7 @@ import sys
 from pathlib import Path
 
 from inspector import resources_access
+from inspector.core.source.safewrite import write_atomic
 
 EXIT_OK, EXIT_ERROR = 0, 2
 ENTRY_NAME = "utf8-inspector.desktop"
@@ -106,9 +107,7 @@ def _refresh_caches(home: Path) -> None:
 
 def _write(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    temp = path.with_name(f".{path.name}.partial")
-    temp.write_bytes(data)
-    os.replace(temp, path)
+    write_atomic(path, data)
 
 
 def install(env=None, command: list[str] | None = None, refresh: bool = True) -> list[Path]:

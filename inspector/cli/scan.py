@@ -30,6 +30,7 @@ from inspector.cli.common import EXIT_ERROR, EXIT_OK
 from inspector.core.units import kinds as K
 from inspector.core.units.ranges import byte_range
 from inspector.core.source.bytesource import ByteSourceError, FileSource, display_path
+from inspector.core.source.safewrite import AtomicWriter, WriteRefused, check_target
 from inspector.core.analysis import batch as BA
 from inspector.core.analysis.report import json_text, write_csv, write_json
 from inspector.core.scan import corpus as CO
@@ -229,19 +230,27 @@ def _one_file_report(entry, args, options, executor=None):
         bar.close()
 
 
-def _open_csv(args, several: bool):
+def _open_csv(args, several: bool, files) -> tuple[AtomicWriter | None, object]:
+    """The CSV's writer (None for standard output) and the file its rows go to: never
+    one of the scanned ``files``, written beside its target and renamed onto it at the
+    end (``safewrite``)."""
+    writer = None
     if args.csv == "-":
         csv_out = sys.stdout
     else:
         try:
-            csv_out = open(args.csv, "w", newline="", encoding="utf-8")
+            check_target(args.csv, [e.path for e in files if e.kind == "file"])
+            writer = AtomicWriter(args.csv)
+        except WriteRefused as e:
+            raise ByteSourceError(f"cannot write the CSV: {e}", args.csv) from None
         except OSError as e:
             raise ByteSourceError(f"cannot write {display_path(args.csv)}: {e.strerror or e}",
                                   args.csv) from None
+        csv_out = writer.file
     from inspector.core.analysis.report import CSV_COLUMNS
 
     csv_out.write(",".join((("path",) if several else ()) + CSV_COLUMNS) + "\n")
-    return csv_out
+    return writer, csv_out
 
 
 def _write_csv_rows(csv_out, entry, report, args, several: bool) -> None:
@@ -281,7 +290,7 @@ def main(argv: list[str] | None = None) -> int:
     gnu = args.format == "gnu"
     options = BA.Options(args.dialect, args.max_errors, explain=gnu,
                          packed=args.jsonl and not args.csv)
-    csv_out = None
+    csv_out = csv_writer = None
     status = EXIT_OK
     summary = BA.Summary()
     bar = _FilesBar(sys.stderr, len(files), sum(e.size for e in files))
@@ -290,7 +299,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.csv:
             try:
-                csv_out = _open_csv(args, several)
+                csv_writer, csv_out = _open_csv(args, several, files)
             except ByteSourceError as e:
                 print(f"utf8-inspector scan: {e}", file=sys.stderr)
                 return EXIT_ERROR
@@ -354,8 +363,16 @@ def main(argv: list[str] | None = None) -> int:
             # exit hook may wake the pool's manager through a pipe already closed
             # ("OSError: Bad file descriptor" on stderr, now and then).
             executor.shutdown(wait=finished, cancel_futures=not finished)
-        if csv_out is not None and csv_out is not sys.stdout:
-            csv_out.close()
+        if csv_writer is not None:
+            if finished:  # the rows of a run cut short are not kept: nothing half-written
+                try:
+                    csv_writer.commit()
+                except OSError as e:
+                    print(f"utf8-inspector scan: cannot write {display_path(args.csv)}: "
+                          f"{e.strerror or e}", file=sys.stderr)
+                    status = EXIT_ERROR
+            else:
+                csv_writer.discard()
     return status
 
 

@@ -19,7 +19,7 @@ from PySide6.QtCore import QObject, Signal
 
 from inspector.core.scan import lines as LN
 from inspector.core.scan import pagecut
-from inspector.core.units import decoder
+from inspector.core.units import boundaries, decoder
 from inspector.core.units import kinds as K
 from inspector.core.units.interpretation import Interpretation, interpretation
 from inspector.core.source.bytesource import ByteSource, FileSource, MemorySource, SourceChange
@@ -361,7 +361,7 @@ class Document(QObject):
         return decoder.unit_at(self._source, offset, self._origin, self._dialect)
 
     def unit_start(self, offset: int) -> int:
-        return decoder.unit_start(self._source, self._clamp(offset), self._origin, self._dialect)
+        return boundaries.unit_start(self._source, self._clamp(offset), self._origin, self._dialect)
 
     def unit_end(self, offset: int) -> int:
         u = self.unit_at(self._clamp(offset))

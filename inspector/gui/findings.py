@@ -410,7 +410,7 @@ def export_findings(window, path: str | None = None) -> bool:
     """Write the findings as JSON (asks for a path unless given; never the evidence)."""
     from PySide6.QtWidgets import QFileDialog
 
-    from inspector.gui.dialogs.export import check_target
+    from inspector.core.source.safewrite import check_target
 
     w = window.findings
     if not w.items():
@@ -424,7 +424,7 @@ def export_findings(window, path: str | None = None) -> bool:
         if not path:
             return False
     try:
-        target = check_target(path, window.document.path)
+        target = check_target(path, window.document.source)
         n = w.export_to(target)
     except (ValueError, OSError) as e:
         window.show_error("Export findings", f"The findings were not exported: {e}")

@@ -105,6 +105,21 @@ def test_csv_several_files_has_path_column(files):
     assert [r[0] for r in rows[1:]] == [str(bad), str(bad)]
 
 
+def test_csv_never_lands_on_a_scanned_file(files, capsys):
+    good, bad, tmp = files
+    before = bad.read_bytes()
+    link = tmp / "link.csv"
+    link.symlink_to(bad)
+    for target in (bad, link):
+        assert main(["--csv", str(target), str(good), str(bad)]) == 2
+        assert "inspected file" in capsys.readouterr().err
+        assert bad.read_bytes() == before
+    # A file met walking a folder is refused too.
+    assert main(["--csv", str(bad), str(tmp)]) == 2
+    assert bad.read_bytes() == before
+    assert [n for n in os.listdir(tmp) if n.endswith(".partial")] == []
+
+
 def test_command_line_entry_and_broken_pipe(files):
     good, bad, _ = files
     env = dict(os.environ, PYTHONPATH=ROOT)

@@ -10,7 +10,7 @@ import pytest
 
 from inspector.core.analysis import repair
 from inspector.core.scan import parallel
-from inspector.core.source import bytesource
+from inspector.core.source import bytesource, safewrite
 from inspector.core.source.bytesource import FileSource
 
 DATA = bytes(range(256)) * 300 + "€ end".encode()
@@ -47,8 +47,8 @@ def test_repair_without_fchmod_and_without_proc(sample, tmp_path, monkeypatch):
     def no_proc(*args, **kwargs):
         raise FileNotFoundError("/proc/self/status")
 
-    monkeypatch.setattr(repair, "open", no_proc, raising=False)
-    assert repair._umask() == 0o022
+    monkeypatch.setattr(safewrite, "open", no_proc, raising=False)
+    assert safewrite._umask() == 0o022
     target = tmp_path / "copy.txt"
     with FileSource(sample) as src:
         summary = repair.repair_file(src, target)

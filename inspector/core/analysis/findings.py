@@ -16,7 +16,8 @@ when the whole hash arrives they are confirmed (moved under the :class:`Identity
 the bytes are still those the quick identity saw, or else kept apart as findings of an
 earlier version. Nothing made is ever dropped for want of a hash.
 
-Writes are atomic (a temporary file in the same folder, then a rename). A file that
+Writes are atomic (``safewrite``: a temporary file in the same folder, then a rename),
+and the store's files are readable by their owner only. A file that
 cannot be read as findings is set aside (renamed with a ``.damaged-<time>`` suffix)
 and reported, never overwritten. Nothing here knows Qt: the window passes the folder.
 """
@@ -27,10 +28,10 @@ import datetime as _dt
 import json
 import os
 import re
-import tempfile
 import uuid
 from dataclasses import dataclass, field
 
+from inspector.core.source.safewrite import write_atomic
 from inspector.core.units.ranges import byte_range
 
 FORMAT = "utf8-inspector-findings"
@@ -266,24 +267,6 @@ def report_entries(findings: list[Finding], source) -> list[dict]:
     return out
 
 
-def write_atomic(path: str, text: str) -> None:
-    """``text`` into ``path`` through a temporary file beside it and a rename."""
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, temp = tempfile.mkstemp(prefix=".findings-", suffix=".part", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(temp, path)
-    except BaseException:
-        try:
-            os.unlink(temp)
-        except OSError:
-            pass
-        raise
-
-
 def export_findings(path: str, identity: Identity | None, findings: list[Finding], source=None,
                     shown_path: str | None = None) -> None:
     write_atomic(path, json.dumps(to_document(identity, findings, source, shown_path),
@@ -366,7 +349,7 @@ class FindingStore:
         target = self.file_for(identity)
         if findings:
             write_atomic(target, json.dumps(to_document(identity, findings), indent=2,
-                                            ensure_ascii=False) + "\n")
+                                            ensure_ascii=False) + "\n", private=True)
         else:
             try:
                 os.unlink(target)
@@ -391,7 +374,7 @@ class FindingStore:
             return
         doc = to_document(None, findings, path=quick.path)
         doc["quick_identity"] = quick.as_dict()
-        write_atomic(target, json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+        write_atomic(target, json.dumps(doc, indent=2, ensure_ascii=False) + "\n", private=True)
 
     def _read_pending(self, path: str) -> tuple[QuickIdentity, list[Finding]]:
         with open(path, "rb") as f:
@@ -485,7 +468,8 @@ class FindingStore:
         earlier = [e for e in earlier if e != identity][:EARLIER_KEPT]
         paths[key] = {"identity": identity.as_dict(),
                       "earlier": [e.as_dict() for e in earlier], "recorded": now_iso()}
-        write_atomic(self._paths_file(), json.dumps(paths, indent=2, ensure_ascii=False) + "\n")
+        write_atomic(self._paths_file(), json.dumps(paths, indent=2, ensure_ascii=False) + "\n",
+                     private=True)
 
     def earlier_findings(self, path: str, identity: Identity) -> list[tuple[Identity, list[Finding]]]:
         """The findings made on other bytes at ``path`` (the file changed since), each

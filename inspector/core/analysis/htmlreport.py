@@ -21,12 +21,12 @@ import datetime as _dt
 import html
 import json
 import os
-from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from inspector import __version__
 from inspector.core.analysis.encodings.families import LEGEND, role_for_encoding
 from inspector.core.analysis.encodings.regions import Region
+from inspector.core.source.safewrite import write_atomic
 from inspector.core.units import kinds as K
 from inspector.core.units.ranges import DASH, byte_range
 
@@ -545,17 +545,10 @@ def _findings_section(findings) -> list[str]:
 
 def write_html(path: str | os.PathLike, report: Mapping, overview: list[Mapping] | None = None,
                **options) -> int:
-    """Write the report to ``path`` (UTF-8) through a temporary file renamed into place;
-    returns the number of bytes written."""
+    """Write the report to ``path`` (UTF-8) through a temporary file renamed into place
+    (``safewrite``); returns the number of bytes written."""
     text = render_html(report, overview, **options).encode("utf-8")
-    target = Path(path)
-    temp = target.with_name(f".{target.name}.partial")
-    try:
-        temp.write_bytes(text)
-        os.replace(temp, target)
-    finally:
-        if temp.exists():
-            temp.unlink()
+    write_atomic(path, text)
     return len(text)
 
 

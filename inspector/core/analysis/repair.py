@@ -47,17 +47,18 @@ encoding map from its encoding.
 
 from __future__ import annotations
 
-import codecs
 import hashlib
 import os
 import queue
-import tempfile
 import threading
 from collections import Counter
 from typing import Iterator, Mapping
 
+from inspector.core.source import safewrite
 from inspector.core.units import kinds as K
+from inspector.core.units.boundaries import chunk_end
 from inspector.core.units.decoder import Unit, cut
+from inspector.core.units.errorruns import error_runs
 from inspector.core.analysis.search import Progress, read_chunk
 
 REPLACE = "replace"
@@ -133,61 +134,16 @@ def repair_dialect(dialect: str) -> str:
     """The dialect the file is cut under for a repair (see the module text): WTF-8 and
     FSS-UTF accept units that UTF-8 cannot spell, so those are cut as UTF-8."""
     dialect = K.check_dialect(dialect)
-    return dialect if dialect in (K.CESU8, K.MUTF8) else K.UTF8
+    return dialect if dialect in K.PAIR_UNIT_DIALECTS else K.UTF8
 
 
 # ------------------------------------------------------------- finding the problem runs
 
-_recorded = threading.local()
-
-
-def _record_subpart(error: UnicodeDecodeError):
-    _recorded.spans.append((error.start, error.end))
-    return "", error.end
-
-
-_RECORD = "utf8inspector.record"
-codecs.register_error(_RECORD, _record_subpart)
-
-
 def problem_runs(data) -> list[tuple[int, int]]:
     """[start, end) of each run of bytes that are not valid UTF-8, in order: CPython's
     maximal subparts, adjacent ones joined. Each run is a sequence of whole units."""
-    _recorded.spans = spans = []
-    try:
-        codecs.utf_8_decode(data, _RECORD, True)
-    finally:
-        _recorded.spans = None
-    runs: list[tuple[int, int]] = []
-    for start, end in spans:
-        if runs and runs[-1][1] == start:
-            runs[-1] = (runs[-1][0], end)
-        else:
-            runs.append((start, end))
-    return runs
-
-
-def _is_cont(b: int) -> bool:
-    return 0x80 <= b <= 0xBF
-
-
-def chunk_cut(data, pairs: bool) -> int:
-    """An index near the end of ``data`` that is a unit boundary and not inside a
-    surrogate pair (when ``pairs``): the units before it are complete in ``data``."""
-    n = len(data)
-    k = n - 1
-    # A non-continuation byte always starts a unit; a unit is at most 6 bytes long, so if
-    # the last 6 bytes are all continuation bytes the end itself is a boundary.
-    while k >= max(0, n - 6) and _is_cont(data[k]):
-        k -= 1
-    if k < max(0, n - 6):
-        return n
-    if (pairs and k >= 3 and data[k] == 0xED and data[k - 3] == 0xED
-            and 0xA0 <= data[k - 2] <= 0xAF and _is_cont(data[k - 1])):
-        # A complete high surrogate before the ED at k: that ED may start its low half
-        # (perhaps not all read yet), and a pair must stay in one chunk.
-        k -= 3
-    return k
+    runs = error_runs(data)[0]
+    return list(zip(runs[0::2], runs[1::2]))
 
 
 # CPython's decoder builds a str of each piece it checks; pieces that stay in the CPU's
@@ -201,8 +157,8 @@ def runs_in_chunk(view, pairs: bool) -> list[tuple[int, int]]:
     start = 0
     n = len(view)
     while start < n:
-        stop = n if n - start <= _DECODE_PIECE else start + chunk_cut(
-            view[start:start + _DECODE_PIECE], pairs)
+        stop = n if n - start <= _DECODE_PIECE else start + chunk_end(
+            view[start:start + _DECODE_PIECE], _DECODE_PIECE, pairs)
         for a, b in problem_runs(view[start:stop]):
             a += start
             b += start
@@ -218,14 +174,14 @@ def chunks_with_runs(source, dialect: str, chunk_size: int, stats: Counter
     """(offset, chunk, [(run start, run end)]) for the whole source, each chunk
     ending at a unit boundary. ``stats['read']`` counts the bytes handed out."""
     size = source.size
-    pairs = dialect in (K.CESU8, K.MUTF8)
+    pairs = dialect in K.PAIR_UNIT_DIALECTS
     pos = 0
     while pos < size:
         data = read_chunk(source, pos, min(chunk_size, size - pos))
         if not data:
             raise RepairError(f"the file ended at {pos:,} bytes, before its size of {size:,}: "
                               "it changed while it was read")
-        end = len(data) if pos + len(data) >= size else chunk_cut(data, pairs)
+        end = len(data) if pos + len(data) >= size else chunk_end(data, len(data), pairs)
         view = memoryview(data)[:end]
         runs = runs_in_chunk(view, pairs)
         stats["read"] = pos + end
@@ -390,51 +346,15 @@ class RunRewriter:
 
 # ------------------------------------------------------------------------------ targets
 
-def _source_identity(source) -> list[tuple[int, int]]:
-    ids = []
-    st = source.stat_result
-    if st is not None:
-        ids.append((st.st_dev, st.st_ino))
-    if source.path is not None:
-        try:
-            now = os.stat(source.path)
-            ids.append((now.st_dev, now.st_ino))
-        except OSError:
-            pass
-    return ids
-
-
 def check_target(source, target_path, overwrite: bool = False) -> str:
-    """The absolute target path, or RepairError if writing there is refused: the target
-    is the inspected file (by name, through a symbolic link or as a hard link), a
-    directory, in a folder that does not exist, or an existing file while ``overwrite``
-    is False."""
-    if target_path is None or os.fspath(target_path) in ("", b""):
-        raise RepairError("choose a file name for the repaired copy")
-    target = os.path.abspath(os.fspath(target_path))
-    shown = os.fsdecode(target)
-    folder = os.path.dirname(target)
-    if not os.path.isdir(folder):
-        raise RepairError(f"{os.fsdecode(folder)}: the folder does not exist")
-    if os.path.isdir(target):
-        raise RepairError(f"{shown} is a folder; choose a file name")
-    source_path = source.path
-    if source_path is not None:
-        if os.path.realpath(target) == os.path.realpath(os.fspath(source_path)):
-            raise RepairError(f"{shown} is the inspected file itself; the repaired copy must "
-                              "be a new file, the original is never written")
+    """The absolute target path, or RepairError if writing there is refused (see
+    :func:`inspector.core.source.safewrite.check_target`: the inspected file, by name,
+    through a symbolic link or as a hard link; a folder; a folder that does not exist or
+    cannot be written in; an existing file while ``overwrite`` is False)."""
     try:
-        st = os.stat(target)
-    except FileNotFoundError:
-        return target
-    except OSError as e:
-        raise RepairError(f"{shown}: {e.strerror or e}") from None
-    if (st.st_dev, st.st_ino) in _source_identity(source):
-        raise RepairError(f"{shown} is the inspected file (through a link); the repaired copy "
-                          "must be a new file, the original is never written")
-    if not overwrite:
-        raise RepairError(f"{shown} already exists; choose another name or allow overwriting")
-    return target
+        return os.path.abspath(safewrite.check_target(target_path, source, overwrite))
+    except safewrite.WriteRefused as e:
+        raise RepairError(str(e)) from None
 
 
 class _HashingWriter:
@@ -476,20 +396,6 @@ class _HashingWriter:
         self._thread.join()
         if raise_error and self._error is not None:
             raise self._error
-
-
-def _umask() -> int:
-    """The process's umask, read without changing it (``os.umask`` can only be read by
-    setting it, which would race with other threads): Linux's ``/proc``; elsewhere the
-    usual 022."""
-    try:
-        with open("/proc/self/status") as f:
-            for line in f:
-                if line.startswith("Umask:"):
-                    return int(line.split()[1], 8)
-    except (OSError, ValueError):
-        pass
-    return 0o022
 
 
 # ------------------------------------------------------------------------------- repair
@@ -541,47 +447,30 @@ def _repair_gen(source, target: str, policies: dict[str, str], cut_dialect: str,
 def write_copy(source, target: str, overwrite: bool, fsync: bool, summary: RepairSummary,
                 pieces):
     """Write what ``pieces(stats)`` yields, ``(source piece, output piece, bytes read)``
-    in order, to a temporary file beside ``target``, hashing both sides, then rename it
-    into place; yields :class:`Progress` after each piece, returns ``summary``."""
+    in order, through an :class:`~inspector.core.source.safewrite.AtomicWriter` on
+    ``target``, hashing both sides; yields :class:`Progress` after each piece, returns
+    ``summary``."""
     total = source.size
-    folder, name = os.path.split(target)
-    fd, temp = tempfile.mkstemp(prefix=f".{name}.", suffix=".partial", dir=folder)
-    writer = None
-    try:
-        if hasattr(os, "fchmod"):  # mkstemp made it 0600; a new file's usual mode instead
-            os.fchmod(fd, 0o666 & ~_umask())
+    with safewrite.AtomicWriter(target, binary=True, buffering=0, fsync=fsync) as out:
+        writer = _HashingWriter(out.file)
         stats: Counter = Counter()
-        with os.fdopen(fd, "wb", buffering=0) as out:
-            fd = None  # the file object owns it now
-            writer = _HashingWriter(out)
-            completed = False
-            try:
-                for view, data, done in pieces(stats):
-                    writer.put(view, data)
-                    summary.bytes_out += len(data)
-                    yield Progress(done, total)
-                completed = True
-            finally:
-                # Also on a cancel or an error: the thread must let go of the file first.
-                writer.finish(raise_error=completed)
-            if fsync:
-                os.fsync(out.fileno())
+        completed = False
+        try:
+            for view, data, done in pieces(stats):
+                writer.put(view, data)
+                summary.bytes_out += len(data)
+                yield Progress(done, total)
+            completed = True
+        finally:
+            # Also on a cancel or an error: the thread must let go of the file first.
+            writer.finish(raise_error=completed)
+        out.close()
         summary.bytes_in = stats["read"]
         change = source.check()
         if change is not None:
             raise RepairError(f"the inspected file changed while it was read ({change.describe()}); "
                               "nothing was saved")
         check_target(source, target, overwrite)  # nothing took the target's name meanwhile
-        os.replace(temp, target)
-        temp = None
-    finally:
-        if fd is not None:
-            os.close(fd)
-        if temp is not None:
-            try:
-                os.unlink(temp)
-            except OSError:
-                pass
     summary.source_sha256 = writer.source_hash.hexdigest()
     summary.output_sha256 = writer.output_hash.hexdigest()
     return summary

@@ -162,7 +162,7 @@ def json_text(report, indent: int | None = None) -> str:
 def _error_windows(source, dialect, start, end, origin, cancel):
     import numpy as np
 
-    from inspector.core.scan import kernels as KR
+    from inspector.core.scan.kernels import codes as KC
     from inspector.core.scan.windows import iter_windows
 
     size = source.size
@@ -174,7 +174,7 @@ def _error_windows(source, dialect, start, end, origin, cancel):
 
                 raise ScanCancelled("cancelled")
             rows = window.rows
-            err = np.flatnonzero(rows.kind != KR.C_VALID)
+            err = np.flatnonzero(rows.kind != KC.C_VALID)
             if len(err):
                 err = err[np.argsort(rows.offset[err], kind="stable")]
             yield window, rows, err
@@ -201,7 +201,7 @@ def write_csv(fileobj, source, dialect: str = K.UTF8, start: int = 0, end: int |
     line, column; with ``path``, a first column naming the file). Returns the number of
     rows. Lines and columns are the file's (a region that starts past 0 counts the LF bytes
     before it first, unless ``counter`` carries them on from the region before)."""
-    from inspector.core.scan import kernels as KR
+    from inspector.core.scan.kernels import codes as KC
     from inspector.core.scan.lines import LineCounter, line_column
 
     dialect = K.check_dialect(dialect)
@@ -215,7 +215,7 @@ def write_csv(fileobj, source, dialect: str = K.UTF8, start: int = 0, end: int |
     if header:
         fileobj.write(("path," if path is not None else "") + ",".join(CSV_COLUMNS) + "\n")
     count = 0
-    names = KR.KIND_CODES
+    names = KC.KIND_CODES
     if counter is None:
         counter = LineCounter(dialect)
         if start > 0:  # a region of a file: lines and columns stay the file's

@@ -27,13 +27,12 @@ result with the scanner's.
 
 from __future__ import annotations
 
-import codecs
-import threading
 import time
 
 from inspector.core.scan.results import DEFAULT_BLOCK, ScanResult
 from inspector.core.units import kinds as K
 from inspector.core.units.decoder import cut, units_by_length
+from inspector.core.units.errorruns import error_runs
 from inspector.core.units.unicode_db import BUILTIN_UNICODE_VERSION, UNICODE_VERSION
 
 CLEAN_LIMIT = 1 << 20  # files up to this size are read whole and tried this way
@@ -79,23 +78,6 @@ def _printable(text: str) -> bool:
     return text.isprintable()
 
 
-class _TooManyErrors(Exception):
-    pass
-
-
-_SPANS = threading.local()  # the error spans of the decode running in this thread
-
-
-def _record_span(error: UnicodeDecodeError):
-    spans = _SPANS.spans
-    if len(spans) >= SPARSE_LIMIT:
-        raise _TooManyErrors
-    spans.append((error.start, error.end))
-    return "", error.end  # the text keeps only the valid characters
-
-
-codecs.register_error("inspector-record-spans", _record_span)
-
 class TextCounts:
     """What :func:`text_counts` finds: ``units`` by length (1..4) and the error units
     (:class:`~inspector.core.units.decoder.Unit`, in order)."""
@@ -115,25 +97,17 @@ def text_counts(data: bytes) -> TextCounts | None:
         return TextCounts(units, [])
     if data.isascii() or not PRINTABLE_IS_TRUSTED:
         return None  # ASCII has no error: a control sent it here
-    _SPANS.spans = spans = []
-    try:
-        text = data.decode("utf-8", "inspector-record-spans")
-    except _TooManyErrors:
+    found = error_runs(data, SPARSE_LIMIT)
+    if found is None:
         return None
-    finally:
-        _SPANS.spans = None
-    if not spans or not _printable(text):
+    runs, text = found
+    if not runs or not _printable(text):
         return None
     n = len(data)
     errors = []
     valid = []  # the bytes between the runs of errors
-    pos = k = 0
-    while k < len(spans):
-        start, end = spans[k]
-        k += 1
-        while k < len(spans) and spans[k][0] == end:  # a run of spans in a row
-            end = spans[k][1]
-            k += 1
+    pos = 0
+    for start, end in zip(runs[0::2], runs[1::2]):
         # Six bytes past the run let its last unit see that no continuation follows.
         run = cut(data[start:end + 6], base=start, final=end + 6 >= n, stop=end - start)
         if not run or run[-1].offset + run[-1].length != end or any(u.is_valid for u in run):

@@ -223,7 +223,7 @@ class LineCounter:
     def __init__(self, dialect: str = K.UTF8):
         self.line = 1
         self.column = 1  # of the next unit, at the start of the next window
-        self.pairs = dialect in (K.CESU8, K.MUTF8)
+        self.pairs = dialect in K.PAIR_UNIT_DIALECTS
 
     def feed(self, data, base: int, stop: int, offs, lens, repls) -> tuple[np.ndarray, np.ndarray]:
         """The window ``data[:stop]`` (file offsets from ``base``) with its error units

@@ -17,7 +17,8 @@ from typing import Callable
 
 import numpy as np
 
-from inspector.core.scan import kernels as KR
+from inspector.core.scan.kernels import rows as RK
+from inspector.core.scan.kernels import codes as KC
 from inspector.core.scan import tables as TB
 from inspector.core.units import kinds as K
 from inspector.core.scan.blockindex import BlockIndex, kind_selection
@@ -41,16 +42,16 @@ class ProblemKinds:
 
 def _matcher(kinds):
     errs, warns = kind_selection(kinds)
-    err_codes = np.zeros(len(KR.KIND_CODES), dtype=bool)
+    err_codes = np.zeros(len(KC.KIND_CODES), dtype=bool)
     for name in errs:
-        err_codes[KR.CODE_OF[name]] = True
+        err_codes[KC.CODE_OF[name]] = True
     mask = 0
     for name in warns:
         mask |= TB.WARNING_BIT[name]
     return err_codes, np.uint16(mask), bool(warns)
 
 
-def _matches(rows: KR.Rows, err_codes, warn_mask) -> np.ndarray:
+def _matches(rows: RK.Rows, err_codes, warn_mask) -> np.ndarray:
     hit = err_codes[rows.kind]
     if warn_mask:
         hit |= (rows.warn & warn_mask) != 0

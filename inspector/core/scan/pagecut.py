@@ -24,35 +24,15 @@ import numpy as np
 
 from inspector.core.units import decoder
 from inspector.core.units import kinds as K
-from inspector.core.units.decoder import SECOND_BYTE_RANGE, STRUCT_LEN, Unit
-from inspector.core.units.spelling import MIN_VALUE
+from inspector.core.units.boundaries import safe_start, segment
+from inspector.core.units.decoder import Unit
+from inspector.core.scan.kernels.codes import (C_LEGACY, C_OUT_OF_RANGE, C_OVERLONG, C_STRAY,
+                                          C_SURROGATE, C_TRUNCATED, C_VALID, FIRST_KIND,
+                                          KIND_CODES, LEAD_LENGTH, PAYLOAD, SECOND_HI,
+                                          SECOND_LO, SMALLEST_VALUE)
 
-# Kind codes, the kinds table's: 0 is valid, then the error kinds in the spec's order.
-KIND_NAMES = K.ALL_KINDS
-N_KINDS = len(KIND_NAMES)
-C_VALID = K.KINDS[K.VALID].code
-C_OVERLONG = K.KINDS[K.OVERLONG].code
-C_SURROGATE = K.KINDS[K.SURROGATE].code
-C_OUT_OF_RANGE = K.KINDS[K.OUT_OF_RANGE].code
-C_LEGACY = K.KINDS[K.LEGACY_LONG_FORM].code
-C_TRUNCATED = K.KINDS[K.TRUNCATED].code
-C_STRAY = K.KINDS[K.UNEXPECTED_CONTINUATION].code
-C_INVALID = K.KINDS[K.INVALID_BYTE].code
-_KIND_OBJECTS = np.array(KIND_NAMES, dtype=object)
-
-PAIR_DIALECTS = (K.WTF8, K.CESU8, K.MUTF8)
-
-# Per byte: the length of the unit it starts when complete (1 for ASCII, continuation
-# bytes and FE/FF), its kind before looking further, and its payload bits.
-UNIT_LENGTH = np.frombuffer(STRUCT_LEN, dtype=np.uint8).copy()
-UNIT_LENGTH[UNIT_LENGTH == 0] = 1
-FIRST_KIND = np.zeros(256, dtype=np.uint8)
-FIRST_KIND[0x80:0xC0] = C_STRAY
-FIRST_KIND[0xFE:] = C_INVALID
-PAYLOAD_MASK = np.array([0, 0x7F, 0x1F, 0x0F, 0x07, 0x03, 0x01], dtype=np.int64)[UNIT_LENGTH]
-SMALLEST_VALUE = np.array([0 if v is None else v for v in MIN_VALUE], dtype=np.int64)
-SECOND_LO = np.array([r[0] if r else 1 for r in SECOND_BYTE_RANGE], dtype=np.uint8)
-SECOND_HI = np.array([r[1] if r else 0 for r in SECOND_BYTE_RANGE], dtype=np.uint8)
+_KIND_OBJECTS = np.array(KIND_CODES, dtype=object)
+PAYLOAD_MASK = PAYLOAD[LEAD_LENGTH]  # per byte: the payload bits of the unit it leads
 
 
 def _ascii_warnings(dialect: str) -> np.ndarray:
@@ -66,7 +46,7 @@ NO_WARNINGS = ()
 
 class PageCut:
     """Units as parallel arrays, in offset order: ``offset`` (file offsets), ``length``,
-    ``kind`` (codes into :data:`KIND_NAMES`), ``value`` (-1 where a unit has none),
+    ``kind`` (codes into ``kernels.codes.KIND_CODES``), ``value`` (-1 where a unit has none),
     ``replacements``, ``at_end`` and ``warnings`` (an object array of the warning
     tuples)."""
 
@@ -124,7 +104,7 @@ def cut(data: bytes | bytearray | memoryview, base: int = 0, dialect: str = K.UT
     gap[:-1] = st[1:] - st[:-1]
     gap[-1] = n - st[-1]
     b0 = m[st]
-    full = UNIT_LENGTH[b0].astype(np.int64)
+    full = LEAD_LENGTH[b0].astype(np.int64)
     length = np.minimum(full, gap)
     strays = gap - length  # continuation bytes no lead took: 1-byte units of their own
     truncated = length < full
@@ -155,7 +135,7 @@ def cut(data: bytes | bytearray | memoryview, base: int = 0, dialect: str = K.UT
         value[multi] = v
 
     keep = None
-    if dialect in PAIR_DIALECTS:
+    if dialect in K.PAIR_DIALECTS:
         keep = _pair_surrogates(dialect, st, kind, value, length, strays)
 
     replacements = (kind != C_VALID).astype(np.int64)
@@ -275,14 +255,6 @@ def _with_strays(st, length, kind, value, replacements, at_end, warnings, strays
 
 # ------------------------------------------------------------------ regions of a source
 
-def _segment(offset: int, origin: int | None, size: int) -> tuple[int, int]:
-    """The stretch decoded as one stream around ``offset`` (as the decoder's: with an
-    origin X, [X, size) and [0, X) are two streams)."""
-    if origin is None or origin <= 0 or origin >= size:
-        return 0, size
-    return (origin, size) if offset >= origin else (0, origin)
-
-
 # Below this many bytes the decoder's own cut is quicker (numpy's fixed cost per call is
 # about 0.07 ms; the decoder cuts 300 bytes of text in 0.05 ms).
 SMALL_RANGE = 512
@@ -315,9 +287,9 @@ def cuts_in_range(source, start: int, end: int, origin: int | None = None,
     out = []
     pos = start
     while pos < end:
-        seg_start, seg_end = _segment(pos, origin, size)
+        seg_start, seg_end = segment(pos, origin, size)
         stop = min(end, seg_end)
-        boundary = decoder.safe_boundary(source, pos, origin, dialect)
+        boundary = safe_start(source, pos, origin, dialect)
         read_end = min(stop + 9, seg_end)
         data = source.read(boundary, read_end - boundary)
         final = boundary + len(data) >= seg_end or len(data) < read_end - boundary

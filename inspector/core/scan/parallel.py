@@ -41,7 +41,8 @@ from inspector.core.scan.blockindex import BlockIndex
 from inspector.core.scan.results import ScanResult
 from inspector.core.units.decoder import Unit
 from inspector.core.units.interpretation import interpretation
-from inspector.core.scan.utf8path import TEXT_WINDOW, boundary_at_or_after, fast_segment
+from inspector.core.scan.utf8path import TEXT_WINDOW, fast_segment
+from inspector.core.units.boundaries import boundary_at_or_after
 
 TASK_BYTES = 16 << 20  # one task: long enough that its fixed costs vanish
 MIN_PARALLEL_BYTES = 48 << 20  # below this one process is as fast (a pool costs 10-25 ms)

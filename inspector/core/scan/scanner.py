@@ -2,7 +2,8 @@
 
 The results are identical to cutting the scanned stream with
 :func:`inspector.core.units.decoder.cut` (a test compares them), but the hot path has no
-per-byte Python loop: see :mod:`inspector.core.scan.kernels`.
+per-byte Python loop: see :mod:`inspector.core.scan.kernels.rows` and
+:mod:`inspector.core.scan.kernels.bytelevel`.
 
 A region [start, end) is scanned as its own stream (a unit cut by ``end`` is truncated,
 continuation bytes right after ``start`` are strays), the way the decoder cuts from an

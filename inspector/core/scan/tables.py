@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import mmap
 import os
-import tempfile
 import threading
 import types
 import zlib
 
 import numpy as np
 
+from inspector.core.source.safewrite import AtomicWriter, write_atomic
 from inspector.core.units import kinds as K
 from inspector.core.units.unicode_db import UNICODE_VERSION, category_of_char
 
@@ -162,10 +162,8 @@ def _store(unassigned: np.ndarray) -> None:
     path = cache_path()
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".unassigned-")
-        with os.fdopen(fd, "wb") as f:
-            f.write(np.packbits(unassigned).tobytes())
-        os.replace(tmp, path)  # atomic: a concurrent reader sees the old file or the new
+        # atomic: a concurrent reader sees the old file or the new
+        write_atomic(path, np.packbits(unassigned).tobytes())
     except OSError:
         pass
 
@@ -246,14 +244,13 @@ def store_tables(t: Tables) -> bool:
     path = tables_cache_path()
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".tables-")
-        with os.fdopen(fd, "wb") as f:
-            f.write(TABLES_HEADER.ljust(_aligned(len(TABLES_HEADER)), b"\0"))
+        # atomic: a concurrent reader (another process maps it) sees the old file or the new
+        with AtomicWriter(path, binary=True) as out:
+            out.file.write(TABLES_HEADER.ljust(_aligned(len(TABLES_HEADER)), b"\0"))
             for name, dtype, count in TABLES_LAYOUT:
                 data = np.ascontiguousarray(getattr(t, name), dtype=dtype).tobytes()
                 assert len(data) == np.dtype(dtype).itemsize * count
-                f.write(data.ljust(_aligned(len(data)), b"\0"))
-        os.replace(tmp, path)  # atomic: a concurrent reader sees the old file or the new
+                out.file.write(data.ljust(_aligned(len(data)), b"\0"))
     except OSError:
         return False
     return True

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from inspector.core.scan import kernels as KR
+from inspector.core.scan.kernels import rows as RK
+from inspector.core.scan.kernels import codes as KC
 from inspector.core.units import kinds as K
 from inspector.core.scan.blockindex import BlockIndex
 from inspector.core.units.decoder import Unit
@@ -28,7 +29,7 @@ def add_warning_bits(bits, index, blk: int, result) -> None:
 _LEN_CLASSES = 7
 
 
-def add_window(result: ScanResult, index: BlockIndex, window: KR.Window, seg_start: int) -> None:
+def add_window(result: ScanResult, index: BlockIndex, window: RK.Window, seg_start: int) -> None:
     if window.all_rows and window.rows.n_leads is not None:
         _add_dense_window(result, index, window)
     else:
@@ -38,12 +39,12 @@ def add_window(result: ScanResult, index: BlockIndex, window: KR.Window, seg_sta
 _LENGTHS = np.arange(8, dtype=np.int64)
 # A dense window's histogram code of a lead: length + 8 * kind code + _ONE_REPLACEMENT
 # for a multi-byte error that makes one U+FFFD; it must fit in a byte.
-_ONE_REPLACEMENT = 8 * KR.N_KINDS
+_ONE_REPLACEMENT = 8 * KC.N_KINDS
 assert 2 * _ONE_REPLACEMENT <= 256, "too many kinds for a dense window's byte-sized codes"
-_NON_BINARY = bytes(b for b in range(256) if not KR.BINARY_ASCII[b])
+_NON_BINARY = bytes(b for b in range(256) if not KC.BINARY_ASCII[b])
 
 
-def _add_dense_window(result: ScanResult, index: BlockIndex, window: KR.Window) -> None:
+def _add_dense_window(result: ScanResult, index: BlockIndex, window: RK.Window) -> None:
     """A window whose rows are all its units, leads then strays, each part in order:
     counted block by block with one histogram per block, no per-row selections."""
     rows = window.rows
@@ -59,7 +60,7 @@ def _add_dense_window(result: ScanResult, index: BlockIndex, window: KR.Window) 
     code = rows.length[:nl].astype(np.uint8)
     code += kind << np.uint8(3)
     code += one.view(np.uint8) * np.uint8(_ONE_REPLACEMENT)
-    problem = (kind != KR.C_VALID) | (rows.warn[:nl] != 0)
+    problem = (kind != KC.C_VALID) | (rows.warn[:nl] != 0)
     warned = np.flatnonzero(rows.warn[:nl])
     first_block = (base - istart) // bs
     last_block = (base + stop - 1 - istart) // bs
@@ -76,16 +77,16 @@ def _add_dense_window(result: ScanResult, index: BlockIndex, window: KR.Window) 
         for length in range(1, 7):
             index.units[blockno, length - 1] += int(valid[length])
             result.units[length] += int(valid[length])
-        by = hist.reshape(2, KR.N_KINDS, 8)  # [one replacement?, kind, length]
+        by = hist.reshape(2, KC.N_KINDS, 8)  # [one replacement?, kind, length]
         counts = by.sum(axis=(0, 2))
-        counts[KR.C_STRAY] += strays
+        counts[KC.C_STRAY] += strays
         err_bytes = strays + int((by[:, 1:, :] * _LENGTHS).sum())
         repl = strays + int(by[1, 1:, :].sum()) + int((by[0, 1:, :] * _LENGTHS).sum())
-        for kcode in range(1, KR.N_KINDS):
+        for kcode in range(1, KC.N_KINDS):
             count = int(counts[kcode])
             if count:
                 index.errors[blockno, kcode - 1] += count
-                result.errors_by_kind[KR.KIND_CODES[kcode]] += count
+                result.errors_by_kind[KC.KIND_CODES[kcode]] += count
         index.replacements[blockno] += repl
         result.replacements += repl
         index.error_bytes[blockno] += err_bytes
@@ -111,11 +112,11 @@ def _add_dense_window(result: ScanResult, index: BlockIndex, window: KR.Window) 
     collect_first_errors(result, rows)
 
 
-def collect_first_errors(result: ScanResult, rows: KR.Rows) -> None:
+def collect_first_errors(result: ScanResult, rows: RK.Rows) -> None:
     if len(result.first_errors) >= result.max_errors or not len(rows):
         return
     need = result.max_errors - len(result.first_errors)
-    ei = np.flatnonzero(rows.kind != KR.C_VALID)
+    ei = np.flatnonzero(rows.kind != KC.C_VALID)
     if not len(ei):
         return
     if len(ei) > need:
@@ -128,7 +129,7 @@ def collect_first_errors(result: ScanResult, rows: KR.Rows) -> None:
     result.first_errors.extend(row_units(rows, order))
 
 
-def _add_rows_window(result: ScanResult, index: BlockIndex, window: KR.Window) -> None:
+def _add_rows_window(result: ScanResult, index: BlockIndex, window: RK.Window) -> None:
     bs = index.block_size
     istart = index.start
     base, stop = window.base, window.stop
@@ -144,7 +145,7 @@ def _add_rows_window(result: ScanResult, index: BlockIndex, window: KR.Window) -
     # Valid units by length.
     units = np.zeros((nbl, _LEN_CLASSES), dtype=np.int64)
     if window.all_rows:
-        valid = rows.kind == KR.C_VALID
+        valid = rows.kind == KC.C_VALID
         units += np.bincount(blocks_of(rows.offset[valid]) * _LEN_CLASSES + rows.length[valid],
                              minlength=nbl * _LEN_CLASSES).reshape(nbl, _LEN_CLASSES)
     else:
@@ -163,7 +164,7 @@ def _add_rows_window(result: ScanResult, index: BlockIndex, window: KR.Window) -
 
     if len(rows):
         blk = blocks_of(rows.offset)
-        err = rows.kind != KR.C_VALID
+        err = rows.kind != KC.C_VALID
         if err.any():
             eb = blk[err]
             ek = rows.kind[err].astype(np.int64) - 1
@@ -193,7 +194,7 @@ def _add_rows_window(result: ScanResult, index: BlockIndex, window: KR.Window) -
         asc = (~err) & (rows.length == 1) & (rows.value >= 0) & (rows.value < 0x80)
         if asc.any():
             binmask = asc.copy()
-            binmask[asc] = KR.BINARY_ASCII[rows.value[asc]]
+            binmask[asc] = KC.BINARY_ASCII[rows.value[asc]]
             if binmask.any():
                 c = np.bincount(blk[binmask], minlength=nbl)
                 index.binary[sl] += c.astype(np.int32)
@@ -210,7 +211,7 @@ def _add_rows_window(result: ScanResult, index: BlockIndex, window: KR.Window) -
             collect_first_errors(result, rows)
 
 
-def _byte_class_counts(units: np.ndarray, window: KR.Window, istart: int, bs: int,
+def _byte_class_counts(units: np.ndarray, window: RK.Window, istart: int, bs: int,
                        first_block: int) -> None:
     """Units by length in valid UTF-8, block by block: every non-continuation byte
     starts a unit, its value range gives the length."""
@@ -248,10 +249,10 @@ def _byte_class_counts_data(units, data, base, stop, istart, bs, first_block):
         b += 1
 
 
-def row_units(rows: KR.Rows, picked: np.ndarray) -> list[Unit]:
+def row_units(rows: RK.Rows, picked: np.ndarray) -> list[Unit]:
     """The rows at ``picked`` as decoder Units (:func:`row_unit` for many: each column
     is taken and turned into Python numbers once)."""
-    kinds = KR.KIND_CODES
+    kinds = KC.KIND_CODES
     names = K.WARNING_KINDS
     out = []
     for offset, length, kind, value, repl, at_end, bits in zip(
@@ -265,9 +266,9 @@ def row_units(rows: KR.Rows, picked: np.ndarray) -> list[Unit]:
     return out
 
 
-def row_unit(rows: KR.Rows, i: int) -> Unit:
+def row_unit(rows: RK.Rows, i: int) -> Unit:
     """One row as a decoder Unit."""
-    kind = KR.KIND_CODES[int(rows.kind[i])]
+    kind = KC.KIND_CODES[int(rows.kind[i])]
     value = int(rows.value[i])
     bits = int(rows.warn[i])
     warnings = tuple(w for j, w in enumerate(K.WARNING_KINDS) if bits & (1 << j)) if bits else ()

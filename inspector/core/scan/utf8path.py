@@ -8,9 +8,11 @@ import codecs
 
 import numpy as np
 
-from inspector.core.scan import kernels as KR
+from inspector.core.scan.kernels import bytelevel as BK
+from inspector.core.scan.kernels import codes as KC
 from inspector.core.scan import tables as TB
 from inspector.core.units import kinds as K
+from inspector.core.units.boundaries import STRUCT_LEN, boundary_at_or_after, chunk_end
 from inspector.core.units.decoder import cut, units_by_length
 from inspector.core.scan.tally import add_warning_bits
 from inspector.core.scan.windows import LOOKAHEAD
@@ -30,7 +32,7 @@ from inspector.core.scan.windows import LOOKAHEAD
 #   histogram, warnings with cumulative sums at the block edges. Units by length come
 #   from the number of characters, one byte-class count and the hits;
 # * dense errors (more than 1 error byte in 32): the byte-level kernel
-#   (:class:`kernels.Utf8Block`): one code per byte, one histogram.
+#   (:class:`kernels.bytelevel.Utf8Block`): one code per byte, one histogram.
 # Units are made only for the first ``max_errors`` errors (the report's list): from the
 # kernel's codes where errors are dense, through the reference decoder's cut around
 # each error where they are few.
@@ -82,7 +84,7 @@ def _first_hit_offset(buf, a: int, text: str, k: int) -> int:
     span = min(len(buf) - a, 4 * k)
     starts = np.flatnonzero(np.frombuffer(buf, dtype=np.int8, count=span, offset=a) >= -64)
     r = a + int(starts[k - 1])
-    return r + _STRUCT[buf[r]]
+    return r + STRUCT_LEN[buf[r]]
 
 
 _HIT_BUDGET = 1 << 16  # hits counted at once: bounds the memory of warning-dense text
@@ -226,23 +228,23 @@ def _count_text_pieces(result, index, buf, base, stop, final, edges, first_blk, 
             run_start = np.empty(n_esc, dtype=bool)
             run_start[0] = True
             np.not_equal(err_char[1:] - err_char[:-1], 1, out=run_start[1:])
-            counts = KR.error_run_counts(values, run_start, err_piece, P)
-            index.errors[sl] += counts[:, 1:KR.N_KINDS]
-            index.replacements[sl] += counts[:, KR.RUN_REPL]
-            err_bytes = counts[:, KR.RUN_BYTES]
+            counts = BK.error_run_counts(values, run_start, err_piece, P)
+            index.errors[sl] += counts[:, 1:KC.N_KINDS]
+            index.replacements[sl] += counts[:, BK.RUN_REPL]
+            err_bytes = counts[:, BK.RUN_BYTES]
             index.error_bytes[sl] += err_bytes
             index.binary[sl] += err_bytes
             totals = counts.sum(axis=0).tolist()
-            for kcode in range(1, KR.N_KINDS):
+            for kcode in range(1, KC.N_KINDS):
                 if totals[kcode]:
-                    result.errors_by_kind[KR.KIND_CODES[kcode]] += totals[kcode]
-            result.replacements += totals[KR.RUN_REPL]
+                    result.errors_by_kind[KC.KIND_CODES[kcode]] += totals[kcode]
+            result.replacements += totals[BK.RUN_REPL]
             result.error_bytes += n_esc
             result.binary_bytes += n_esc
             # Bytes E0..FF and F0..FF outside errors are leads of valid 3- and 4-byte
             # units.
-            ge_e0 -= counts[:, KR.RUN_E3] + counts[:, KR.RUN_E4]
-            ge_f0 -= counts[:, KR.RUN_E4]
+            ge_e0 -= counts[:, BK.RUN_E3] + counts[:, BK.RUN_E4]
+            ge_f0 -= counts[:, BK.RUN_E4]
             if n_esc < len(cps):
                 valid = ~esc
                 cps = cps[valid]
@@ -276,8 +278,8 @@ def _count_text_pieces(result, index, buf, base, stop, final, edges, first_blk, 
             if n_err >= 8 and n_err * _SPARSE_FIRST_ERRORS > b - a:
                 # Many errors, too close together for a cut of each through the decoder:
                 # cut at byte level, a stretch about long enough for those needed first.
-                span = max(256, min(KR.ERROR_SPAN, need * (b - lo) // n_err * 5 // 4))
-                result.first_errors += KR.first_error_units(buf, lo, b, need, base + lo,
+                span = max(256, min(BK.ERROR_SPAN, need * (b - lo) // n_err * 5 // 4))
+                result.first_errors += BK.first_error_units(buf, lo, b, need, base + lo,
                                                             final and b == stop, span)
             else:
                 _piece_first_errors(result, buf, m, base, lo, b, final and b == stop)
@@ -302,7 +304,7 @@ def _count_text_warnings(result, index, bom: bool, cps, piece, P: int, sl) -> No
     if present & TB.B_CONTROL:
         asc = cps < 0x80
         if asc.any():
-            binary = piece[asc][KR.BINARY_ASCII.take(cps[asc])]
+            binary = piece[asc][KC.BINARY_ASCII.take(cps[asc])]
             if len(binary):
                 index.binary[sl] += np.bincount(binary, minlength=P)
                 result.binary_bytes += len(binary)
@@ -396,7 +398,7 @@ def _dense_window(result, index, buf, base: int, a: int, b: int, final: bool) ->
             # The first errors come from the kernel's codes, only until the list is full
             # (dense errors fill it within the first few hundred bytes).
             need = result.max_errors - len(result.first_errors)
-            C = KR.Utf8Block(buf, lo, piece_end, need)
+            C = BK.Utf8Block(buf, lo, piece_end, need)
             error_bytes += _dense_block(result, index, buf, base, lo, piece_end, blk, C)
             if len(C.error_starts):
                 result.first_errors += C.error_units(base + lo, final and piece_end == b)
@@ -406,18 +408,18 @@ def _dense_window(result, index, buf, base: int, a: int, b: int, final: bool) ->
 
 def _dense_block(result, index, buf, base: int, a: int, b: int, blk: int, C) -> int:
     """[a, b): units that all start in block ``blk``, cut by ``C`` (a
-    :class:`kernels.Utf8Block`)."""
+    :class:`kernels.bytelevel.Utf8Block`)."""
     for L, c in enumerate(C.units, start=1):
         if c:
             index.units[blk, L - 1] += c
             result.units[L] += c
     n_errors = 0
-    for kcode in range(1, KR.N_KINDS):
+    for kcode in range(1, KC.N_KINDS):
         c = C.errors[kcode]
         if c:
             n_errors += c
             index.errors[blk, kcode - 1] += c
-            result.errors_by_kind[KR.KIND_CODES[kcode]] += c
+            result.errors_by_kind[KC.KIND_CODES[kcode]] += c
     index.replacements[blk] += C.replacements
     result.replacements += C.replacements
     index.error_bytes[blk] += C.error_bytes
@@ -482,25 +484,6 @@ def _dense_block(result, index, buf, base: int, a: int, b: int, blk: int, C) -> 
     return C.error_bytes
 
 
-_STRUCT = bytes(KR.LEAD_LENGTH.tolist())
-
-
-def boundary_at_or_after(buf, p: int, lo: int = 0) -> int:
-    """The first unit boundary at or after ``p`` in ``buf`` (where ``buf[lo]`` starts a
-    unit; ``buf`` holds the bytes up to the stream's end or 8+ past ``p``)."""
-    q = p
-    while q > lo and q > p - 6 and 0x80 <= buf[q] <= 0xBF:
-        q -= 1
-    lead = buf[q]
-    if q == p or 0x80 <= lead <= 0xBF:
-        return p  # p starts a unit itself (a stray if it is a continuation byte)
-    end = q + 1
-    limit = min(len(buf), q + _STRUCT[lead])
-    while end < limit and 0x80 <= buf[end] <= 0xBF:
-        end += 1
-    return end if end > p else p
-
-
 def fast_segment(result, index, source, seg_start: int, seg_end: int, chunk_size: int, hasher,
                   stream_end: int | None = None):
     """Scan the stream [seg_start, seg_end) in the utf-8 dialect; yields after every
@@ -521,7 +504,7 @@ def fast_segment(result, index, source, seg_start: int, seg_end: int, chunk_size
         if pos + want >= seg_end or short:
             stop, final = len(buf), ends_stream or short
         else:
-            stop = KR.safe_stop(buf, want, K.UTF8)
+            stop = chunk_end(buf, want, False)
             final = False
         if hasher is not None:
             hasher.update(memoryview(buf)[:stop])
@@ -553,7 +536,7 @@ def fast_segment(result, index, source, seg_start: int, seg_end: int, chunk_size
 QUICK_LIMIT = 1 << 20  # files up to this size are read whole and tried this way
 _CONTROL_ASCII = bytes([*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])
 _NOT_CONTROL = bytes(b for b in range(256) if b not in _CONTROL_ASCII)
-_NOT_BINARY = bytes(b for b in range(256) if not KR.BINARY_ASCII[b])
+_NOT_BINARY = bytes(b for b in range(256) if not KC.BINARY_ASCII[b])
 
 
 def quick_whole(result, data: bytes) -> bool:

@@ -1,5 +1,5 @@
 """Windows of a stream for the any-dialect path: read afresh, cut at safe unit
-boundaries, analysed by the kernels.
+boundaries, analysed by the row kernel (``kernels.rows``).
 """
 
 from __future__ import annotations
@@ -7,8 +7,9 @@ from __future__ import annotations
 from typing import Callable, Iterator
 
 
-from inspector.core.scan import kernels as KR
-from inspector.core.units.decoder import safe_boundary
+from inspector.core.scan.kernels import rows as RK
+from inspector.core.units import kinds as K
+from inspector.core.units.boundaries import chunk_end, safe_end, safe_start
 
 DEFAULT_CHUNK = 1 << 20
 DENSE_WINDOW = 128 * 1024  # windows full of errors are cut smaller: their arrays are per unit
@@ -20,7 +21,7 @@ LOOKAHEAD = 16
 def iter_windows(source, lo: int, hi: int, seg_start: int, seg_end: int, dialect: str, *,
                  origin: int | None = None, chunk_size: int = DEFAULT_CHUNK,
                  want_warnings: bool = True, hasher=None, dense_window: int = DENSE_WINDOW,
-                 on_read: Callable[[int], None] | None = None) -> Iterator[KR.Window]:
+                 on_read: Callable[[int], None] | None = None) -> Iterator[RK.Window]:
     """Windows that together hold every unit starting in [lo, hi) of the stream
     [seg_start, seg_end) (and perhaps a few units just outside, which callers filter).
 
@@ -30,10 +31,11 @@ def iter_windows(source, lo: int, hi: int, seg_start: int, seg_end: int, dialect
     if lo >= hi:
         return
     read = source.read_uncached
-    pos = lo if lo <= seg_start else safe_boundary(source, lo, origin, dialect)
+    pos = lo if lo <= seg_start else safe_start(source, lo, origin, dialect)
     # Where reading stops: the stream's end, or a little past hi, so the last unit that
     # starts before hi is whole.
     read_end = seg_end if hi >= seg_end else min(seg_end, hi + LOOKAHEAD)
+    pairs = dialect in K.PAIR_DIALECTS
     dense_left = 0
     retrying = False
     chunk_size = max(64, chunk_size)
@@ -50,20 +52,20 @@ def iter_windows(source, lo: int, hi: int, seg_start: int, seg_end: int, dialect
             if read_end >= seg_end or short:
                 stop, stream_ends = len(buf), True
             else:
-                stop, stream_ends = _stop_at_or_after(buf, hi - pos, dialect), False
+                stop, stream_ends = safe_end(buf, hi - pos, pairs), False
         else:
-            stop, stream_ends = KR.safe_stop(buf, min(want, len(buf) - 8), dialect), False
+            stop, stream_ends = chunk_end(buf, min(want, len(buf) - 8), pairs), False
         final = stream_ends and stop == len(buf)
-        window = KR.analyse(buf, pos, stop, final, dialect, dense=dense_left > 0,
+        window = RK.analyse(buf, pos, stop, final, dialect, dense=dense_left > 0,
                             want_warnings=want_warnings, dense_max=dense_window,
                             dense_limit=RETRY_LIMIT if retrying else None)
         retrying = False
         if window is None:  # full of errors: cut a smaller window
             dense_left = DENSE_STREAK
             if len(buf) > dense_window + 8:
-                stop = KR.safe_stop(buf, dense_window, dialect)
+                stop = chunk_end(buf, dense_window, pairs)
             final = stream_ends and stop == len(buf)
-            window = KR.analyse(buf, pos, stop, final, dialect, dense=True,
+            window = RK.analyse(buf, pos, stop, final, dialect, dense=True,
                                 want_warnings=want_warnings)
         elif window.mode == "dense":
             dense_left -= 1
@@ -79,14 +81,3 @@ def iter_windows(source, lo: int, hi: int, seg_start: int, seg_end: int, dialect
         if short and stop == len(buf):
             return
 
-
-def _stop_at_or_after(buf, p: int, dialect: str) -> int:
-    """The first safe unit boundary at or after ``p`` (``buf`` reaches 8+ bytes past)."""
-    n = len(buf)
-    q = p
-    while q < n and q < p + 6 and 0x80 <= buf[q] <= 0xBF:
-        q += 1
-    q = min(q, n)
-    if q < n and KR.splits_pair(buf, q, dialect):
-        q += 3
-    return min(q, n)

@@ -8,7 +8,8 @@ decoder); a test compares those paths with the byte loop.
 
 Self-synchronization makes every cut local: a non-continuation byte always starts a
 unit, so the unit holding any offset is found by looking back at most 5 bytes (plus 3
-for a CESU-8 surrogate pair), never by decoding from the start of the file.
+for a CESU-8 surrogate pair), never by decoding from the start of the file
+(:mod:`inspector.core.units.boundaries`).
 """
 
 from __future__ import annotations
@@ -18,22 +19,15 @@ from collections import namedtuple
 from bisect import bisect_left
 from functools import partial
 from itertools import accumulate, repeat
-from typing import Protocol
 
 from inspector.core.units import kinds as K
+from inspector.core.units.boundaries import (STRUCT_LEN, Source, is_continuation,
+                                             is_low_surrogate_at, safe_start, segment)
 from inspector.core.units.spelling import MIN_VALUE
 from inspector.core.units.unicode_db import is_noncharacter, is_unassigned
 
-# Structural length by byte value: 1 for ASCII and FE/FF, 0 for continuation bytes.
-STRUCT_LEN = bytes(
-    1 if b < 0x80 else 0 if b < 0xC0 else 2 if b < 0xE0 else 3 if b < 0xF0
-    else 4 if b < 0xF8 else 5 if b < 0xFC else 6 if b < 0xFE else 1
-    for b in range(256)
-)
 # Payload bits of a lead byte (the bits after its leading 1s and the 0).
 _LEAD_PAYLOAD = (None, 0x7F, 0x1F, 0x0F, 0x07, 0x03, 0x01)
-MAX_MODERN_LOOKBACK = 3
-MAX_LOOKBACK = 5
 
 
 def _second_byte_range(lead: int) -> tuple[int, int] | None:
@@ -203,16 +197,6 @@ def warnings_for(cp: int, offset: int, dialect: str = K.UTF8, raw_nul: bool = Fa
 
 # ------------------------------------------------------------------------------ cutting
 
-def _is_high_surrogate_at(data, i: int, n: int) -> bool:
-    return (i + 2 < n and data[i] == 0xED and 0xA0 <= data[i + 1] <= 0xAF
-            and 0x80 <= data[i + 2] <= 0xBF)
-
-
-def _is_low_surrogate_at(data, i: int, n: int) -> bool:
-    return (i + 2 < n and data[i] == 0xED and 0xB0 <= data[i + 1] <= 0xBF
-            and 0x80 <= data[i + 2] <= 0xBF)
-
-
 def _cut_well_formed(data, i: int, end: int, stop: int, base: int, ascii_warnings,
                      out: list) -> int:
     """Append the units of the well-formed UTF-8 that begins at ``data[i]`` and ends
@@ -279,7 +263,7 @@ def cut(data: bytes | bytearray | memoryview, base: int = 0, dialect: str = K.UT
     out: list[Unit] = []
     append = out.append
     slen = STRUCT_LEN
-    pairs = dialect in (K.WTF8, K.CESU8, K.MUTF8)
+    pairs = dialect in K.PAIR_DIALECTS
     fss = dialect == K.FSS_UTF
     ascii_warnings = _ASCII_WARNINGS_MUTF8 if dialect == K.MUTF8 else _ASCII_WARNINGS
     ascii_run = _ASCII_RUN.match
@@ -349,7 +333,7 @@ def cut(data: bytes | bytearray | memoryview, base: int = 0, dialect: str = K.UT
             if fss:
                 kind = K.VALID
             elif pairs:
-                if value <= 0xDBFF and _is_low_surrogate_at(data, j, n):
+                if value <= 0xDBFF and is_low_surrogate_at(data, j, n):
                     # A high surrogate directly followed by a low one.
                     if dialect == K.WTF8:
                         # WTF-8 allows only lone surrogates: a pair must be written as
@@ -384,80 +368,12 @@ def cut(data: bytes | bytearray | memoryview, base: int = 0, dialect: str = K.UT
 
 # ------------------------------------------------------------------ regions of a source
 
-class Source(Protocol):
-    """What the decoder needs of a byte source."""
-
-    size: int
-
-    def read(self, offset: int, length: int) -> bytes: ...
-
-
-def _segment(offset: int, origin: int | None, size: int) -> tuple[int, int]:
-    """The stretch of the file that is decoded as one stream around ``offset``.
-
-    With an origin X the stream begins at X; the bytes before X are cut as their own
-    stream that ends at X, so every byte still belongs to exactly one unit.
-    """
-    if origin is None or origin <= 0 or origin >= size:
-        return 0, size
-    return (origin, size) if offset >= origin else (0, origin)
-
-
-def _is_cont(b: int) -> bool:
-    return 0x80 <= b <= 0xBF
-
-
-def unit_start(source: Source, offset: int, origin: int | None = None,
-               dialect: str = K.UTF8) -> int:
-    """The offset of the first byte of the unit that holds ``offset``.
-
-    Looks back at most 5 bytes for the nearest non-continuation byte, and 3 more for a
-    CESU-8 / Modified UTF-8 surrogate pair: never further.
-    """
-    seg_start, seg_end = _segment(offset, origin, source.size)
-    lo = max(seg_start, offset - MAX_LOOKBACK - 3)
-    window = source.read(lo, max(0, min(seg_end, offset + 7) - lo))
-    p = offset - lo
-    if p >= len(window):
-        return offset
-    q = p
-    while q >= 0 and p - q <= MAX_LOOKBACK and _is_cont(window[q]):
-        q -= 1
-    if q < 0 or p - q > MAX_LOOKBACK:
-        return offset  # no lead within reach: a stray continuation byte
-    final = lo + len(window) >= seg_end
-    first = cut(window[q:], lo + q, dialect, final=final, stop=1)
-    if not first or first[0].end <= offset:
-        return offset  # the lead's unit ends before offset: a stray continuation byte
-    start = lo + q
-    # A low surrogate right after a complete high one is the second half of a pair.
-    if (dialect in (K.CESU8, K.MUTF8) and q >= 3 and start - 3 >= seg_start
-            and _is_low_surrogate_at(window, q, len(window))
-            and _is_high_surrogate_at(window, q - 3, len(window))):
-        return start - 3
-    return start
-
-
 def _cut_from(source: Source, start: int, stop: int, dialect: str, seg_end: int) -> list[Unit]:
     """Cut the units that start in [start, stop), ``start`` being a unit boundary."""
     end_read = min(stop + 9, seg_end)
     data = source.read(start, end_read - start)
     final = start + len(data) >= seg_end or len(data) < end_read - start
     return cut(data, start, dialect, final=final, stop=stop - start)
-
-
-def safe_boundary(source: Source, offset: int, origin: int | None, dialect: str) -> int:
-    """A unit boundary at or before ``offset`` from which cutting gives the same units as
-    cutting the whole stream: the start of the unit holding ``offset``, moved back over a
-    high surrogate that may pair with it (so WTF-8 knows whether it is lone)."""
-    start = unit_start(source, offset, origin, dialect)
-    if dialect in (K.WTF8, K.CESU8, K.MUTF8):
-        seg_start, _ = _segment(offset, origin, source.size)
-        if start - 3 >= seg_start:
-            w = source.read(start - 3, 6)
-            if _is_high_surrogate_at(w, 0, len(w)) and _is_low_surrogate_at(w, 3, len(w)):
-                return start - 3
-    return start
 
 
 def units_in_range(source: Source, start: int, end: int, origin: int | None = None,
@@ -474,9 +390,9 @@ def units_in_range(source: Source, start: int, end: int, origin: int | None = No
     out: list[Unit] = []
     pos = start
     while pos < end:
-        seg_start, seg_end = _segment(pos, origin, size)
+        seg_start, seg_end = segment(pos, origin, size)
         stop = min(end, seg_end)
-        boundary = safe_boundary(source, pos, origin, dialect)
+        boundary = safe_start(source, pos, origin, dialect)
         units = _cut_from(source, boundary, stop, dialect, seg_end)
         # The cut began at most a unit or two before ``start``: skip those.
         k = 0
@@ -551,7 +467,7 @@ def resync(source: Source, origin: int, dialect: str = K.UTF8) -> Resync:
         if not chunk:
             break
         k = 0
-        while k < len(chunk) and _is_cont(chunk[k]):
+        while k < len(chunk) and is_continuation(chunk[k]):
             lost.append(Unit(pos + k, 1, K.UNEXPECTED_CONTINUATION, None, 1))
             k += 1
         pos += k

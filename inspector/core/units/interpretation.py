@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from inspector.core.units import decoder
+from inspector.core.units import boundaries, decoder
 from inspector.core.units import kinds as K
 from inspector.core.units import spelling
 from inspector.core.units.decoder import Resync, Source, Unit
@@ -102,7 +102,7 @@ class Utf8Dialect(Interpretation):
         return decoder.unit_at(source, offset, origin, self.name)
 
     def unit_start(self, source, offset, origin=None):
-        return decoder.unit_start(source, offset, origin, self.name)
+        return boundaries.unit_start(source, offset, origin, self.name)
 
     def resync(self, source, origin):
         return decoder.resync(source, origin, self.name)
@@ -136,20 +136,20 @@ _ALL_PROBLEMS = K.ERROR_KINDS
 _FSS_PROBLEMS = (K.OVERLONG, K.TRUNCATED, K.UNEXPECTED_CONTINUATION, K.INVALID_BYTE)
 # A CESU-8 / Modified UTF-8 surrogate pair is one 6-byte unit; its high half may sit up
 # to 3 bytes before a low half's continuation bytes.
-_PAIR_LOOKBACK = decoder.MAX_LOOKBACK + 3
+_PAIR_LOOKBACK = boundaries.UNIT_START_REACH
 
 INTERPRETATIONS: dict[str, Interpretation] = {
     d.name: d for d in (
         Utf8Dialect(K.UTF8, K.DIALECT_TITLES[K.UTF8], "UTF-8", _ALL_PROBLEMS,
-                    (1, 2, 3, 4), decoder.MAX_LOOKBACK),
+                    (1, 2, 3, 4), boundaries.MAX_LOOKBACK),
         Utf8Dialect(K.WTF8, K.DIALECT_TITLES[K.WTF8], "WTF-8", _ALL_PROBLEMS,
-                    (1, 2, 3, 4), decoder.MAX_LOOKBACK),
+                    (1, 2, 3, 4), boundaries.MAX_LOOKBACK),
         Utf8Dialect(K.CESU8, K.DIALECT_TITLES[K.CESU8], "CESU-8", _ALL_PROBLEMS,
                     (1, 2, 3, 4, 6), _PAIR_LOOKBACK),
         Utf8Dialect(K.MUTF8, K.DIALECT_TITLES[K.MUTF8], "Modified UTF-8", _ALL_PROBLEMS,
                     (1, 2, 3, 4, 6), _PAIR_LOOKBACK),
         Utf8Dialect(K.FSS_UTF, K.DIALECT_TITLES[K.FSS_UTF], "FSS-UTF", _FSS_PROBLEMS,
-                    (1, 2, 3, 4, 5, 6), decoder.MAX_LOOKBACK),
+                    (1, 2, 3, 4, 5, 6), boundaries.MAX_LOOKBACK),
     )
 }
 

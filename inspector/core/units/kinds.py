@@ -228,6 +228,12 @@ MUTF8 = "mutf-8"
 FSS_UTF = "fss-utf"
 
 DIALECTS = (UTF8, WTF8, CESU8, MUTF8, FSS_UTF)
+# Dialects in which a surrogate pair (a high half, ED A0..AF xx, right before a low one,
+# ED B0..BF xx) changes the units: CESU-8 and Modified UTF-8 make it one unit, WTF-8
+# keeps both halves errors where a lone half is valid. A cut must not fall between them.
+PAIR_DIALECTS = (WTF8, CESU8, MUTF8)
+# Of those, the dialects that make a pair one 6-byte unit.
+PAIR_UNIT_DIALECTS = (CESU8, MUTF8)
 
 DIALECT_TITLES = {
     UTF8: "UTF-8 (RFC 3629)",

@@ -36,7 +36,8 @@ from dataclasses import dataclass, field
 
 from inspector.core.source.bytesource import ByteSource
 from inspector.core.units import kinds as K
-from inspector.core.units.decoder import STRUCT_LEN, Unit, cut, resync
+from inspector.core.units.boundaries import STRUCT_LEN, is_continuation, is_low_surrogate_at
+from inspector.core.units.decoder import Unit, cut, resync
 from inspector.core.units import spelling
 from inspector.core.units.spelling import MAX_LEGACY_VALUE, MIN_VALUE
 from inspector.core.units.unicode_db import (MAX_CODE_POINT, category, format_cp, name,
@@ -256,7 +257,7 @@ def byte_roles(unit: Unit, raw: bytes) -> tuple[ByteInfo, ...]:
         out.append(_byte(unit.offset + i, b, "lead", length, f"lead of a {length}-byte sequence"))
         j = i + 1
         k = 2
-        while j < n and 0x80 <= raw[j] <= 0xBF and j < i + length:
+        while j < n and is_continuation(raw[j]) and j < i + length:
             out.append(_byte(unit.offset + j, raw[j], "continuation", 0,
                              f"continuation byte {k} of {length}"))
             j += 1
@@ -412,14 +413,13 @@ def _explain_surrogate(e: _Explaining) -> str:
                      "write each UTF-16 code unit of a supplementary character separately, "
                      "and from WTF-8, which keeps the lone surrogates of ill-formed UTF-16 "
                      "(Windows file names, JavaScript strings).")
-    if half == "high" and len(raw) >= unit.length + 3:
+    if half == "high" and is_low_surrogate_at(raw, unit.length, len(raw)):
         nxt = raw[unit.length:unit.length + 3]
-        if nxt[0] == 0xED and 0xB0 <= nxt[1] <= 0xBF and 0x80 <= nxt[2] <= 0xBF:
-            lo = 0xD000 | ((nxt[1] & 0x3F) << 6) | (nxt[2] & 0x3F)
-            cp = 0x10000 + ((v - 0xD800) << 10) + (lo - 0xDC00)
-            e.details.append(f"With the low surrogate {_cp_text(lo)} after it, this is "
-                             f"CESU-8 for {_cp_text(cp)} {name(cp)}; UTF-8 writes it as "
-                             f"{encode(cp).hex}.")
+        lo = 0xD000 | ((nxt[1] & 0x3F) << 6) | (nxt[2] & 0x3F)
+        cp = 0x10000 + ((v - 0xD800) << 10) + (lo - 0xDC00)
+        e.details.append(f"With the low surrogate {_cp_text(lo)} after it, this is "
+                         f"CESU-8 for {_cp_text(cp)} {name(cp)}; UTF-8 writes it as "
+                         f"{encode(cp).hex}.")
     return line
 
 

@@ -1,13 +1,14 @@
 """File > Export (JSON report, CSV of every error unit, self-contained HTML report); the
 repair dialog (File > Save repaired copy) is in :mod:`inspector.gui.dialogs.repair` and
-shares the target checks and the background work of this module.
+shares the background work of this module.
 
 Everything that reads the whole file runs in a background worker
 (``inspector.gui.runtime.workers``) behind a progress dialog with Cancel. Nothing is ever written
 onto the inspected file: a target that is the inspected file, also through a symbolic or
 hard link, is refused before any work starts, and every output is written to a
 temporary file beside the target and renamed into place only when complete, so a
-cancelled or failed export leaves nothing half-written.
+cancelled or failed export leaves nothing half-written (both:
+:mod:`inspector.core.source.safewrite`).
 
 For tests (and scripts) each action takes the target path directly; the real menus ask
 with ``QFileDialog``, starting in the user's Documents folder (or home), never next to
@@ -18,7 +19,6 @@ from __future__ import annotations
 
 import csv
 import os
-import tempfile
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QStandardPaths, Qt, Signal
@@ -30,6 +30,8 @@ from inspector.core.scan import results, scanner
 from inspector.core.analysis import verdict as verdict_mod
 from inspector.core.scan.lines import LineCounter
 from inspector.core.source.bytesource import display_path
+from inspector.core.source.safewrite import AtomicWriter, WriteRefused, check_target, write_atomic
+from inspector.core.units.boundaries import safe_end_in
 from inspector.gui.runtime import workers
 
 JSON, CSV, HTML = "json", "csv", "html"
@@ -50,65 +52,6 @@ def default_directory() -> str:
     if docs and os.path.isdir(docs):
         return docs
     return str(Path.home())
-
-
-def same_file(a, b) -> bool:
-    """True when paths ``a`` and ``b`` name the same file (through links too)."""
-    try:
-        sa, sb = os.stat(a), os.stat(b)
-    except OSError:
-        return os.path.realpath(a) == os.path.realpath(b)
-    return (sa.st_dev, sa.st_ino) == (sb.st_dev, sb.st_ino)
-
-
-def check_target(target, inspected) -> str:
-    """Refuse a target that is the inspected file (or a link to it), a directory, or in
-    a folder that does not exist. Returns the target as a string; raises ValueError
-    with a message a person can act on."""
-    if not target:
-        raise ValueError("no file name was given")
-    target = os.fspath(target)
-    if inspected is not None:
-        if os.path.realpath(target) == os.path.realpath(inspected) or (
-                os.path.exists(target) and same_file(target, inspected)):
-            raise ValueError(f"{display_path(target)} is the inspected file (or a link to "
-                             "it); the inspector never writes over the file it inspects. "
-                             "Choose another name.")
-    if os.path.isdir(target):
-        raise ValueError(f"{display_path(target)} is a folder; give a file name")
-    folder = os.path.dirname(os.path.abspath(target))
-    if not os.path.isdir(folder):
-        raise ValueError(f"the folder {display_path(folder)} does not exist")
-    return target
-
-
-class _AtomicWriter:
-    """Writes to a temporary file in the target's folder; ``commit`` renames it into
-    place, anything else (an exception, a cancel) removes it."""
-
-    def __init__(self, target: str, binary: bool = False):
-        self.target = target
-        folder = os.path.dirname(os.path.abspath(target))
-        fd, self.temp = tempfile.mkstemp(prefix=".export-", suffix=".part", dir=folder)
-        if binary:
-            self.file = os.fdopen(fd, "wb")
-        else:
-            self.file = os.fdopen(fd, "w", encoding="utf-8", newline="")
-
-    def commit(self) -> None:
-        self.file.flush()
-        os.fsync(self.file.fileno())
-        self.file.close()
-        os.replace(self.temp, self.target)
-
-    def discard(self) -> None:
-        try:
-            self.file.close()
-        finally:
-            try:
-                os.unlink(self.temp)
-            except FileNotFoundError:
-                pass
 
 
 # ------------------------------------------------------------------ the jobs (plain generators)
@@ -186,24 +129,13 @@ def export_steps(kind: str, source, dialect: str, scan, target: str, findings=No
     yield 0, 1, "writing"
     report = _report_dict(source, result, inspected, findings)
     if kind == JSON:
-        writer = _AtomicWriter(target)
-        try:
+        with AtomicWriter(target) as writer:
             report_mod.write_json(report, writer.file)
-            writer.commit()
-        except BaseException:
-            writer.discard()
-            raise
         return f"JSON report written to {display_path(target)}"
     if kind == HTML:
         pictured = yield from _fine_for_picture(source, result)
         page = htmlreport.render_html(report, overview=overview_bins(pictured, source.size))
-        writer = _AtomicWriter(target)
-        try:
-            writer.file.write(page)
-            writer.commit()
-        except BaseException:
-            writer.discard()
-            raise
+        write_atomic(target, page)
         return f"HTML report written to {display_path(target)}"
     raise ValueError(f"unknown export {kind!r}")
 
@@ -211,52 +143,24 @@ def export_steps(kind: str, source, dialect: str, scan, target: str, findings=No
 CSV_REGION = 8 << 20  # bytes handed to the report's CSV writer between two progress steps
 
 
-def safe_boundary(source, offset: int) -> int:
-    """The first offset at or after ``offset`` where every dialect's cut of the whole
-    file starts a unit that no pair or sequence crosses, so regions cut on their own
-    give the same units as the whole file: an ASCII byte; a lead byte other than ED
-    (ED may be the second half of a CESU-8 / WTF-8 surrogate pair); or a continuation
-    byte with six continuation bytes before it (a stray: no lead is within reach)."""
-    size = source.size
-    pos = offset
-    while pos < size:
-        lo = max(pos - 6, 0)
-        window = source.read(lo, 4096 + (pos - lo))
-        if not window:
-            return size
-        run = 0  # continuation bytes seen in a row before the current one
-        for i, byte in enumerate(window):
-            at = lo + i
-            if at >= pos:
-                if byte < 0x80 or (byte >= 0xC0 and byte != 0xED) or (byte < 0xC0 and run >= 6):
-                    return at
-            run = run + 1 if 0x80 <= byte < 0xC0 else 0
-        pos = lo + len(window)
-    return size
-
-
 def _csv_steps(source, dialect: str, target: str, region: int | None = None):
     """Every error unit, streamed with the report's CSV writer region by region (cut
-    at safe boundaries, so the rows are those of the whole file): memory stays flat
+    at safe boundaries, ``boundaries.safe_end_in``, so the rows are those of the whole
+    file): memory stays flat
     whatever their number, and progress comes between regions."""
     region = region or CSV_REGION
     size = source.size
-    writer = _AtomicWriter(target)
     rows = 0
-    try:
+    with AtomicWriter(target) as writer:  # a cancel (the generator closed) discards it
         csv.writer(writer.file, lineterminator="\n").writerow(report_mod.CSV_COLUMNS)
         start = 0
         counter = LineCounter(dialect)  # lines and columns run on across the regions
         while start < size:
-            end = safe_boundary(source, min(start + region, size))
+            end = safe_end_in(source, min(start + region, size), dialect)
             rows += report_mod.write_csv(writer.file, source, dialect, start, end, header=False,
                                          counter=counter)
             start = end
             yield start, size, "writing"
-        writer.commit()
-    except BaseException:
-        writer.discard()
-        raise
     return f"{rows:,} error units written to {display_path(target)}"
 
 
@@ -364,8 +268,8 @@ class Exporter(QObject):
             if path is None:
                 return None
         try:
-            target = check_target(path, doc.path)
-        except ValueError as e:
+            target = check_target(path, doc.source)
+        except WriteRefused as e:
             self._tell("refused", str(e))
             return None
         source, dialect, scan = doc.source, doc.dialect, doc.scan

@@ -2,9 +2,9 @@
 unit, or each region converted from its encoding), see what it does near the cursor and
 over the whole file, choose a new file, save in the background, read the summary.
 
-As with the exports (:mod:`inspector.gui.dialogs.export`, whose target checks it
-shares), the inspected file is never written: the copy goes to a temporary file beside
-the target and is renamed into place only when complete, then read back with the
+As with the exports, the inspected file is never written
+(:mod:`inspector.core.source.safewrite` guards the target): the copy goes to a temporary
+file beside the target and is renamed into place only when complete, then read back with the
 scanner to confirm it is valid UTF-8.
 """
 
@@ -26,7 +26,7 @@ from inspector.core.analysis.encodings import regionrepair
 from inspector.core.scan import scanner
 from inspector.core.source.bytesource import display_path
 from inspector.core.units.ranges import RANGE_HEADER, byte_range
-from inspector.gui.dialogs.export import check_target, default_directory
+from inspector.gui.dialogs.export import default_directory
 from inspector.gui.look import regionlook
 from inspector.gui.runtime import workers
 
@@ -489,9 +489,8 @@ class RepairDialog(QDialog):
         path = target if isinstance(target, str) else self.target_edit.text().strip()
         overwrite = self.overwrite.isChecked() or self._browsed_overwrite
         try:
-            check_target(path, doc.path)
             path = repair_mod.check_target(doc.source, path, overwrite)
-        except (ValueError, repair_mod.RepairError) as e:
+        except repair_mod.RepairError as e:
             self._say(f"Not saved: {e}", error=True)
             return
         source, dialect, policy = doc.source, doc.dialect, self.policy

@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDockWidget,
 from inspector.core.analysis import triage as TR
 from inspector.core.analysis.batch import Options
 from inspector.core.source.bytesource import display_path
+from inspector.core.source.safewrite import AtomicWriter, check_target
 from inspector.gui.runtime.workers import GeneratorWorker, start as start_worker
 from inspector.gui.look.tables import NamedColumnsModel, read_only_rows
 
@@ -479,19 +480,20 @@ class FolderTriageDock(QDockWidget):
 
     def export(self, kind: str, path) -> int:
         """Write the table (its order, its filter) as ``csv``, ``json`` or ``html`` to
-        ``path``; returns the number of files written."""
+        ``path`` (checked and written by ``safewrite``: WriteRefused, a ValueError, for a
+        folder or a place that cannot be written in); returns the number of files
+        written."""
         from inspector.core.analysis.htmlreport import render_triage_html
 
+        if kind not in ("csv", "json", "html"):
+            raise ValueError(f"unknown export kind: {kind}")
+        path = check_target(path)
         rows = self.visible_rows()
-        if kind == "csv":
-            with open(path, "w", newline="", encoding="utf-8") as f:
-                return TR.write_csv(rows, f)
-        if kind == "json":
-            with open(path, "w", encoding="utf-8") as f:
-                return TR.write_json(rows, f)
-        if kind == "html":
-            text = render_triage_html(rows, display_path(self.folder) if self.folder else None)
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(text)
+        with AtomicWriter(path) as out:
+            if kind == "csv":
+                return TR.write_csv(rows, out.file)
+            if kind == "json":
+                return TR.write_json(rows, out.file)
+            out.file.write(render_triage_html(rows, display_path(self.folder) if self.folder
+                                              else None))
             return len(rows)
-        raise ValueError(f"unknown export kind: {kind}")

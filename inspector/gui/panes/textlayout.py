@@ -29,7 +29,7 @@ from collections import OrderedDict
 from typing import Protocol
 
 from inspector.core.scan import pagecut
-from inspector.core.units import decoder
+from inspector.core.units import boundaries, decoder
 from inspector.core.units import kinds as K
 from inspector.core.units import unicode_db
 from inspector.core.units.unicode_db import combining_of_char, east_asian_width_of_char
@@ -96,7 +96,7 @@ class SourceModel:
 
     def unit_start(self, offset: int) -> int:
         offset = max(0, min(offset, max(self.size - 1, 0)))
-        return decoder.unit_start(self.source, offset, self.origin, self.dialect)
+        return boundaries.unit_start(self.source, offset, self.origin, self.dialect)
 
 
 class Metrics(Protocol):
@@ -386,7 +386,7 @@ class TextLayout:
         # The next window's virtual break snaps back to the start of the unit holding
         # its first byte, so it may lie a few bytes before that window, at or before X.
         nxt = base + W
-        if nxt - offset <= decoder.MAX_LOOKBACK + 3 and nxt < size and not self._window_has_lf(k):
+        if nxt - offset <= boundaries.UNIT_START_REACH and nxt < size and not self._window_has_lf(k):
             v = self._virtual_break(k + 1)
             if v <= offset:
                 start = max(start, v)

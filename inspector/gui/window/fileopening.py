@@ -10,6 +10,7 @@ import os
 from PySide6.QtWidgets import QFileDialog
 
 from inspector.core.source.bytesource import ByteSourceError, MemorySource, display_path
+from inspector.core.source.safewrite import WriteRefused
 
 
 def open_file(window, path) -> bool:
@@ -77,6 +78,9 @@ def export_triage(window, kind: str, path=None):
         n = window.triage_dock.export(kind, path)
     except OSError as e:
         window.show_error("Cannot export", f"{display_path(path)}: {e.strerror or e}")
+        return None
+    except WriteRefused as e:
+        window.show_error("Cannot export", str(e))
         return None
     window.show_message(f"exported {n:,} files to {display_path(path)}")
     return n

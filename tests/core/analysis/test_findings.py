@@ -79,7 +79,7 @@ def test_a_failed_write_leaves_the_old_file(tmp_path, monkeypatch):
         store.save(ident(), [F.Finding(0, 2, "second")])
     monkeypatch.undo()
     assert [f.note for f in store.load(ident()).findings] == ["first"]
-    assert [n for n in os.listdir(tmp_path) if n.endswith(".part")] == []
+    assert [n for n in os.listdir(tmp_path) if n.endswith(".partial")] == []
 
 
 def test_path_record_keeps_earlier_identities(tmp_path):

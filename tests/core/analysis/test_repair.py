@@ -11,7 +11,7 @@ from inspector.core.units import kinds as K
 from inspector.core.source.bytesource import FileSource, MemorySource
 from inspector.core.units.decoder import cut
 from inspector.core.analysis.repair import (
-    CP1252, DROP, LATIN1, POLICIES, REPLACE, RepairError, chunk_cut, repair_bytes, repair_file,
+    CP1252, DROP, LATIN1, POLICIES, REPLACE, RepairError, repair_bytes, repair_file,
     repair_steps, run,
 )
 from inspector.core.analysis.repairpreview import policy_counts, preview
@@ -142,17 +142,9 @@ def test_decode_pieces_inside_a_chunk(monkeypatch):
     for dialect in K.DIALECTS:
         out = run(policy_counts(MemorySource(data), dialect, chunk_size=1000))
         assert out.output_size[REPLACE] == len(expected[dialect])
-        runs = repair_module.runs_in_chunk(memoryview(data), dialect in (K.CESU8, K.MUTF8))
+        runs = repair_module.runs_in_chunk(memoryview(data), dialect in K.PAIR_UNIT_DIALECTS)
         assert all(a < b for a, b in runs)
         assert all(runs[k][1] < runs[k + 1][0] for k in range(len(runs) - 1))
-
-
-def test_chunk_cut_keeps_units_and_pairs_whole():
-    assert chunk_cut(b"ab\xe2\x82", False) == 2
-    assert chunk_cut(b"ab\xe2\x82\xac", False) == 2
-    assert chunk_cut(b"a" + b"\x80" * 7, False) == 8
-    pair = b"xx\xed\xa0\xbd\xed\xb8"
-    assert chunk_cut(pair, True) == 2 and chunk_cut(pair, False) == 5
 
 
 def test_refuses_the_inspected_file(tmp_path, damaged_file):

@@ -5,7 +5,7 @@ import random
 
 from hypothesis import given, settings, strategies as st
 
-from inspector.core.scan import kernels as KR
+from inspector.core.scan.kernels import bytelevel as BK
 from inspector.core.units import kinds as K
 from inspector.core.units.decoder import cut
 
@@ -36,15 +36,15 @@ def reference(data: bytes, offset: int, stream_end: bool):
 
 def check(data: bytes, need: int, offset: int = 1000, stream_end: bool = True) -> None:
     errors, first = reference(data, offset, stream_end)
-    block = KR.Utf8Block(data, 0, len(data), need)
+    block = BK.Utf8Block(data, 0, len(data), need)
     assert block.first_problem == first
     got = block.error_units(offset, stream_end)
     assert got == errors[:need]
     assert all(type(u) is type(errors[0]) for u in got)
-    for span in (16, 256, KR.ERROR_SPAN):
-        assert KR.first_error_units(data, 0, len(data), need, offset, stream_end, span) == errors[:need]
+    for span in (16, 256, BK.ERROR_SPAN):
+        assert BK.first_error_units(data, 0, len(data), need, offset, stream_end, span) == errors[:need]
     # Counts no longer depend on the first errors asked for.
-    assert KR.Utf8Block(data, 0, len(data), 0).errors == block.errors
+    assert BK.Utf8Block(data, 0, len(data), 0).errors == block.errors
 
 
 pieces = st.lists(st.sampled_from(PIECES), max_size=200).map(b"".join)

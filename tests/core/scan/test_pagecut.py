@@ -5,6 +5,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from inspector.core.scan import pagecut
+from inspector.core.scan.kernels.codes import KIND_CODES
 from inspector.core.source.bytesource import MemorySource
 from inspector.core.units import decoder
 from inspector.core.units import kinds as K
@@ -82,7 +83,7 @@ def test_arrays_hold_the_same_units(data, dialect, draw):
     assert_same(units, decoder.units_in_range(source, 0, len(data), origin, dialect))
     for c in cuts:
         for i, u in enumerate(c.units()):
-            assert (int(c.offset[i]), int(c.length[i]), pagecut.KIND_NAMES[c.kind[i]],
+            assert (int(c.offset[i]), int(c.length[i]), KIND_CODES[c.kind[i]],
                     None if c.value[i] < 0 else int(c.value[i]), int(c.replacements[i]),
                     bool(c.at_end[i]), c.warnings[i]) == tuple(u)
 

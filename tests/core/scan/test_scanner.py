@@ -234,7 +234,7 @@ def test_index_memory_bounded_on_random_bytes(tmp_path):
 
 # The utf-8 dialect's fast paths (inspector/core/scanner.py): clean windows, the
 # decoder's surrogateescape path for sparse errors, and the byte-level kernel
-# (kernels.Utf8Block) for dense ones, each with windows and blocks of
+# (kernels.bytelevel.Utf8Block) for dense ones, each with windows and blocks of
 # several sizes so that every path meets block edges and mid-sequence cuts.
 
 def _sparse_errors(rng, size, every):

@@ -57,24 +57,6 @@ def _errors_by_kind(data: bytes) -> dict[str, int]:
 
 # ------------------------------------------------------------------ targets
 
-def test_target_checks_refuse_the_inspected_file(inspected, tmp_path):
-    with pytest.raises(ValueError, match="inspected file"):
-        ED.check_target(inspected, inspected)
-    link = tmp_path / "link.txt"
-    link.symlink_to(inspected)
-    with pytest.raises(ValueError, match="inspected file"):
-        ED.check_target(link, inspected)
-    hard = tmp_path / "hard.txt"
-    os.link(inspected, hard)
-    with pytest.raises(ValueError, match="inspected file"):
-        ED.check_target(hard, inspected)
-    with pytest.raises(ValueError, match="folder"):
-        ED.check_target(tmp_path, inspected)
-    with pytest.raises(ValueError, match="does not exist"):
-        ED.check_target(tmp_path / "nowhere" / "x.json", inspected)
-    assert ED.check_target(tmp_path / "ok.json", inspected).endswith("ok.json")
-
-
 def test_default_directory_is_not_next_to_the_file(inspected):
     assert os.path.isdir(ED.default_directory())
     assert os.path.realpath(ED.default_directory()) != os.path.realpath(inspected.parent)

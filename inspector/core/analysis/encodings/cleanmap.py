@@ -15,6 +15,7 @@ import functools
 import re
 
 from inspector.core.analysis.encodings.regions import UTF8, EncodingMap, Region
+from inspector.core.units.boundaries import char_start_at_or_after
 
 CLEAN_LIMIT = 2 << 20  # ranges up to this are read whole (the map builder's FULL_LIMIT)
 
@@ -92,10 +93,7 @@ def _may_hold_double_encoding(data: bytes) -> bool:
         cuts = []
         for lo, hi in zip(cells[long_lines].tolist(), ends[long_lines].tolist()):
             for cut in range(lo + CELL_MAX, hi, CELL_MAX):
-                for _ in range(3):  # not inside a character
-                    if cut < n - 1 and data[cut] & 0xC0 == 0x80:
-                        cut += 1
-                cuts.append(cut)
+                cuts.append(char_start_at_or_after(data, cut, n - 1, 3))  # not inside a character
         cells = np.concatenate((cells, cuts)).astype(np.int64)
         cells.sort()
         ends = np.concatenate((cells[1:], [n]))

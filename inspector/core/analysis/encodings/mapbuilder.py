@@ -46,6 +46,7 @@ from inspector.core.analysis.encodings.stretches import (ASC, BIN, BIN_GAP, DENS
                                                    LEGACY_WEIGHT, MOJ, PAD, SPARSE, UTF, Stretch,
                                                    Window)
 from inspector.core.analysis.encodings.labeller import Labeller, plausibility
+from inspector.core.units.boundaries import char_start_at_or_after, char_start_at_or_before
 
 FULL_LIMIT = CLEAN_LIMIT   # scanned ranges up to this are read whole
 WINDOW = 64 << 10          # a window read from a large file
@@ -199,17 +200,14 @@ def _aligned(source, lo: int, hi: int, start: int, end: int) -> tuple[int, bytes
         if nl >= 0:
             a = nl + 1
         else:
-            while a < min(4, b) and 0x80 <= data[a] <= 0xBF:
-                a += 1
+            a = char_start_at_or_after(data, 0, b, 4)
     if hi < end:
         nl = data.rfind(b"\n", max(a, b - MARGIN), b)
         if nl >= 0:
             b = nl + 1
-        else:
-            k = b - 1
-            while k > max(a, b - 4) and 0x80 <= data[k] <= 0xBF:
-                k -= 1
-            if k >= a and data[k] >= 0xC0:
+        else:  # not inside the last character
+            k = char_start_at_or_before(data, b - 1, max(a, b - 4))
+            if k >= 0 and data[k] >= 0xC0:
                 b = k
     if b <= a:
         return lo, b""

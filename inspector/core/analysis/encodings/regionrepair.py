@@ -17,8 +17,8 @@ from inspector.core.units import kinds as K
 from inspector.core.analysis.search import Progress, read_chunk
 from inspector.core.analysis.repair import (DEFAULT_CHUNK, REPLACE, RepairError,
                                             RepairSummary, RunRewriter, check_target,
-                                            chunk_cut, resolve_policy, run, runs_in_chunk,
-                                            write_copy)
+                                            resolve_policy, run, runs_in_chunk, write_copy)
+from inspector.core.units.boundaries import chunk_end
 
 REGIONS = "regions"
 KEEP_BINARY = "keep"
@@ -124,7 +124,7 @@ class _SpanConverter:
 
     def _utf8(self, data: bytes, final: bool) -> bytes:
         data = self.carry + bytes(data)
-        end = len(data) if final else chunk_cut(data, False)
+        end = len(data) if final else chunk_end(data, len(data), False)
         view = memoryview(data)[:end]
         self.carry = data[end:]
         parts = []

@@ -33,6 +33,7 @@ from functools import cached_property
 import numpy as np
 
 from inspector.core.analysis.encodings.regions import BINARY
+from inspector.core.units.boundaries import char_start_at_or_after
 
 
 def sorted_unique(values: np.ndarray) -> np.ndarray:
@@ -349,11 +350,8 @@ class Window:
             cuts = []
             for line in long_lines.tolist():
                 for cut in range(int(starts[line]) + CELL_MAX, int(ends[line]), CELL_MAX):
-                    for _ in range(3):  # not inside a UTF-8 character
-                        if cut >= n - 1 or self.data[cut] & 0xC0 != 0x80:
-                            break
-                        cut += 1
-                    cuts.append(cut)
+                    # not inside a UTF-8 character
+                    cuts.append(char_start_at_or_after(self.data, cut, n - 1, 3))
             starts = sorted_unique(np.concatenate((starts, np.array(cuts, dtype=np.int64))))
         # Where a long run of NULs and controls (padding) meets other bytes, a cell
         # ends, so that text right after padding is not read as part of it.
