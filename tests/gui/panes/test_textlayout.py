@@ -85,7 +85,10 @@ def test_replacement_count_matches_a_conforming_decoder(data):
     layout = layout_of(data, width=17, window=32)
     shown = "".join(c.text for line in all_lines(layout) for c in line.cells
                     if c.mode == TL.REPLACEMENT)
-    assert len(shown) == data.decode("utf-8", "replace").count("\ufffd")
+    # The U+FFFD the decoder makes: a U+FFFD already in the data is text, not one of them.
+    made = (data.decode("utf-8", "replace").count("\ufffd")
+            - data.decode("utf-8", "ignore").count("\ufffd"))
+    assert len(shown) == made
 
 
 def test_tabs_go_to_tab_stops_and_controls_never_vanish():
