@@ -4,6 +4,7 @@ that never touch the real ones (an INI path per test)."""
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -87,3 +88,31 @@ def opened(window, write_file, qtbot):
         qtbot.wait(1)
         return window
     return open_
+
+
+@pytest.fixture
+def held_scan(monkeypatch):
+    """The window's scans pass their first two steps, then wait until ``held_scan.set()``
+    (at most 30 s): a real scan that is certainly still running when the test acts,
+    whatever the machine's speed."""
+    from inspector.gui.window import backgroundwork
+
+    released = threading.Event()
+    real = backgroundwork.judged_scan_steps
+
+    def held(*args, **kwargs):
+        steps = real(*args, **kwargs)
+        n = 0
+        while True:
+            try:
+                step = next(steps)
+            except StopIteration as stop:
+                return stop.value
+            if n == 1:
+                released.wait(30)
+            n += 1
+            yield step
+
+    monkeypatch.setattr(backgroundwork, "judged_scan_steps", held)
+    yield released
+    released.set()

@@ -3,7 +3,7 @@ under the file's quick identity and survive Ctrl+Q, Ctrl+W, cancelling the scan 
 the whole hash confirms them (no duplicates) or, when the bytes changed, sets them apart;
 a store that cannot be written makes the window ask, and the default answer keeps them.
 
-The scan is the window's real one, held at a gate after its first steps so that it is
+The scan is the window's real one, held at a held_scan after its first steps so that it is
 certainly still running when the test acts (a machine's speed decides nothing).
 """
 
@@ -11,41 +11,14 @@ from __future__ import annotations
 
 import hashlib
 import os
-import threading
 
-import pytest
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from inspector.core.analysis import findings as F
-from inspector.gui.window import backgroundwork
 
 KEY, MOD = Qt.Key, Qt.KeyboardModifier
 DATA = (b"caf\xc3\xa9 \xc0\xaf text \xe2\x82\xac\n" * 40_000) + b"\xff end\n"   # ~0.8 MiB
-
-
-@pytest.fixture
-def gate(monkeypatch):
-    """The window's scans pass their first two steps, then wait until ``gate.set()``."""
-    opened = threading.Event()
-    real = backgroundwork.judged_scan_steps
-
-    def wrapped(*args, **kwargs):
-        steps = real(*args, **kwargs)
-        n = 0
-        while True:
-            try:
-                step = next(steps)
-            except StopIteration as stop:
-                return stop.value
-            if n == 2:
-                opened.wait(30)
-            n += 1
-            yield step
-
-    monkeypatch.setattr(backgroundwork, "judged_scan_steps", wrapped)
-    yield opened
-    opened.set()
 
 
 def new_window(qtbot):
@@ -96,7 +69,7 @@ def pending_files(folder):
         if os.path.isdir(folder) else []
 
 
-def test_ctrl_q_while_the_scan_runs_keeps_the_finding(gate, qtbot, tmp_path, isolated_findings):
+def test_ctrl_q_while_the_scan_runs_keeps_the_finding(held_scan, qtbot, tmp_path, isolated_findings):
     path = tmp_path / "evidence.txt"
     path.write_bytes(DATA)
     before = os.stat(path).st_mtime_ns
@@ -112,7 +85,7 @@ def test_ctrl_q_while_the_scan_runs_keeps_the_finding(gate, qtbot, tmp_path, iso
     qtbot.waitUntil(lambda: not w.isVisible())
     w.shutdown()
     assert pending_files(isolated_findings)            # saved under the quick identity
-    gate.set()
+    held_scan.set()
 
     again = new_window(qtbot)
     try:
@@ -138,7 +111,7 @@ def test_ctrl_q_while_the_scan_runs_keeps_the_finding(gate, qtbot, tmp_path, iso
     assert path.read_bytes() == DATA and os.stat(path).st_mtime_ns == before
 
 
-def test_cancel_then_f5_keeps_the_finding(gate, qtbot, tmp_path):
+def test_cancel_then_f5_keeps_the_finding(held_scan, qtbot, tmp_path):
     path = tmp_path / "evidence.txt"
     path.write_bytes(DATA)
     w = new_window(qtbot)
@@ -148,7 +121,7 @@ def test_cancel_then_f5_keeps_the_finding(gate, qtbot, tmp_path):
         add_by_keys(w, qtbot, "before cancel")
         qtbot.mouseClick(w.cancel_button, Qt.MouseButton.LeftButton)
         assert w.findings.identity is None
-        gate.set()
+        held_scan.set()
         w.hex_view.setFocus()
         qtbot.keyClick(w.hex_view, KEY.Key_F5)
         assert notes(w) == [(0, 5, "before cancel")]
@@ -158,7 +131,7 @@ def test_cancel_then_f5_keeps_the_finding(gate, qtbot, tmp_path):
         w.shutdown()
 
 
-def test_ctrl_w_and_another_file_keep_the_finding(gate, qtbot, tmp_path):
+def test_ctrl_w_and_another_file_keep_the_finding(held_scan, qtbot, tmp_path):
     path = tmp_path / "evidence.txt"
     path.write_bytes(DATA)
     other = tmp_path / "other.txt"
@@ -174,14 +147,14 @@ def test_ctrl_w_and_another_file_keep_the_finding(gate, qtbot, tmp_path):
         assert notes(w) == [(0, 5, "kept")]
         assert w.open_file(other)
         assert notes(w) == []
-        gate.set()
+        held_scan.set()
         assert w.open_file(path)
         assert notes(w) == [(0, 5, "kept")]
     finally:
         w.shutdown()
 
 
-def test_a_file_changed_before_the_hash_sets_them_apart(gate, qtbot, tmp_path):
+def test_a_file_changed_before_the_hash_sets_them_apart(held_scan, qtbot, tmp_path):
     path = tmp_path / "evidence.txt"
     path.write_bytes(DATA)
     w = new_window(qtbot)
@@ -190,7 +163,7 @@ def test_a_file_changed_before_the_hash_sets_them_apart(gate, qtbot, tmp_path):
     add_by_keys(w, qtbot, "on the old bytes")
     w.shutdown()
     w.close()
-    gate.set()
+    held_scan.set()
     changed = bytearray(DATA)
     changed[0:3] = b"CAF"
     path.write_bytes(bytes(changed))   # the same size, other bytes, a new time
@@ -207,6 +180,21 @@ def test_a_file_changed_before_the_hash_sets_them_apart(gate, qtbot, tmp_path):
         assert again.findings_dock.earlier_table.isVisibleTo(again.findings_dock)
     finally:
         again.shutdown()
+
+
+def window_without_storage(qtbot, tmp_path, monkeypatch):
+    """A window whose findings cannot be saved (a file where the data folder should be)
+    on the evidence file, its error boxes silenced."""
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the data folder should be")
+    monkeypatch.setenv("UTF8_INSPECTOR_DATA", str(blocker))
+    path = tmp_path / "evidence.txt"
+    path.write_bytes(DATA)
+    w = new_window(qtbot)
+    w.show_error = lambda title, text: None
+    w.findings.show_error = lambda title, text: None
+    assert w.open_file(path)
+    return w
 
 
 def answer_when_asked(qtbot, button_name: str | None, asked: list):
@@ -244,16 +232,8 @@ def test_the_question_does_not_block(qtbot, tmp_path, monkeypatch):
 
 
 def test_unsaved_findings_are_asked_for_and_kept_by_default(qtbot, tmp_path, monkeypatch):
-    blocker = tmp_path / "not-a-folder"
-    blocker.write_text("a file where the data folder should be")
-    monkeypatch.setenv("UTF8_INSPECTOR_DATA", str(blocker))
-    path = tmp_path / "evidence.txt"
-    path.write_bytes(DATA)
-    w = new_window(qtbot)
-    w.show_error = lambda title, text: None
-    w.findings.show_error = lambda title, text: None
+    w = window_without_storage(qtbot, tmp_path, monkeypatch)
     try:
-        assert w.open_file(path)
         add_by_keys(w, qtbot, "only in memory")
         assert w.findings.unsaved == 1
         asked = []
@@ -289,16 +269,8 @@ def test_unsaved_findings_are_asked_for_and_kept_by_default(qtbot, tmp_path, mon
 
 
 def test_discard_is_the_one_answer_that_drops_them(qtbot, tmp_path, monkeypatch):
-    blocker = tmp_path / "not-a-folder"
-    blocker.write_text("x")
-    monkeypatch.setenv("UTF8_INSPECTOR_DATA", str(blocker))
-    path = tmp_path / "evidence.txt"
-    path.write_bytes(DATA)
-    w = new_window(qtbot)
-    w.show_error = lambda title, text: None
-    w.findings.show_error = lambda title, text: None
+    w = window_without_storage(qtbot, tmp_path, monkeypatch)
     try:
-        assert w.open_file(path)
         add_by_keys(w, qtbot, "let go")
         asked = []
         answer_when_asked(qtbot, "discardFindings", asked)

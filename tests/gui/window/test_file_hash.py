@@ -5,49 +5,22 @@ copied by a double-click or Edit ▸ Copy file's SHA-256; a cancelled scan says 
 from __future__ import annotations
 
 import hashlib
-import threading
 
-import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QGuiApplication
 
 from inspector.gui.docks.statistics import SHA_CANCELLED, SHA_COMPUTING
-from inspector.gui.window import backgroundwork
 
 DATA = "naïve café ☕\n".encode() * 20_000 + b"\xff\n"
 
 
-@pytest.fixture
-def gate(monkeypatch):
-    """The window's scans pass their first step, then wait until ``gate.set()``."""
-    opened = threading.Event()
-    real = backgroundwork.judged_scan_steps
-
-    def held(*args, **kwargs):
-        steps = real(*args, **kwargs)
-        n = 0
-        while True:
-            try:
-                step = next(steps)
-            except StopIteration as stop:
-                return stop.value
-            if n == 1:
-                opened.wait(30)
-            n += 1
-            yield step
-
-    monkeypatch.setattr(backgroundwork, "judged_scan_steps", held)
-    yield opened
-    opened.set()
-
-
-def test_computing_then_the_hash_then_copied(gate, opened, qtbot):
+def test_computing_then_the_hash_then_copied(held_scan, opened, qtbot):
     w = opened(DATA)
     label = w.status_fields.hash
     qtbot.waitUntil(lambda: w.background._scan_worker is not None)
     assert label.isVisible() and SHA_COMPUTING in label.text()
     assert f"SHA-256: {SHA_COMPUTING}" in w.statistics_dock.text() or w.statistics_dock.figures is None
-    gate.set()
+    held_scan.set()
     qtbot.waitUntil(lambda: w.scan_complete, timeout=20_000)
     sha = hashlib.sha256(DATA).hexdigest()
     assert label.text() == f"SHA-256 {sha[:12]}…"
@@ -63,7 +36,7 @@ def test_computing_then_the_hash_then_copied(gate, opened, qtbot):
     assert "SHA-256 copied" in w.status_note.text()
 
 
-def test_a_cancelled_scan_says_the_hash_is_not_computed(gate, opened, qtbot):
+def test_a_cancelled_scan_says_the_hash_is_not_computed(held_scan, opened, qtbot):
     w = opened(DATA)
     qtbot.waitUntil(lambda: w.background._scan_worker is not None)
     QGuiApplication.clipboard().setText("before")
@@ -73,7 +46,7 @@ def test_a_cancelled_scan_says_the_hash_is_not_computed(gate, opened, qtbot):
     assert not w.copy_sha256()
     assert QGuiApplication.clipboard().text() == "before"
     assert "no SHA-256 to copy yet" in w.status_note.text()
-    gate.set()
+    held_scan.set()
     w.activateWindow()
     qtbot.waitUntil(w.isActiveWindow)
     qtbot.keyClick(w.hex_view, Qt.Key.Key_F5)     # reload: scanned again
