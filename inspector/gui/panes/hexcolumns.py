@@ -4,7 +4,7 @@ Every column paints a whole page from arrays, with a few calls per colour rather
 one per cell (the number of calls from Python decides a page's time): a colour's glyphs
 are one ``QGlyphRun`` (glyph indexes and positions picked by numpy from
 :class:`~inspector.gui.panes.hexsprites.HexSprites` and
-:class:`~inspector.gui.panes.hexgrid.HexGrid`), fills and box outlines one
+:class:`~inspector.gui.panes.hexsprites.HexGrid`), fills and box outlines one
 ``drawRects``/``drawLines`` per colour, problem flags one path per colour. Characters
 the main font lacks (CJK, emoji, most scripts) are one ``QTextLayout`` per colour, a
 line per character placed on its cell, so Qt shapes them and picks their fallback font
@@ -143,7 +143,6 @@ class CellColumn:
         view = self.view
         lay = view.layout_
         sprites = view.sprites
-        doc = view.document
         cw, lh = sprites.cw, sprites.lh
         n = lay.bytes_per_row
         half, cell_w = cw // 2, lay.cell_w
