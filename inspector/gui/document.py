@@ -56,6 +56,7 @@ class Document(QObject):
         self._fixed = 0  # the end a shift-selection grows from
         self._scan = None
         self._units_cache: OrderedDict = OrderedDict()
+        self._cut_cache: OrderedDict = OrderedDict()
         self._resync_cache = None
         # Byte ranges [start, end) to highlight, sorted: the find bar's matches.
         self.matches: list[tuple[int, int]] = []
@@ -86,6 +87,7 @@ class Document(QObject):
         old = self._source
         self._source = source
         self._units_cache.clear()
+        self._cut_cache.clear()
         self._resync_cache = None
         self._scan = None
         self._origin = None
@@ -119,6 +121,7 @@ class Document(QObject):
         """Forget every cached read and cut: the bytes on disk changed."""
         self._source.invalidate()
         self._units_cache.clear()
+        self._cut_cache.clear()
         self._resync_cache = None
 
     def check_file(self) -> SourceChange | None:
@@ -313,6 +316,23 @@ class Document(QObject):
         if len(self._units_cache) > self.UNIT_CACHE:
             self._units_cache.popitem(last=False)
         return units
+
+    def page_cut(self, start: int, end: int) -> pagecut.PageCut:
+        """The units overlapping [start, end) as one :class:`~inspector.core.scan.pagecut.PageCut`
+        (parallel arrays: what the panes paint from, with no tuple per unit). The last
+        few are kept: a repaint, and the other pane, ask for the same bytes again."""
+        key = (start, end, id(self._source), self._origin, self._dialect)
+        cache = self._cut_cache
+        hit = cache.get(key)
+        if hit is None:
+            hit = pagecut.join(pagecut.cuts_in_range(self._source, start, end, self._origin,
+                                                     self._dialect))
+            cache[key] = hit
+            if len(cache) > 4:
+                cache.popitem(last=False)
+        else:
+            cache.move_to_end(key)
+        return hit
 
     def _stitch_units(self, start: int, end: int) -> list[decoder.Unit]:
         """The units of [start, end), taken where they can be from cached cuts (the hex

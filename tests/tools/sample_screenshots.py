@@ -5,7 +5,10 @@ after a change that should not alter it (a refactoring, a faster paint path).
     python3 tests/tools/sample_screenshots.py --compare A B    # pixel-compare two sets
 
 Each picture is made in this process with fresh settings, at a fixed size, with the
-cursor on the sample's first problem and the background scan finished.
+cursor on the sample's first problem and the background scan finished. Besides the
+bundled samples it shoots a few made here (CJK, Arabic and Hebrew, emoji, random bytes)
+and Markus Kuhn's UTF-8 stress test file when one is found (``$UTF8_STRESS_FILE`` or
+the shared reference folder). Run it with ``QT_SCALE_FACTOR=2`` for the 200 % pictures.
 """
 
 from __future__ import annotations
@@ -18,6 +21,37 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "resources" / "samples"
+STRESS_FILES = ("/work/shared/reference/UTF-8-test.txt",)
+EXTRA_TEXTS = {
+    "x-cjk.txt": "日本語のテキストです。漢字とかなカナ、全角ＡＢＣ１２３。\n中文文本：汉字和標點符號。\n"
+                 "한국어 텍스트와 한글 음절.\n",
+    "x-rtl.txt": "עברית: שלום עולם, אבגדה.\nالعربية: مرحبا بالعالم، السلام عليكم.\n"
+                 "mixed: abc עברית 123 العربية def.\n",
+    "x-emoji.txt": "Emoji: 🙂🎉👍🏽 👨‍👩‍👧 🇫🇷 ❤️ ✈︎ 🏳️‍🌈\nCombining: e\u0301 a\u0308 n\u0303 "
+                   "Z\u0335\u0321\u0327\u0358 ü ñ\n",
+}
+
+
+def extra_samples(folder: Path) -> list[Path]:
+    """The made samples (text repeated to fill a screen, then random bytes) and the
+    stress file, written to ``folder``."""
+    import random
+
+    out = []
+    for name, text in EXTRA_TEXTS.items():
+        path = folder / name
+        path.write_bytes((text * 12).encode())
+        out.append(path)
+    path = folder / "x-random.bin"
+    path.write_bytes(random.Random(5).randbytes(6000))
+    out.append(path)
+    for candidate in (os.environ.get("UTF8_STRESS_FILE"), *STRESS_FILES):
+        if candidate and Path(candidate).is_file():
+            path = folder / "x-kuhn-stress.txt"
+            path.write_bytes(Path(candidate).read_bytes())
+            out.append(path)
+            break
+    return out
 
 
 def make(out: Path) -> int:
@@ -35,6 +69,7 @@ def make(out: Path) -> int:
 
     out.mkdir(parents=True, exist_ok=True)
     samples = sorted(p for p in SAMPLES.iterdir() if p.suffix in (".txt", ".bin"))
+    samples += extra_samples(Path(tempfile.mkdtemp(prefix="shots-samples-")))
     for sample in samples:
         window = MainWindow()
         window.resize(1200, 800)

@@ -80,6 +80,18 @@ class PageCut:
         return self._units
 
 
+FIELDS = ("offset", "length", "kind", "value", "replacements", "at_end", "warnings")
+
+
+def join(cuts: list[PageCut]) -> PageCut:
+    """One cut of several consecutive ones (a range that spans the origin is two)."""
+    if not cuts:
+        return _empty()
+    if len(cuts) == 1:
+        return cuts[0]
+    return PageCut(*(np.concatenate([getattr(c, f) for c in cuts]) for f in FIELDS))
+
+
 def _empty() -> PageCut:
     z = np.zeros(0, dtype=np.int64)
     return PageCut(z, z, np.zeros(0, np.uint8), z, z, np.zeros(0, bool),

@@ -18,6 +18,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFont, QGuiApplication, QPalette, QPixmap, QRawFont, QTextLayout
 
 from inspector import resources_access
+from inspector.gui.look import fontcoverage
 from inspector.core.units import kinds as K
 from inspector.core.units.decoder import Unit
 
@@ -225,12 +226,47 @@ def clear_picture(width: float, height: float, ratio: float) -> QPixmap:
     return pm
 
 
+# The monospaced families both panes draw in, best first: one family for both, so that
+# Qt resolves a fallback font once per code point, and the panes agree on what they can
+# draw (they once used two families that disagreed on some code points).
+MONO_FAMILIES = ("DejaVu Sans Mono", "Noto Sans Mono", "Liberation Mono", "Menlo", "Consolas")
+
+
+def mono_family() -> str:
+    """The first of :data:`MONO_FAMILIES` installed, or the system's fixed font's."""
+    from PySide6.QtGui import QFontDatabase
+
+    families = set(QFontDatabase.families())
+    for fam in MONO_FAMILIES:
+        if fam in families:
+            return fam
+    return QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont).family()
+
+
+_SHARED_COVERAGE: dict = {}
+
+
+def shared_coverage(font: QFont) -> "GlyphCoverage":
+    """The one :class:`GlyphCoverage` of ``font``'s family: both panes ask it, so a code
+    point is looked up (and Qt's fallback fonts searched for it) once, and both panes
+    decide alike whether to draw it or its U+XXXX."""
+    family = font.family()
+    cov = _SHARED_COVERAGE.get(family)
+    if cov is None:
+        base = QFont(font)
+        base.setLetterSpacing(QFont.SpacingType.AbsoluteSpacing, 0)
+        cov = _SHARED_COVERAGE[family] = GlyphCoverage(base)
+    return cov
+
+
 class GlyphCoverage:
     """Whether ``font``, with the fonts Qt falls back to, has glyphs for a text: where it
     has none the panes show U+XXXX instead of an empty box. The font's own character
     map answers first; otherwise the text is shaped and its glyphs looked at. Answers
-    are kept per text. (Shaping costs ~0.03 ms once Qt has loaded the fallback font a
-    script needs; loading it is Qt's one-time cost, up to ~150 ms for some scripts.)
+    are kept per text. Where fontconfig is, the installed fonts' character sets answer
+    instead of shaping (:mod:`~inspector.gui.look.fontcoverage`): Qt searches its fallback
+    fonts for every code point it shapes, ~0.1-0.4 ms for one that no font or a late
+    one has.
 
     Only the glyph indexes of a shaped text are read: the raw fonts of its glyph runs
     (``QGlyphRun.rawFont``) are not valid to keep or even to ask in PySide (asking one
@@ -252,7 +288,12 @@ class GlyphCoverage:
         if hit is None:
             main = self._main
             hit = all(main.supportsCharacter(ord(c)) for c in text)
-            if not hit:
+            table = None if hit else fontcoverage.table()
+            if table is not None:
+                # The installed fonts' character sets, read once (fontcoverage): Qt's
+                # own search of its fallback fonts costs up to 0.4 ms a code point.
+                hit = all(main.supportsCharacter(ord(c)) or bool(table[ord(c)]) for c in text)
+            elif not hit:
                 layout = QTextLayout(text, self.font)
                 layout.beginLayout()
                 layout.createLine()

@@ -1,35 +1,38 @@
-"""The hex view's fonts at one zoom step, and the small pictures drawn in them.
+"""The hex view's fonts at one zoom step, their glyphs, and the few small pictures.
 
-Qt shapes every string it draws (about 8 us a call and 0.6 us a character); copying a
-picture is far cheaper. So a byte's spelling, a character, a glyph with its problem
-flag, a mark and a framed code are each drawn once on a small transparent picture and
-kept here, by what they show. A zoom step makes a new :class:`HexSprites`; a move to a
-screen of another scale empties the pictures (:meth:`HexSprites.match_ratio`).
+The grid is drawn by runs (:mod:`~inspector.gui.panes.hexcolumns`): a colour's glyphs of
+a whole page are one ``QGlyphRun`` whose glyph indexes come from the tables here
+(:meth:`HexSprites.glyphs_of`) and whose positions come from the grid. The characters
+the main font lacks go through ``QTextLayout`` (Qt picks the fallback font in C++). The
+one thing still drawn as a kept picture is a framed code (U+XXXX, a C1 control's name)
+in the character column: rare, and a frame and a fitted small text each. A zoom step
+makes a new :class:`HexSprites`; a move to a screen of another scale empties the
+pictures (:meth:`HexSprites.match_ratio`).
+
+Where the glyphs go is a :class:`HexGrid`: a glyph run takes a list of ``QPointF`` and a
+flag path a list of ``QPolygonF``; making those objects one by one on every paint would
+be a Python call per cell, so a grid makes them once per geometry (layout, font, page
+height) as numpy object arrays, and a paint picks a colour's positions by fancy
+indexing: one numpy call per colour, whatever the number of cells.
 """
 
 from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QPoint, QRect, Qt
-from PySide6.QtGui import QColor, QFont, QFontDatabase, QFontMetricsF, QPainter, QPixmap
+import numpy as np
+from PySide6.QtCore import QPointF, QRect, Qt
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPixmap, QPolygonF, QRawFont
 
+from inspector.core.units.unicode_db import east_asian_width_of_char
 from inspector.gui.look import style
-
-MONO_FAMILIES = ("DejaVu Sans Mono", "Noto Sans Mono", "Liberation Mono", "Menlo", "Consolas")
 
 
 def monospace_font(point_size: float) -> QFont:
-    """A monospaced font whose advance is a whole number of pixels (letter spacing makes
-    up the fraction), so a run of cells drawn as one string lines up with the grid."""
-    font = None
-    families = set(QFontDatabase.families())
-    for fam in MONO_FAMILIES:
-        if fam in families:
-            font = QFont(fam)
-            break
-    if font is None:
-        font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+    """A monospaced font (the family both panes use) whose advance is a whole number of
+    pixels (letter spacing makes up the fraction), so a run of cells drawn as one string
+    lines up with the grid."""
+    font = QFont(style.mono_family())
     font.setStyleHint(QFont.StyleHint.Monospace)
     font.setPointSizeF(point_size)
     advance = QFontMetricsF(font).horizontalAdvance("0")
@@ -39,8 +42,10 @@ def monospace_font(point_size: float) -> QFont:
 
 class HexSprites:
     """The main font of ``point_size`` (``font``), its cell width ``cw``, line height
-    ``lh`` and ``ascent``, the small fonts of marks and codes, which glyphs it can draw
-    (``coverage``), and the pictures drawn in them at pixel ratio ``ratio``."""
+    ``lh``, ``ascent`` and the row's baseline ``base_y``; the small fonts of marks and
+    codes; the raw fonts glyph runs are drawn in (``raw``, ``mark_raw``) with glyph
+    tables; which glyphs can be drawn at all (``coverage``, shared with the text pane);
+    and the framed codes drawn at pixel ratio ``ratio``."""
 
     # A few MiB of tiny pictures at most.
     MAX_PICTURES = 8192
@@ -51,17 +56,28 @@ class HexSprites:
         self.cw = round(fm.horizontalAdvance("0"))
         self.lh = math.ceil(fm.height()) + 4
         self.ascent = fm.ascent()
+        self.base_y = int(self.ascent + (self.lh - fm.height()) / 2)
         self.small = QFont(self.font)
         self.small.setLetterSpacing(QFont.SpacingType.AbsoluteSpacing, 0)
         self.small.setPointSizeF(max(4.0, point_size * 0.62))
         self.mark_font = QFont(self.small)
         self.mark_font.setBold(True)
-        self.coverage = style.GlyphCoverage(self.font)
-        self.pictures: dict = {}   # marks, glyphs and spellings as small pictures
+        self.mark_ascent = QFontMetricsF(self.mark_font).ascent()
+        self.coverage = style.shared_coverage(self.font)
+        self.raw = QRawFont.fromFont(self.font)
+        self.mark_raw = QRawFont.fromFont(self.mark_font)
+        # Main-font glyph per ASCII character (0: none), and per code point met since.
+        self.ascii_glyphs = np.array(
+            [self.raw.glyphIndexesForString(chr(c))[0] if 0x20 <= c < 0x7F else 0
+             for c in range(128)], dtype=np.int64)
+        self._glyph_of: dict[int, int] = {}
+        self._marks: dict = {}
+        self.pictures: dict = {}   # framed codes as small pictures
         self.ratio = ratio         # the pixel ratio they are drawn at
         self._glyph_width: dict[str, int] = {}
         self._cell_glyph: dict[str, bool] = {}
         self._small_fits: dict = {}
+        self._met: set = set()
 
     def match_ratio(self, ratio: float) -> None:
         """Moved to a screen of another scale: the small pictures are redrawn there."""
@@ -74,48 +90,56 @@ class HexSprites:
             self.pictures.clear()
         self.pictures[key] = pm
 
-    def mark(self, mark: str, color: QColor) -> QPixmap:
-        """A problem kind's letter in the small bold font, for a box's top right."""
-        key = ("mark", mark, color.rgba())
-        pm = self.pictures.get(key)
-        if pm is None:
-            w, h = self.cw + 1, self.lh // 2 + 2
-            pm = style.clear_picture(w, h, self.ratio)
-            q = QPainter(pm)
-            q.setFont(self.mark_font)
-            q.setPen(color)
-            q.drawText(QRect(0, 0, w, h), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, mark)
-            q.end()
-            self._keep(key, pm)
-        return pm
+    # ------------------------------------------------------------------ glyphs
+    def glyph(self, cp: int) -> int:
+        """The main font's glyph index for code point ``cp`` (0: it has none)."""
+        g = self._glyph_of.get(cp)
+        if g is None:
+            g = 0
+            if self.raw.supportsCharacter(cp):
+                found = self.raw.glyphIndexesForString(chr(cp))
+                g = found[0] if len(found) == 1 else 0
+            self._glyph_of[cp] = g
+        return g
 
-    def text(self, text: str, rgba: int, base_y: float) -> QPixmap:
-        """``text`` in the main font and colour ``rgba`` on a transparent picture one
-        row high, one pixel of margin on the left, its baseline where the row's text
-        sits (a byte's spelling, a plain character)."""
-        key = ("text", text, rgba)
-        pm = self.pictures.get(key)
-        if pm is None:
-            w = len(text) * self.cw + 3
-            pm = style.clear_picture(w, self.lh, self.ratio)
-            q = QPainter(pm)
-            try:
-                q.setFont(self.font)
-                q.setPen(QColor.fromRgba(rgba))
-                q.drawText(1, int(base_y), text)
-            finally:
-                q.end()
-            self._keep(key, pm)
-        return pm
+    def glyphs_of(self, cps: np.ndarray) -> np.ndarray:
+        """The main font's glyph index of every code point in ``cps`` (a look-up per
+        distinct one)."""
+        if not len(cps):
+            return np.zeros(0, dtype=np.int64)
+        if int(cps.max()) < 128:
+            return self.ascii_glyphs[cps]
+        distinct, where = np.unique(cps, return_inverse=True)
+        table = np.fromiter((self.glyph(c) for c in distinct.tolist()), dtype=np.int64,
+                            count=len(distinct))
+        return table[where.reshape(-1)]
 
-    def glyph(self, text: str, color: QColor, flagged: bool, base_y: float) -> QPixmap:
-        """A character cell's glyph (and, for a problem, its flag: a small triangle in
-        the corner, so it reads without colour) on a transparent picture one row high,
-        one pixel of margin on the left. A page of random bytes is hundreds of flagged
-        U+FFFD: drawing a picture is far cheaper than drawing text and a polygon."""
-        key = ("glyph", text, color.rgba(), flagged)
+    def mark_glyphs(self, mark: str) -> tuple[list[int], list[float]]:
+        """A problem mark in the small bold font: its glyph indexes and their x offsets."""
+        got = self._marks.get(mark)
+        if got is None:
+            glyphs = list(self.mark_raw.glyphIndexesForString(mark))
+            advances = self.mark_raw.advancesForGlyphIndexes(glyphs)
+            xs, x = [], 0.0
+            for a in advances:
+                xs.append(x)
+                x += a.x()
+            got = self._marks[mark] = (glyphs, xs)
+        return got
+
+    def glyph_picture(self, text: str, color: QColor) -> QPixmap | None:
+        """A character from another font on a transparent picture one row high (its pen
+        at x = 1), kept by text and colour; None the first time it is asked for (a
+        character met once is drawn through a text layout with the page's others, not
+        on a picture of its own)."""
+        key = ("glyph", text, color.rgba())
         pm = self.pictures.get(key)
         if pm is None:
+            if key not in self._met:
+                if len(self._met) > self.MAX_PICTURES:
+                    self._met.clear()
+                self._met.add(key)
+                return None
             cw, lh = self.cw, self.lh
             w = max(math.ceil(QFontMetricsF(self.font).horizontalAdvance(text)), cw + 2) + 2
             pm = style.clear_picture(w, lh, self.ratio)
@@ -123,22 +147,16 @@ class HexSprites:
             try:
                 q.setFont(self.font)
                 q.setPen(color)
-                q.drawText(1, int(base_y), text)
-                if flagged:
-                    q.setBrush(color)
-                    q.setPen(Qt.PenStyle.NoPen)
-                    x = 1
-                    q.drawPolygon([QPoint(x + cw - 4, 1), QPoint(x + cw + 1, 1), QPoint(x + cw + 1, 6)])
+                q.drawText(1, self.base_y, text)
             finally:
                 q.end()
             self._keep(key, pm)
         return pm
 
+    # ------------------------------------------------------------------ framed codes
     def compact(self, text: str, color: QColor, width: int) -> QPixmap:
         """A code, control name or U+XXXX in a thin frame across ``width`` pixels of the
-        character column, on a transparent picture one row high (pages of binary data
-        show hundreds of them: a picture each is one copy instead of five calls and a
-        shaped string)."""
+        character column, on a transparent picture one row high."""
         key = ("compact", text, color.rgba(), width)
         pm = self.pictures.get(key)
         if pm is None:
@@ -172,9 +190,10 @@ class HexSprites:
             self._small_fits[key] = font
         return font
 
+    # ------------------------------------------------------------------ measures
     def is_cell_glyph(self, text: str) -> bool:
-        """A single character the main font itself draws one cell wide: it can join a
-        run of plain cells drawn as one string."""
+        """A single character the main font itself draws one cell wide: it is drawn
+        from the main font's glyph run, on the grid."""
         ok = self._cell_glyph.get(text)
         if ok is None:
             fm = QFontMetricsF(self.font)
@@ -184,9 +203,100 @@ class HexSprites:
         return ok
 
     def glyph_cells(self, text: str) -> int:
-        """How many one-character cells a glyph covers."""
+        """How many one-character cells a glyph covers: two for a wide or full-width
+        character (Unicode's East Asian width), else one. (Measuring the glyph would
+        ask Qt's fallback fonts: a tenth of a millisecond for a code point not seen
+        before.)"""
         w = self._glyph_width.get(text)
         if w is None:
-            w = self._glyph_width[text] = max(1, math.ceil(
-                QFontMetricsF(self.font).horizontalAdvance(text) / self.cw - 0.1))
+            w = self._glyph_width[text] = max(
+                2 if east_asian_width_of_char(ch) in ("W", "F") else 1 for ch in text)
         return w
+
+
+class HexGrid:
+    """Positions of ``rows`` rows of ``layout`` with the font measures of ``sprites``
+    (baselines at ``sprites.base_y`` in each row of ``sprites.lh`` pixels)."""
+
+    def __init__(self, layout, sprites, rows: int):
+        self.layout = layout
+        self.rows = rows
+        self.key = (id(layout), sprites.cw, sprites.lh, sprites.base_y, rows)
+        self._sprites = sprites
+        self._cells = None
+        self._chars = None
+        self._offsets = None
+        self._flags = None
+        self._marks = None
+
+    @staticmethod
+    def _points(xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+        """An object array of QPointF(x, y) over the broadcast of ``xs`` and ``ys``."""
+        xs, ys = np.broadcast_arrays(xs, ys)
+        out = np.empty(xs.shape, dtype=object)
+        flat = out.reshape(-1)
+        flat[:] = [QPointF(x, y) for x, y in zip(xs.reshape(-1).tolist(), ys.reshape(-1).tolist())]
+        return out
+
+    def _row_ys(self) -> np.ndarray:
+        s = self._sprites
+        return np.arange(self.rows, dtype=np.float64) * s.lh + s.base_y
+
+    @property
+    def cells(self) -> np.ndarray:
+        """[row, column, character]: the pen position of each character of a byte's
+        spelling in the hex cells."""
+        if self._cells is None:
+            lay = self.layout
+            n, k = lay.bytes_per_row, lay.cell_chars
+            xs = (np.array([lay.cell_x(c) for c in range(n)], dtype=np.float64)[:, None]
+                  + np.arange(k) * lay.cw)
+            self._cells = self._points(xs[None, :, :], self._row_ys()[:, None, None])
+        return self._cells
+
+    @property
+    def chars(self) -> np.ndarray:
+        """[row, column]: the pen position of each byte's cell in the character column."""
+        if self._chars is None:
+            lay = self.layout
+            xs = np.array([lay.char_x(c) for c in range(lay.bytes_per_row)], dtype=np.float64)
+            self._chars = self._points(xs[None, :], self._row_ys()[:, None])
+        return self._chars
+
+    @property
+    def offsets(self) -> np.ndarray:
+        """[row, character]: the pen position of each character of a row's offset."""
+        if self._offsets is None:
+            lay = self.layout
+            xs = lay.offset_x + np.arange(lay.offset_chars, dtype=np.float64) * lay.cw
+            self._offsets = self._points(xs[None, :], self._row_ys()[:, None])
+        return self._offsets
+
+    @property
+    def marks(self) -> np.ndarray:
+        """[row, column]: where a problem's mark starts (the box's top right, on the
+        small font's baseline from the row's top)."""
+        if self._marks is None:
+            lay, s = self.layout, self._sprites
+            xs = np.array([lay.cell_x(c) + lay.cell_w - 2 for c in range(lay.bytes_per_row)],
+                          dtype=np.float64)
+            ys = np.arange(self.rows, dtype=np.float64) * s.lh + s.mark_ascent
+            self._marks = self._points(xs[None, :], ys[:, None])
+        return self._marks
+
+    @property
+    def flags(self) -> np.ndarray:
+        """[row, column]: a problem's flag, a small triangle in the top right corner of
+        its character cell (it reads without colour)."""
+        if self._flags is None:
+            lay, s = self.layout, self._sprites
+            n, cw, lh = lay.bytes_per_row, s.cw, s.lh
+            out = np.empty((self.rows, n), dtype=object)
+            for r in range(self.rows):
+                y = r * lh
+                for c in range(n):
+                    x = lay.char_x(c)
+                    out[r, c] = QPolygonF([QPointF(x + cw - 4, y + 1), QPointF(x + cw + 1, y + 1),
+                                           QPointF(x + cw + 1, y + 6)])
+            self._flags = out
+        return self._flags

@@ -3,8 +3,9 @@
 A page of random bytes is about a thousand units; working out each one's colour group,
 each byte's colour and each box's piece on each row one unit at a time in Python was a
 large part of a new page's cost. :class:`PageUnits` does it in a few numpy operations
-from the unit tuples; the painter turns the group numbers into its colours, pens and
-marks once per group.
+from the page cut's arrays (:class:`~inspector.core.scan.pagecut.PageCut`: any reader of
+bytes gives its units in that form, of any length); the painter turns the group numbers
+into its colours, pens and marks once per group.
 """
 
 from __future__ import annotations
@@ -12,15 +13,18 @@ from __future__ import annotations
 import numpy as np
 
 from inspector.core.units import kinds as K
+from inspector.core.units.decoder import Unit
 
 # Kind codes from the kinds table: 0 valid, then the error kinds.
 KIND_CODE = {name: K.KINDS[name].code for name in K.ALL_KINDS}
 _LAST_KIND_CODE = max(KIND_CODE.values())
+KIND_OF_CODE = {code: name for name, code in KIND_CODE.items()}
 
 
 class PageUnits:
-    """The units overlapping a page that begins at ``start`` (a row start) and holds
-    ``size`` bytes in rows of ``n``.
+    """The units of ``cut`` (a :class:`~inspector.core.scan.pagecut.PageCut`: the units
+    overlapping a page that begins at ``start``, a row start, and holds ``size`` bytes
+    in rows of ``n``).
 
     ``offset``, ``length``, ``kind`` (0 valid, then the error kinds in the spec's order),
     ``value`` (-1 for none) and ``warned`` are the units' fields as arrays. ``slot``
@@ -30,20 +34,17 @@ class PageUnits:
     whether it is that unit's first byte.
     """
 
-    __slots__ = ("units", "offset", "length", "kind", "value", "warned", "valid", "slot", "groups",
+    __slots__ = ("cut", "offset", "length", "kind", "value", "warned", "valid", "slot", "groups",
                  "byte_unit", "byte_first", "start", "size", "n")
 
-    def __init__(self, units, start: int, size: int, n: int, origin: int | None):
-        self.units = units
+    def __init__(self, cut, start: int, size: int, n: int, origin: int | None):
+        self.cut = cut
         self.start, self.size, self.n = start, size, n
-        count = len(units)
-        offsets, lengths, kinds, values, _, _, warnings = zip(*units)
-        offset = self.offset = np.array(offsets, dtype=np.int64)
-        length = self.length = np.array(lengths, dtype=np.int64)
-        kind = self.kind = np.fromiter(map(KIND_CODE.__getitem__, kinds), dtype=np.int64,
-                                       count=count)
-        self.value = np.array([-1 if v is None else v for v in values], dtype=np.int64)
-        warned = self.warned = np.fromiter(map(bool, warnings), dtype=bool, count=count)
+        offset = self.offset = cut.offset
+        length = self.length = cut.length
+        kind = self.kind = cut.kind.astype(np.int64)
+        self.value = cut.value
+        warned = self.warned = cut.warnings.astype(bool)
         self.valid = kind == 0
         # The painter's colour key is (role, warned, dimmed): the role is the error
         # kind, or for a valid unit its length (1, 2, 3, 4, longer).
@@ -59,6 +60,17 @@ class PageUnits:
         pos = np.arange(start, start + size, dtype=np.int64)
         self.byte_unit = np.searchsorted(offset, pos, side="right") - 1
         self.byte_first = offset[self.byte_unit] == pos
+
+    def __len__(self) -> int:
+        return len(self.offset)
+
+    def unit(self, i: int) -> Unit:
+        """Unit ``i`` as the decoder's tuple (for the few that stand for their group)."""
+        c = self.cut
+        value = int(c.value[i])
+        return Unit(int(c.offset[i]), int(c.length[i]), KIND_OF_CODE[int(c.kind[i])],
+                    None if value < 0 else value, int(c.replacements[i]), bool(c.at_end[i]),
+                    c.warnings[i])
 
     def byte_color_index(self) -> np.ndarray:
         """Per byte: 2 * its unit's slot, plus 1 for a later byte of a valid unit (drawn

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import QAbstractScrollArea, QMenu, QWidget
 from inspector.gui.panes.hexinput import HexInput
 from inspector.gui.panes.hexlayout import FIT, HexLayout
 from inspector.gui.panes.hexpainter import HexPainter
-from inspector.gui.panes.hexlines import line_starts_in
+from inspector.gui.panes.hexpainter import line_starts_in
 from inspector.gui.panes.hexsprites import HexSprites
 
 BASE_POINT_SIZE = 10

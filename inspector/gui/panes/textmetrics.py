@@ -25,7 +25,7 @@ class QtMetrics:
         self.fm = QFontMetricsF(font)
         self.small = QFontMetricsF(small_font)
         self._widths: dict[str, float] = {}
-        self.coverage = style.GlyphCoverage(font)
+        self.coverage = style.shared_coverage(font)  # one decision per code point, both panes
         self.char_width = self.fm.horizontalAdvance("0")
         self.box_pad = max(2.0, round(self.small.horizontalAdvance("0") * 0.35))
 

@@ -77,7 +77,11 @@ class TextView(QAbstractScrollArea):
         self._painted_range: tuple[int, int, int] | None = None
         self._laid_out_for = None
 
-        font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        # The hex view's family at the system's fixed-font size: one family for both
+        # panes, so a code point's fallback font is found once and both agree on it.
+        fixed = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        font = QFont(style.mono_family())
+        font.setPointSizeF(fixed.pointSizeF() if fixed.pointSizeF() > 0 else 10)
         font.setStyleHint(QFont.StyleHint.Monospace)
         self.setFont(font)
         self._make_metrics()

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 import numpy as np
 
+from inspector.core.scan import pagecut
 from inspector.core.source.bytesource import MemorySource
 from inspector.core.units import decoder
 from inspector.core.units import kinds as K
@@ -36,7 +37,9 @@ def test_arrays_match_the_units(data, row, n, dialect, origin, boxed_roles):
     start = min(row * n, (len(data) - 1) // n * n)
     size = min(len(data) - start, 3 * n)
     units = decoder.units_in_range(source, start, start + size, origin, dialect)
-    page = PageUnits(units, start, size, n, origin)
+    cut = pagecut.join(pagecut.cuts_in_range(source, start, start + size, origin, dialect))
+    page = PageUnits(cut, start, size, n, origin)
+    assert [page.unit(i) for i in range(len(page))] == units
     # Units in one group look alike; units in different groups do not.
     keys = [look_key(u, origin) for u in units]
     for i, u in enumerate(units):
