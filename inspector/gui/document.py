@@ -17,6 +17,7 @@ from collections import OrderedDict
 
 from PySide6.QtCore import QObject, Signal
 
+from inspector.core.analysis import verdict as verdict_module
 from inspector.core.scan import lines as LN
 from inspector.core.scan import pagecut
 from inspector.core.units import boundaries, decoder
@@ -239,7 +240,17 @@ class Document(QObject):
     def scan(self):
         return self._scan
 
-    def set_scan(self, result) -> None:
+    @property
+    def verdict(self):
+        """The verdict on the finished scan, once someone has worked it out (the scan's
+        worker, or a view that asked :func:`~inspector.core.analysis.verdict.verdict_of`),
+        else None."""
+        return verdict_module.known_verdict(self._scan)
+
+    def set_scan(self, result, verdict=None) -> None:
+        """The scan's counts: a snapshot while it runs, then the finished result with
+        the verdict its worker judged (kept in the analysis layer, not on the result)."""
+        verdict_module.remember(result, verdict)
         self._scan = result
         self.scanChanged.emit(result)
 

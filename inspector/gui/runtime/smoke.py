@@ -73,8 +73,8 @@ def arm(app, window, path, settle: float = SETTLE_SECONDS, deadline: float = SCA
             out(f"smoke test: FAILED after {waited:.1f} s: " + "; ".join(problems))
             app.exit(1)
             return
-        scan = window.document.scan
-        verdict = getattr(getattr(scan, "verdict", None), "text", None) or "no verdict"
+        judged = window.document.verdict
+        verdict = judged.text if judged is not None else "no verdict"
         out(f"smoke test: passed: the window stayed up {waited:.1f} s on "
             f"{os.path.basename(str(path))} ({window.document.size:,} bytes; {verdict})")
         app.exit(0)

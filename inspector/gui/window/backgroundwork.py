@@ -40,6 +40,12 @@ def problem_search_steps(source, cursor: int, origin, dialect: str, index, forwa
     yield  # pragma: no cover - a generator
 
 
+def _snapshot_of(step):
+    """What the scan's progress hands the window: a frozen copy of the counts so far,
+    made in the scan's thread (None: a step with nothing to show)."""
+    return None if step is None else step.snapshot()
+
+
 def describe_problem(unit) -> str:
     """The status bar's note for a problem found."""
     if unit.is_error:
@@ -133,7 +139,7 @@ class BackgroundWork(QObject):
         worker = GeneratorWorker(
             lambda: courteous(judged_scan_steps(source, dialect, workers=SCAN_WORKERS), activity,
                               worker.is_cancelled),
-            interval=0.1)
+            interval=0.1, publish=_snapshot_of)
         worker.source = source
         worker.dialect = dialect
         self._scan_worker = worker
@@ -170,19 +176,19 @@ class BackgroundWork(QObject):
         if self._current_scan_worker() is None or progress is None:
             return  # None: a step with nothing to show (the tables, the verdict)
         self.status.progress.setValue(int(progress.done * 1000 // max(progress.total, 1)))
-        # The docks fill in while the scan runs (the result grows in the worker; they
-        # read its finished blocks only).
+        # The docks fill in while the scan runs, from a snapshot of its counts (the
+        # worker goes on writing its own).
         self.document.set_scan(progress.result)
 
-    def _on_scan_done(self, result) -> None:
+    def _on_scan_done(self, judged) -> None:
         if self._current_scan_worker() is None:
             return
         self._scan_worker = None
         # The result is in: the bar goes now, not when the pool thread has finished
         # tidying up (its "done" comes after it has handed memory back).
         self._hide_progress_if_idle()
-        self.document.set_scan(result)
-        self.scanFinished.emit(result)
+        self.document.set_scan(judged.result, judged.verdict)
+        self.scanFinished.emit(judged.result)
 
     def _on_scan_failed(self, error) -> None:
         worker = self._current_scan_worker()

@@ -155,7 +155,7 @@ class StatusFields(QObject):
             return
         if self.line.text().startswith("Ln ?") or "Col ?" in self.line.text():
             self.show_line()   # the scan may have reached the cursor now
-        if not result.complete or result.verdict_pending:
+        if not result.complete or result.is_snapshot:
             total = max(result.end - result.start, 1)
             self.set_verdict(f"scanning… {100 * result.scanned // total}%")
             return

@@ -313,10 +313,12 @@ def test_crash_dialog_is_shown_with_details(monkeypatch, qtbot):
 
 
 def test_failing_scan_reports_and_hides_the_progress_bar(opened, guarded, monkeypatch, qtbot):
-    from inspector.core.scan import results, scanner
+    from inspector.core.scan import scanner
+
+    real = scanner.scan_steps
 
     def failing_scan(source, dialect="utf-8", **kwargs):
-        yield results.ScanProgress(1, source.size, None)
+        yield next(real(source, dialect, **kwargs))   # a first step, then it breaks
         raise RuntimeError("the scanner broke")
 
     monkeypatch.setattr(scanner, "scan_steps", failing_scan)
@@ -449,7 +451,7 @@ def test_a_verdict_that_cannot_be_read_leaves_the_counts(opened, monkeypatch, qt
     monkeypatch.setattr(verdict, "verdict", unreadable)
     w = opened(b"caf\xe9 \xc0\xaf" * 100)
     qtbot.waitUntil(lambda: w.scan_complete, timeout=20_000)
-    assert w.document.scan.verdict is None and w.document.scan.error_units == 200
+    assert w.document.verdict is None and w.document.scan.error_units == 200
     assert w.status_verdict.text() == "no verdict: the file cannot be read"
     assert "the disk went away" in w.status_verdict.toolTip()
 
