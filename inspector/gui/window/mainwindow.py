@@ -44,6 +44,7 @@ from inspector.gui.panes import overview
 from inspector.gui.panes.hexview import HexView
 from inspector.gui.panes.textview import TextView
 from inspector.gui.runtime.courtesy import PaintsAsActivity, UserActivity
+from inspector.gui.scanlife import ScanLife
 from inspector.gui.window import actions, fileopening, findbar, statusbar, windowdialogs
 from inspector.gui.window.accessibility import describe_for_accessibility
 from inspector.gui.window.backgroundwork import BackgroundWork
@@ -124,10 +125,12 @@ class MainWindow(QMainWindow):
             signal.connect(self.user_activity.touch)
         self._paint_activity = PaintsAsActivity(
             self.user_activity, (self.hex_view.viewport(), self.text_view.viewport()), self)
-        self.background = BackgroundWork(d, fields, self.user_activity, self.show_error, self)
-        self.background.scanFinished.connect(self.scanFinished)
+        # The scan's one owner: it follows the document's file and dialect.
+        self.scan_life = ScanLife(d, self.user_activity, self)
+        self.background = BackgroundWork(d, self.scan_life, fields, self.show_error, self)
+        self.scan_life.finished.connect(self.scanFinished)
         self.background.searchFinished.connect(self.searchFinished)
-        self.background.scanFinished.connect(self.findings.on_scan)
+        self.scan_life.finished.connect(self.findings.on_scan)
         self.background.scanCancelled.connect(self.statistics_dock.scan_cancelled)
         fields.message.connect(self.show_message)
         self.findings.message.connect(self.show_message)
@@ -578,37 +581,26 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------------ background work
     def start_scan(self) -> None:
         """Scan the whole file in the background (restarted for a new dialect)."""
-        self.background.start_scan()
+        self.scan_life.start()
 
     @property
     def scan_complete(self) -> bool:
         """The whole-file scan has finished and its result is the document's."""
-        return self.background.scan_complete
+        return self.scan_life.complete
 
     def cancel_background(self) -> None:
         self.background.cancel_all()
 
     # ------------------------------------------------------------------ the document
     def _on_source(self) -> None:
-        self.background.cancel_search()
-        self.background.cancel_scan()
         self.status_note.setText("")
         self.file_watch.follow_new_file()
         self._update_title()
         self.status_fields.show_all()
-        self.status_fields.set_verdict("")   # not the last file's
-        if self.document.path is not None:
-            # After the first paint: the scan must not delay showing the file.
-            QTimer.singleShot(0, self.background.start_scan_if_needed)
-        else:
-            self.status_fields.hide_progress()
 
     def _on_dialect(self, name: str) -> None:
         self.dialect_actions[name].setChecked(True)
         self.status_fields.show_dialect(name)
-        if self.document.path is not None:
-            self.document.set_scan(None)
-            self.start_scan()
 
     def _update_title(self) -> None:
         path = self.document.path

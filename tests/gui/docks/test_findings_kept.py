@@ -36,7 +36,7 @@ def new_window(qtbot):
 
 def scanning(w, qtbot):
     """The window's scan has started and is not finished."""
-    qtbot.waitUntil(lambda: w.background._scan_worker is not None, timeout=10_000)
+    qtbot.waitUntil(lambda: w.scan_life.running, timeout=10_000)
     assert not w.scan_complete
     return w
 

@@ -17,7 +17,7 @@ DATA = "naïve café ☕\n".encode() * 20_000 + b"\xff\n"
 def test_computing_then_the_hash_then_copied(held_scan, opened, qtbot):
     w = opened(DATA)
     label = w.status_fields.hash
-    qtbot.waitUntil(lambda: w.background._scan_worker is not None)
+    qtbot.waitUntil(lambda: w.scan_life.running)
     assert label.isVisible() and SHA_COMPUTING in label.text()
     assert f"SHA-256: {SHA_COMPUTING}" in w.statistics_dock.text() or w.statistics_dock.figures is None
     held_scan.set()
@@ -38,7 +38,7 @@ def test_computing_then_the_hash_then_copied(held_scan, opened, qtbot):
 
 def test_a_cancelled_scan_says_the_hash_is_not_computed(held_scan, opened, qtbot):
     w = opened(DATA)
-    qtbot.waitUntil(lambda: w.background._scan_worker is not None)
+    qtbot.waitUntil(lambda: w.scan_life.running)
     QGuiApplication.clipboard().setText("before")
     qtbot.mouseClick(w.cancel_button, Qt.MouseButton.LeftButton)
     assert "not computed" in w.status_fields.hash.text()

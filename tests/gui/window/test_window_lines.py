@@ -91,7 +91,7 @@ def big(tmp_path):
 
 def test_big_file_before_and_after_the_scan(window, qtbot, big):
     # Open without a scan: the line is not known past the direct limit.
-    window.background.start_scan_if_needed = lambda: None
+    window.scan_life.auto_start = False
     assert window.open_file(big)
     d = window.document
     assert d.scan is None
