@@ -150,7 +150,7 @@ class MainWindow(QMainWindow):
         d.fileChanged.connect(self.file_watch.on_file_changed)
         self.hex_view.zoomChanged.connect(self._on_zoom)
         self.hex_view.visibleRangeChanged.connect(self._on_visible_range)
-        self.find_bar.matchesChanged.connect(self._on_matches)
+        d.matchesChanged.connect(self._on_matches)
         self.overview.jumped.connect(lambda _offset: self.hex_view.setFocus())
         self.file_watch.start()
 
@@ -482,8 +482,6 @@ class MainWindow(QMainWindow):
         bar.find_next()
 
     def _on_matches(self) -> None:
-        self.hex_view.viewport().update()
-        self.text_view.viewport().update()
         self.act_find_close.setEnabled(self.find_bar.isVisible())
 
     def _on_visible_range(self, start, end) -> None:

@@ -51,7 +51,7 @@ def test_partial_results_update(setup):
     doc, dock = setup
     steps = scanner.scan_steps(doc.source, chunk_size=64)
     step = next(steps)
-    doc.set_scan(step.result)
+    doc.set_scan(step.snapshot().result)
     f = dock.figures
     assert not f.complete and (f.done, f.total) == (64, len(DATA))
     assert dock.progress_label.text() == f"scanning… 64 of {len(DATA):,} bytes (11%)"
@@ -64,7 +64,7 @@ def test_partial_results_update(setup):
     try:
         while True:
             step = next(steps)
-            doc.set_scan(step.result)
+            doc.set_scan(step.snapshot().result)
             seen.append((dock.figures.complete, dock.verdict_label.text()))
     except StopIteration as stop:
         result = stop.value
@@ -182,7 +182,7 @@ def test_copy_as_text(qtbot, scanned):
 def test_copy_partial_result_has_no_verdict_line(setup):
     doc, dock = setup
     steps = scanner.scan_steps(doc.source, chunk_size=64)
-    doc.set_scan(next(steps).result)
+    doc.set_scan(next(steps).snapshot().result)
     steps.close()
     text = dock.text()
     assert text.startswith("scanning… 64 of")
@@ -209,7 +209,7 @@ def test_large_partial_scan_shows_progress(setup):
     doc, dock = setup
     doc.set_source(MemorySource(data))
     steps = scanner.scan_steps(doc.source, chunk_size=1 << 16)
-    doc.set_scan(next(steps).result)
+    doc.set_scan(next(steps).snapshot().result)
     steps.close()
     assert not dock.figures.complete
     assert dock.progress_label.text() == f"scanning… 65,536 of {len(data):,} bytes (4%)"

@@ -69,7 +69,7 @@ def test_one_region_for_plain_utf8_and_nothing_before_the_verdict(dock):
     doc = dock.document
     doc.set_source(MemorySource(corpus.MULTI.encode(), name="plain"))
     steps = scanner.scan_steps(doc.source, chunk_size=1024)
-    doc.set_scan(next(steps).result)          # partial: no map yet
+    doc.set_scan(next(steps).snapshot().result)          # partial: no map yet
     assert not dock.regions.isVisibleTo(dock) and dock.regions.rowCount() == 0
     doc.set_scan(*finish(judged_scan_steps(doc.source)))
     assert dock.regions.rowCount() == 1

@@ -83,7 +83,7 @@ def test_encoder_opens_with_ctrl_e_and_its_find_goes_to_the_find_bar(opened, qtb
         return
     dlg.input.setText("€")
     target = dlg.find_target()
-    with qtbot.waitSignal(w.find_bar.matchesChanged, timeout=10_000):
+    with qtbot.waitSignal(w.document.matchesChanged, timeout=10_000):
         dlg.findRequested.emit(target)
     qtbot.waitUntil(lambda: not w.find_bar.busy, timeout=10_000)
     assert w.find_bar.isVisible()
@@ -148,7 +148,7 @@ def test_find_bar_keys_and_matches_painted_in_the_hex_view(opened, qtbot):
     bar.edit.setFocus()
     qtbot.keyClicks(bar.edit, "hay")
     w.document.set_cursor(0)
-    with qtbot.waitSignal(bar.matchesChanged, timeout=10_000):
+    with qtbot.waitSignal(bar.document.matchesChanged, timeout=10_000):
         qtbot.keyClick(w.hex_view, Qt.Key.Key_F3)
     qtbot.waitUntil(lambda: not bar.busy, timeout=10_000)
     assert w.document.selection == (7, 10)
@@ -171,7 +171,7 @@ def test_matches_in_finds_overlaps_by_binary_search():
 
     doc = Document()
     assert doc.matches_in(0, 10) == []
-    doc.matches = [(0, 3), (10, 20), (25, 26), (40, 41)]
+    doc.set_matches([(0, 3), (10, 20), (25, 26), (40, 41)])
     assert doc.matches_in(15, 30) == [(10, 20), (25, 26)]
     assert doc.matches_in(3, 10) == []
 
