@@ -184,6 +184,9 @@ class Document(QObject):
             self._cursor = cursor
             self.cursorChanged.emit(cursor)
 
+    def select_all(self) -> None:
+        self.set_selection(0, self.size)
+
     def _set_selection(self, start: int, end: int) -> None:
         if (start, end) != self._selection:
             self._selection = (start, end)
@@ -207,6 +210,10 @@ class Document(QObject):
             self._origin = offset
             self._units_cache.clear()
             self.originChanged.emit(offset)
+
+    def decode_from_cursor(self) -> None:
+        """Go ▸ Decode from here: the origin at the cursor."""
+        self.set_origin(self._cursor)
 
     @property
     def dialect(self) -> str:

@@ -83,7 +83,7 @@ def opened(window, write_file, qtbot):
     """Open bytes in the window: ``opened(data)`` returns the window."""
     def open_(data: bytes, name: str = "sample.bin"):
         path = write_file(data, name)
-        assert window.open_file(path)
+        assert window.files.open_file(path)
         window.hex_view.setFocus()
         qtbot.wait(1)
         return window

@@ -16,7 +16,7 @@ def test_settling_waits_for_both_panes_to_paint(qtbot, monkeypatch):
     monkeypatch.setattr(app_module, "settle_memory", lambda: calls.append("settled"))
     w = MainWindow()
     qtbot.addWidget(w)
-    w.open_file(SAMPLES / "demo.txt")
+    w.files.open_file(SAMPLES / "demo.txt")
     collector = app_module.interactive_runtime(w, settle_now=False)
     try:
         assert calls == []  # nothing before the window is shown and painted

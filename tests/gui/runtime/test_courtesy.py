@@ -113,9 +113,9 @@ def test_opening_and_painting_are_activity_too(opened, write_file, qtbot):
         pane.viewport().repaint()
         assert activity.busy_for() > 0, pane.objectName()
     activity._last = float("-inf")
-    w.status_verdict.repaint()  # the scan's own progress repaints never stall it
+    w.status_fields.verdict.repaint()  # the scan's own progress repaints never stall it
     assert activity.busy_for() == 0
-    assert w.open_file(write_file(b"xyz" * 10, "other.bin"))
+    assert w.files.open_file(write_file(b"xyz" * 10, "other.bin"))
     assert activity.busy_for() > 0
 
 
@@ -173,7 +173,7 @@ def test_the_verdict_is_worked_out_off_the_ui_thread(opened, qtbot, monkeypatch)
 
     def judged():
         v = w.document.verdict
-        return v is not None and w.status_verdict.text() == v.text
+        return v is not None and w.status_fields.verdict.text() == v.text
     qtbot.waitUntil(judged, timeout=10_000)
     assert w.document.verdict.code == "legacy_charset"
     assert threads and not any(threads)

@@ -16,7 +16,7 @@ def mixed_bytes() -> bytes:
 
 
 def wait_scan(window, qtbot):
-    qtbot.waitUntil(lambda: window.scan_complete, timeout=20_000)
+    qtbot.waitUntil(lambda: window.scan_life.complete, timeout=20_000)
 
 
 def test_the_region_under_the_cursor(opened, qtbot):
