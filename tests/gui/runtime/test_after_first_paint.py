@@ -24,7 +24,7 @@ def test_settling_waits_for_both_panes_to_paint(qtbot, monkeypatch):
         qtbot.waitUntil(lambda: calls == ["settled"], timeout=5000)
         waiter = w.settle_memory_pending
         assert waiter.ports == set() and waiter.then is None
-        qtbot.wait(50)
+        qtbot.wait(50)   # a negative check: a second settle would come meanwhile
         assert calls == ["settled"]  # once
     finally:
         collector.stop()

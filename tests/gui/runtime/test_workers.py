@@ -147,7 +147,7 @@ def test_exit_hook_stops_running_workers(qtbot):
     assert started.wait(10)
     workers._stop_at_exit(timeout=10)
     assert w.is_finished and w.is_cancelled()
-    qtbot.wait(10)
+    qtbot.wait(10)   # a negative check: its queued signals arrive without harm
 
 
 def test_progress_is_published_in_the_workers_thread(qtbot):

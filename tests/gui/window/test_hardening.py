@@ -291,7 +291,7 @@ def test_exception_in_a_paint_is_reported_and_the_view_recovers(opened, guarded,
     del view._paint
     before = len(guarded)
     view.viewport().update()
-    qtbot.wait(50)
+    qtbot.wait(50)   # a negative check: the queued paint must not fail again
     view.viewport().repaint()
     assert len(guarded) == before
     w.document.set_cursor(3)

@@ -288,7 +288,7 @@ def test_worker_cancel_stops_between_steps(qtbot):
         w.cancel()
     assert w.wait(5)
     count = len(seen)
-    qtbot.wait(50)
+    qtbot.wait(50)   # a negative check: a worker that went on would add steps meanwhile
     assert len(seen) == count
 
 
@@ -321,7 +321,8 @@ def test_screenshot_of_the_demo(window, demo_path, tmp_path, qtbot):
     # The scan starts once the user has been still a moment: the picture shows its
     # verdict, the problem list and the overview filled in.
     qtbot.waitUntil(lambda: window.scan_life.complete, timeout=20_000)
-    qtbot.wait(50)
+    # A small file is scanned again for a finer overview: the picture shows that one.
+    qtbot.waitUntil(lambda: not window.overview.fine_scan_running, timeout=20_000)
     out = tmp_path / "main-window.png"
     assert window.grab().save(str(out))
     from PySide6.QtGui import QImage
