@@ -51,8 +51,8 @@ def open_initial(window, path=None, offset: int | None = None) -> bool:
     if path is None:
         return False
     if os.path.isdir(path):  # a folder: triage its files
-        return window.open_folder(path)
-    if not window.open_file(path):
+        return window.files.open_folder(path)
+    if not window.files.open_file(path):
         return False
     if offset is not None:
         size = window.document.size

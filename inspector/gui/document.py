@@ -6,6 +6,11 @@ any of these: they read them here, paint, and send user input back through the
 setters. Every setter emits its signal only when the value really changes, so a view
 that reacts to a signal by calling a setter with the same value ends the loop.
 
+One user action, one notification per concern: opening a file emits ``sourceChanged``
+alone (the cursor, selection, origin, anchor and scan start afresh with it, and every
+view reads them again on that signal), a selection grown by shift+arrow emits
+``selectionChanged`` and ``cursorChanged`` once each.
+
 Offsets are Python ints carried in ``Signal(object)``: a 16 GiB file overflows Qt's
 32-bit ``int`` signals.
 """
@@ -17,6 +22,7 @@ from collections import OrderedDict
 
 from PySide6.QtCore import QObject, Signal
 
+from inspector.core.analysis import verdict as verdict_module
 from inspector.core.scan import lines as LN
 from inspector.core.scan import pagecut
 from inspector.core.units import boundaries, decoder
@@ -30,7 +36,9 @@ def _unit_offset(unit: decoder.Unit) -> int:
 
 
 class Document(QObject):
-    sourceChanged = Signal()                 # a file was opened, reloaded or closed
+    # A file was opened, reloaded or closed: the cursor, selection, origin, anchor and
+    # scan were reset with it (no signal of their own: read them again).
+    sourceChanged = Signal()
     cursorChanged = Signal(object)           # offset
     # A jump's target (Go to, F8, a found match, a listed problem), just before the
     # cursor moves there: the views bring it on screen with a few rows above it.
@@ -42,6 +50,7 @@ class Document(QObject):
     fileChanged = Signal(object)             # a SourceChange noticed on disk
     scanChanged = Signal(object)             # the background analysis (or None)
     findingsChanged = Signal()               # the findings drawn on the bytes
+    matchesChanged = Signal()                # the find bar's highlighted ranges
 
     UNIT_CACHE = 16
 
@@ -59,7 +68,7 @@ class Document(QObject):
         self._cut_cache: OrderedDict = OrderedDict()
         self._resync_cache = None
         # Byte ranges [start, end) to highlight, sorted: the find bar's matches.
-        self.matches: list[tuple[int, int]] = []
+        self._matches: list[tuple[int, int]] = []
         # The findings on these bytes (objects with start, end, note), by start.
         self._findings: list = []
         self._finding_starts: list[int] = []
@@ -98,11 +107,6 @@ class Document(QObject):
         if old is not source:
             old.close()
         self.sourceChanged.emit()
-        self.scanChanged.emit(None)
-        self.originChanged.emit(None)
-        self.cursorChanged.emit(self._cursor)
-        self.selectionChanged.emit(*self._selection)
-        self.anchorChanged.emit(self._anchor)
 
     def reload(self) -> None:
         """Reopen the same path, keeping the cursor where it still makes sense."""
@@ -180,6 +184,9 @@ class Document(QObject):
             self._cursor = cursor
             self.cursorChanged.emit(cursor)
 
+    def select_all(self) -> None:
+        self.set_selection(0, self.size)
+
     def _set_selection(self, start: int, end: int) -> None:
         if (start, end) != self._selection:
             self._selection = (start, end)
@@ -203,6 +210,10 @@ class Document(QObject):
             self._origin = offset
             self._units_cache.clear()
             self.originChanged.emit(offset)
+
+    def decode_from_cursor(self) -> None:
+        """Go ▸ Decode from here: the origin at the cursor."""
+        self.set_origin(self._cursor)
 
     @property
     def dialect(self) -> str:
@@ -239,7 +250,21 @@ class Document(QObject):
     def scan(self):
         return self._scan
 
-    def set_scan(self, result) -> None:
+    @property
+    def verdict(self):
+        """The verdict on the finished scan, once someone has worked it out (the scan's
+        worker, or a view that asked :func:`~inspector.core.analysis.verdict.verdict_of`),
+        else None."""
+        return verdict_module.known_verdict(self._scan)
+
+    def set_scan(self, result, verdict=None) -> None:
+        """The scan's counts: a snapshot while it runs, then the finished result with
+        the verdict its worker judged (kept in the analysis layer, not on the result).
+        No signal when neither changed."""
+        news = verdict is not None and verdict is not verdict_module.known_verdict(result)
+        verdict_module.remember(result, verdict)
+        if result is self._scan and not news:
+            return
         self._scan = result
         self.scanChanged.emit(result)
 
@@ -387,10 +412,22 @@ class Document(QObject):
         u = self.unit_at(self._clamp(offset))
         return u.end if u is not None else min(offset + 1, self.size)
 
+    @property
+    def matches(self) -> list[tuple[int, int]]:
+        """The highlighted byte ranges [start, end), sorted (the find bar's matches)."""
+        return self._matches
+
+    def set_matches(self, ranges) -> None:
+        """Highlight these byte ranges (sorted; empty: none)."""
+        ranges = list(ranges)
+        if ranges != self._matches:
+            self._matches = ranges
+            self.matchesChanged.emit()
+
     def matches_in(self, start: int, end: int, look_back: int = 64) -> list[tuple[int, int]]:
         """The highlighted ranges that overlap [start, end). A binary search finds the
         first one starting in the window; a few before it may reach into it."""
-        matches = self.matches
+        matches = self._matches
         if not matches or end <= start:
             return []
         i = bisect_left(matches, (start, -1))

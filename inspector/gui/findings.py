@@ -305,7 +305,6 @@ class WindowFindings(QObject):
 
 
 # ---------------------------------------------------------------------- the window's part
-# Functions of the window (its methods of the same jobs call them).
 
 def marked_range(document, offset: int | None = None) -> tuple[int, int] | None:
     """What "Add finding" marks: the selection (when ``offset`` is None or inside it),
@@ -322,130 +321,159 @@ def marked_range(document, offset: int | None = None) -> tuple[int, int] | None:
     return unit.offset, unit.end
 
 
-def ask_note(window, start: int, end: int, finding=None) -> None:
-    """Open the note dialog for bytes [start, end) (a new finding, or ``finding``'s)."""
-    from inspector.gui.dialogs.findingnote import FindingNoteDialog
-
-    dialog = getattr(window, "finding_dialog", None)
-    if dialog is None:
-        dialog = window.finding_dialog = FindingNoteDialog(window)
-        dialog.noteChosen.connect(lambda s, e, note, f: note_chosen(window, s, e, note, f))
-    data = window.document.read(start, min(end - start, 64))
-    dialog.prepare(start, end, data, finding.note if finding is not None else "", finding)
-    dialog.open()
-
-
-def note_chosen(window, start, end, note: str, finding) -> None:
-    findings = window.findings
-    try:
-        if finding is not None:
-            findings.set_note(finding, note)
-            window.show_message(f"note of the finding at 0x{start:X} changed")
-        else:
-            findings.add(start, end, note)
-            window.show_message(f"finding added: {byte_range(start, end)}")
-    except (F.FindingsError, KeyError) as e:
-        window.show_message(f"no finding added: {e}")
-
-
-def may_drop(window, doing: str, then) -> bool:
-    """Whether ``doing`` ("Closing the window", "Opening another file"…) may go on now:
-    True when no finding would be lost. Else the user is asked (a window-modal box,
-    not a nested event loop: nothing else waits on it) and False is returned; the
-    default answer (Cancel, also Escape) keeps the findings and does nothing. "Export…"
-    writes them and, if that worked, calls ``then()``; "Discard" lets them go and calls
-    ``then()``."""
-    from PySide6.QtWidgets import QMessageBox
-
-    findings = window.findings
-    n = findings.unsaved
-    if not n:
-        return True
-    box = QMessageBox(window)
-    box.setObjectName("unsavedFindingsBox")
-    box.setIcon(QMessageBox.Icon.Warning)
-    box.setWindowTitle("Findings not saved")
-    box.setText(f"{n} finding(s) on this file are not saved: {doing.lower()} would lose them.")
-    box.setInformativeText(findings.problem or
-                           "These bytes have no file to keep findings under.")
-    export = box.addButton("Export…", QMessageBox.ButtonRole.AcceptRole)
-    export.setObjectName("exportFindings")
-    discard = box.addButton("Discard", QMessageBox.ButtonRole.DestructiveRole)
-    discard.setObjectName("discardFindings")
-    keep = box.addButton(QMessageBox.StandardButton.Cancel)
-    keep.setObjectName("keepFindings")
-    box.setDefaultButton(keep)
-    box.setEscapeButton(keep)
-
-    def answered(_result) -> None:
-        clicked = box.clickedButton()
-        box.deleteLater()
-        if clicked is discard or (clicked is export and export_findings(window)):
-            findings.let_go()
-            then()
-
-    box.finished.connect(answered)
-    box.open()
-    return False
-
-
-def go_to_finding(window, forward: bool) -> None:
-    """F2 / Shift+F2: select the next (previous) finding after (before) the cursor."""
-    d = window.document
-    f = window.findings.next_after(d.cursor, forward)
-    if f is None:
-        window.show_message("no further finding" if forward else "no earlier finding")
-        return
-    d.set_selection(f.start, f.end, reveal=True)
-    window.show_message(f"finding at 0x{f.start:X}: {f.note or '(no note)'}"[:200])
-
-
 def _start_folder() -> str:
     from inspector.gui.dialogs.export import default_directory
 
     return default_directory()
 
 
-def export_findings(window, path: str | None = None) -> bool:
-    """Write the findings as JSON (asks for a path unless given; never the evidence)."""
-    from PySide6.QtWidgets import QFileDialog
+class FindingActions(QObject):
+    """What the user does with the findings from the window: mark (Ctrl+D, a pane's
+    context menu), edit a note, step through them (F2), export and import, and the
+    question before findings would be lost. Messages go out through the findings'
+    ``message``, errors through their ``show_error``; ``parent`` (the window) is the
+    dialogs' parent."""
 
-    from inspector.core.source.safewrite import check_target
+    def __init__(self, findings: WindowFindings, parent):
+        super().__init__(parent)
+        self.findings = findings
+        self.document = findings.document
+        self.note_dialog = None   # made when first asked for
 
-    w = window.findings
-    if not w.items():
-        window.show_message("no findings to export")
+    def _say(self, text: str) -> None:
+        self.findings.message.emit(text)
+
+    # ------------------------------------------------------------------ marking
+    def add(self) -> None:
+        """Ctrl+D: mark the selection (or the unit at the cursor), asking for a note."""
+        self.add_at(None)
+
+    def add_at(self, offset) -> None:
+        marked = marked_range(self.document, offset)
+        if marked is not None:
+            self.ask_note(*marked)
+
+    def edit(self, finding) -> None:
+        self.ask_note(finding.start, finding.end, finding)
+
+    def ask_note(self, start: int, end: int, finding=None) -> None:
+        """Open the note dialog for bytes [start, end) (a new finding, or ``finding``'s)."""
+        from inspector.gui.dialogs.findingnote import FindingNoteDialog
+
+        dialog = self.note_dialog
+        if dialog is None:
+            dialog = self.note_dialog = FindingNoteDialog(self.parent())
+            dialog.noteChosen.connect(self._note_chosen)
+        data = self.document.read(start, min(end - start, 64))
+        dialog.prepare(start, end, data, finding.note if finding is not None else "", finding)
+        dialog.open()
+
+    def _note_chosen(self, start, end, note: str, finding) -> None:
+        findings = self.findings
+        try:
+            if finding is not None:
+                findings.set_note(finding, note)
+                self._say(f"note of the finding at 0x{start:X} changed")
+            else:
+                findings.add(start, end, note)
+                self._say(f"finding added: {byte_range(start, end)}")
+        except (F.FindingsError, KeyError) as e:
+            self._say(f"no finding added: {e}")
+
+    # ------------------------------------------------------------------ moving
+    def go_to_next(self, forward: bool = True) -> None:
+        """F2 / Shift+F2: select the next (previous) finding after (before) the cursor."""
+        d = self.document
+        f = self.findings.next_after(d.cursor, forward)
+        if f is None:
+            self._say("no further finding" if forward else "no earlier finding")
+            return
+        d.set_selection(f.start, f.end, reveal=True)
+        self._say(f"finding at 0x{f.start:X}: {f.note or '(no note)'}"[:200])
+
+    # ------------------------------------------------------------------ losing them
+    def may_drop(self, doing: str, then) -> bool:
+        """Whether ``doing`` ("Closing the window", "Opening another file"…) may go on
+        now: True when no finding would be lost. Else the user is asked (a
+        window-modal box, not a nested event loop: nothing else waits on it) and False
+        is returned; the default answer (Cancel, also Escape) keeps the findings and
+        does nothing. "Export…" writes them and, if that worked, calls ``then()``;
+        "Discard" lets them go and calls ``then()``."""
+        from PySide6.QtWidgets import QMessageBox
+
+        findings = self.findings
+        n = findings.unsaved
+        if not n:
+            return True
+        box = QMessageBox(self.parent())
+        box.setObjectName("unsavedFindingsBox")
+        box.setIcon(QMessageBox.Icon.Warning)
+        box.setWindowTitle("Findings not saved")
+        box.setText(f"{n} finding(s) on this file are not saved: {doing.lower()} would lose them.")
+        box.setInformativeText(findings.problem or
+                               "These bytes have no file to keep findings under.")
+        export = box.addButton("Export…", QMessageBox.ButtonRole.AcceptRole)
+        export.setObjectName("exportFindings")
+        discard = box.addButton("Discard", QMessageBox.ButtonRole.DestructiveRole)
+        discard.setObjectName("discardFindings")
+        keep = box.addButton(QMessageBox.StandardButton.Cancel)
+        keep.setObjectName("keepFindings")
+        box.setDefaultButton(keep)
+        box.setEscapeButton(keep)
+
+        def answered(_result) -> None:
+            clicked = box.clickedButton()
+            box.deleteLater()
+            if clicked is discard or (clicked is export and self.export()):
+                findings.let_go()
+                then()
+
+        box.finished.connect(answered)
+        box.open()
         return False
-    if path is None:
-        name = os.path.splitext(os.path.basename(window.document.source.name or "file"))[0]
-        path, _ = QFileDialog.getSaveFileName(
-            window, "Export findings", os.path.join(_start_folder(), f"{name}-findings.json"),
-            "JSON files (*.json)")
-        if not path:
+
+    # ------------------------------------------------------------------ files
+    def export(self, path: str | None = None) -> bool:
+        """Write the findings as JSON (asks for a path unless given; never the evidence)."""
+        from PySide6.QtWidgets import QFileDialog
+
+        from inspector.core.source.safewrite import check_target
+
+        w = self.findings
+        if not w.items():
+            self._say("no findings to export")
             return False
-    try:
-        target = check_target(path, window.document.source)
-        n = w.export_to(target)
-    except (ValueError, OSError) as e:
-        window.show_error("Export findings", f"The findings were not exported: {e}")
-        return False
-    window.show_message(f"{n} finding(s) exported to {display_path(target)}")
-    return True
-
-
-def import_findings(window, path: str | None = None) -> bool:
-    """Add the findings of a JSON export of these same bytes."""
-    from PySide6.QtWidgets import QFileDialog
-
-    if path is None:
-        path, _ = QFileDialog.getOpenFileName(window, "Import findings", _start_folder(),
-                                              "JSON files (*.json);;All files (*)")
-        if not path:
+        source = self.document.source
+        if path is None:
+            name = os.path.splitext(os.path.basename(source.name or "file"))[0]
+            path, _ = QFileDialog.getSaveFileName(
+                self.parent(), "Export findings",
+                os.path.join(_start_folder(), f"{name}-findings.json"), "JSON files (*.json)")
+            if not path:
+                return False
+        try:
+            target = check_target(path, source)
+            n = w.export_to(target)
+        except (ValueError, OSError) as e:
+            w.show_error("Export findings", f"The findings were not exported: {e}")
             return False
-    try:
-        n = window.findings.import_from(path)
-    except (F.FindingsError, OSError) as e:
-        window.show_error("Import findings", f"The findings were not imported: {e}")
-        return False
-    window.show_message(f"{n} new finding(s) imported from {display_path(path)}")
-    return True
+        self._say(f"{n} finding(s) exported to {display_path(target)}")
+        return True
+
+    def import_file(self, path: str | None = None) -> bool:
+        """Add the findings of a JSON export of these same bytes."""
+        from PySide6.QtWidgets import QFileDialog
+
+        if path is None:
+            path, _ = QFileDialog.getOpenFileName(self.parent(), "Import findings",
+                                                  _start_folder(),
+                                                  "JSON files (*.json);;All files (*)")
+            if not path:
+                return False
+        try:
+            n = self.findings.import_from(path)
+        except (F.FindingsError, OSError) as e:
+            self.findings.show_error("Import findings", f"The findings were not imported: {e}")
+            return False
+        self._say(f"{n} new finding(s) imported from {display_path(path)}")
+        return True

@@ -238,7 +238,7 @@ def main(argv=None) -> int:
         w.show()
         app.processEvents()
         rss_start = rss_mib()
-        assert w.open_file(path), w.last_error
+        assert w.files.open_file(path), w.last_error
         runner = Runner(app, w, size, places, rng)
         runner.paint()
         app.processEvents()

@@ -60,13 +60,13 @@ def bench_frames(app, w, tmp: Path, frames: int) -> None:
           f"median <= 16 ms, longest <= 33 ms)")
     for kind in ("random bytes", "multilingual text"):
         path = make_big(tmp / "big.bin", kind)
-        w.open_file(path)
+        w.files.open_file(path)
         app.processEvents()
         began = time.perf_counter()
-        while not w.scan_complete and time.perf_counter() - began < 600:
+        while not w.scan_life.complete and time.perf_counter() - began < 600:
             app.processEvents()
             time.sleep(0.05)
-        scanned = "scan done" if w.scan_complete else "scan still running"
+        scanned = "scan done" if w.scan_life.complete else "scan still running"
         view = w.hex_view
         port = view.viewport()
         centre = QPointF(port.width() / 2, port.height() / 2)
@@ -109,7 +109,7 @@ def bench_frames(app, w, tmp: Path, frames: int) -> None:
                     bar.setSliderDown(False)
             print(f"  {kind:>17}, {label:>18}: {len(times)} frames, median {BP.med(times):5.1f} ms, "
                   f"p95 {BP.p95(times):5.1f} ms, longest {max(times):5.1f} ms ({scanned})")
-        w.close_file()
+        w.files.close_file()
         app.processEvents()
         path.unlink()
 

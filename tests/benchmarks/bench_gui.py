@@ -169,11 +169,11 @@ def bench_open(app, w, log, files) -> None:
     for label, path in files.items():
         steps, after = [], []
         for _ in range(5):
-            w.close_file()
+            w.files.close_file()
             app.processEvents()
 
             def open_and_paint():
-                w.open_file(path)
+                w.files.open_file(path)
                 paint_panes(w, log)
             steps.append(log.step(open_and_paint))
             # What the open queued for the event loop (the scan's start): it runs after
@@ -185,7 +185,7 @@ def bench_open(app, w, log, files) -> None:
 
 
 def bench_repaint(app, w, log, path, repaints: int) -> None:
-    w.open_file(path)
+    w.files.open_file(path)
     app.processEvents()
     w.go_to(path.stat().st_size // 2)
     app.processEvents()
@@ -250,7 +250,7 @@ def slowest(steps: list[dict], n: int = 3) -> str:
 
 
 def bench_jumps(app, w, log, path, jumps: int) -> None:
-    w.open_file(path)
+    w.files.open_file(path)
     size = path.stat().st_size
     app.processEvents()
     w.hex_view.viewport().repaint()
@@ -289,14 +289,14 @@ def bench_dense_jumps(app, w, log, tmp: Path, jumps: int) -> None:
         path = tmp / "dense.bin"
         with open(path, "wb") as f:
             fill(f)
-        w.open_file(path)
+        w.files.open_file(path)
         app.processEvents()
         steps = jump_steps(app, w, log, path.stat().st_size, jumps, rng)
         block = column(steps, "total")
         print(f"  {label:>17}: max UI block {max(block):.1f} ms, median {med(block):.1f} ms, "
               f"p99 {percentile(block, 0.99):.1f} ms")
         print(f"           [{breakdown(steps)}]")
-        w.close_file()
+        w.files.close_file()
         path.unlink()
 
 

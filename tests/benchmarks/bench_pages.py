@@ -153,15 +153,15 @@ def bench_pages(app, w, tmp: Path, pages: int) -> dict:
     size = 32 << 20
     for kind in ("random bytes", "multilingual text", "1 % corrupted"):
         path = make_dense(tmp / "dense.bin", kind, size)
-        w.open_file(path)
+        w.files.open_file(path)
         app.processEvents()
         # The whole-file scan runs in a worker sharing the interpreter: pages are timed
         # once it is done (a page while it runs waits for the GIL too).
         t_scan = time.perf_counter()
-        while not w.scan_complete and time.perf_counter() - t_scan < SCAN_WAIT:
+        while not w.scan_life.complete and time.perf_counter() - t_scan < SCAN_WAIT:
             app.processEvents()
             time.sleep(0.02)
-        scanned = "scan done" if w.scan_complete else "scan still running"
+        scanned = "scan done" if w.scan_life.complete else "scan still running"
         rng = random.Random(11)
         ours, stock = [], []
         with open(path, "rb") as f:
@@ -183,7 +183,7 @@ def bench_pages(app, w, tmp: Path, pages: int) -> dict:
                 if i >= 5:  # the first pages load fonts on both sides
                     ours.append((t1 - t0) * 1000)
                     stock.append((t3 - t2) * 1000)
-        w.close_file()
+        w.files.close_file()
         app.processEvents()
         path.unlink()
         r = (med(ours), p95(ours), med(stock), p95(stock))
@@ -201,7 +201,7 @@ def bench_scroll(app, w, tmp: Path, frames: int) -> None:
     from PySide6.QtGui import QKeyEvent, QWheelEvent
 
     path = make_sparse(tmp / "16g.bin", 16 << 30)
-    w.open_file(path)
+    w.files.open_file(path)
     app.processEvents()
     w.go_to(0)
     paint_window(app, w)
@@ -257,7 +257,7 @@ def bench_scroll(app, w, tmp: Path, frames: int) -> None:
             worst = times
         print(f"  {label:>18}: {len(worst)} frames, median {med(worst):5.1f} ms, p95 "
               f"{p95(worst):5.1f} ms, max {max(worst):5.1f} ms")
-    w.close_file()
+    w.files.close_file()
     app.processEvents()
     path.unlink()
 
@@ -298,7 +298,7 @@ def after():
         began = time.time()
         def poll():
             now = time.time()
-            if w.scan_complete and "scan_done" not in state:
+            if w.scan_life.complete and "scan_done" not in state:
                 state["scan_done"] = now
             if now - state.get("scan_done", now) >= {settle} or now - began > {patience}:
                 QApplication.instance().processEvents()

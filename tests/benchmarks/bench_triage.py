@@ -82,7 +82,7 @@ def bench_triage(app, window, n: int) -> None:
         beat = Heartbeat()
         beat.start()
         t0 = time.perf_counter()
-        window.open_folder(str(tmp))
+        window.files.open_folder(str(tmp))
         QTimer.singleShot(600_000, loop.quit)
         loop.exec()
         total = time.perf_counter() - t0
@@ -124,8 +124,8 @@ def bench_goto_line(app, window, gib: int) -> None:
         t = time.perf_counter()
         lines = make_big(path, gib)
         print(f"\n{gib} GiB sparse file with {lines:,} LF bytes made in {time.perf_counter() - t:.1f} s")
-        window.background.start_scan_if_needed = lambda: None  # scanned below, when asked
-        window.open_file(str(path))
+        window.scan_life.auto_start = False  # scanned below, when asked
+        window.files.open_file(str(path))
         t = time.perf_counter()
         try:
             window.offset_of_line(lines // 2)
@@ -135,7 +135,7 @@ def bench_goto_line(app, window, gib: int) -> None:
         loop = QEventLoop()
         window.scanFinished.connect(lambda *_: loop.quit())
         t = time.perf_counter()
-        window.start_scan()
+        window.scan_life.start()
         loop.exec()
         print(f"scan: {time.perf_counter() - t:.1f} s")
         rng = random.Random(4)
@@ -153,9 +153,9 @@ def bench_goto_line(app, window, gib: int) -> None:
               f"{times[-1] * 1000:.1f} ms (target < 100), median {times[len(times) // 2] * 1000:.1f} ms "
               "(the jump's paint included)")
         window.document.set_cursor((lines // 2) * (64 << 10) + 5)
-        print(f"status bar there: {window.status_line.text()!r}")
+        print(f"status bar there: {window.status_fields.line.text()!r}")
     finally:
-        window.close_file()
+        window.files.close_file()
         shutil.rmtree(tmp, ignore_errors=True)
 
 

@@ -83,7 +83,7 @@ def opened(window, write_file, qtbot):
     """Open bytes in the window: ``opened(data)`` returns the window."""
     def open_(data: bytes, name: str = "sample.bin"):
         path = write_file(data, name)
-        assert window.open_file(path)
+        assert window.files.open_file(path)
         window.hex_view.setFocus()
         qtbot.wait(1)
         return window
@@ -95,10 +95,10 @@ def held_scan(monkeypatch):
     """The window's scans pass their first two steps, then wait until ``held_scan.set()``
     (at most 30 s): a real scan that is certainly still running when the test acts,
     whatever the machine's speed."""
-    from inspector.gui.window import backgroundwork
+    from inspector.gui import scanlife
 
     released = threading.Event()
-    real = backgroundwork.judged_scan_steps
+    real = scanlife.judged_scan_steps
 
     def held(*args, **kwargs):
         steps = real(*args, **kwargs)
@@ -113,6 +113,6 @@ def held_scan(monkeypatch):
             n += 1
             yield step
 
-    monkeypatch.setattr(backgroundwork, "judged_scan_steps", held)
+    monkeypatch.setattr(scanlife, "judged_scan_steps", held)
     yield released
     released.set()

@@ -33,7 +33,7 @@ def test_the_same_bytes_read_the_same_everywhere(opened, qtbot, tmp_path, capsys
     data = mixed_bytes()
     window = opened(data, "mixed.txt")
     wait_scan(window, qtbot)
-    region = window.document.scan.verdict.regions[1]
+    region = window.document.verdict.regions[1]
     start, end = region.start, region.end
     hex_text = byte_range(start, end)
     assert hex_text == f"0x{start:X}\u20130x{end:X} ({end - start:,} bytes)"

@@ -74,13 +74,13 @@ def make(out: Path) -> int:
         window = MainWindow()
         window.resize(1200, 800)
         window.show()
-        assert window.open_file(sample), sample
+        assert window.files.open_file(sample), sample
         doc = window.document
         timer = QElapsedTimer()
         timer.start()
-        while not window.scan_complete and timer.elapsed() < 30_000:
+        while not window.scan_life.complete and timer.elapsed() < 30_000:
             app.processEvents()
-        window.find_problem(True)
+        window.background.find_problem(True)
         for _ in range(20):
             app.processEvents()
         window.hex_view.setFocus()

@@ -128,26 +128,32 @@ def _problems_text(result) -> str:
     return f"{name} with {total:,} {noun}: " + ", ".join(f"{n:,} {k.replace('_', ' ')}" for n, k in parts)
 
 
-# Verdicts judged after the scan by whoever showed the result first (the worker's own
-# failed, or the result came from elsewhere): kept here, by result, so that the next view
-# does not judge again, and never written onto the result, which another thread made.
-_judged_later: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+# The verdict on each finished result, by result: judged by the scan's own worker
+# (``judgedscan``, handed over with the result and remembered here by whoever shows it)
+# or, failing that, by the first view that asked. Kept here, never written onto the
+# result, which is the scan layer's and was made by another thread.
+_known: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def remember(result, judged: Verdict | None) -> None:
+    """Keep ``judged`` as the verdict on ``result`` (None: nothing to keep)."""
+    if judged is not None:
+        _known[result] = judged
 
 
 def known_verdict(result) -> Verdict | None:
     """The verdict on ``result`` if someone has worked it out (its worker, or an earlier
     :func:`verdict_of`), else None; never judges."""
-    return result.verdict if result.verdict is not None else _judged_later.get(result)
+    return None if result is None else _known.get(result)
 
 
 def verdict_of(result, source) -> Verdict:
-    """The verdict on a finished scan: the one its own worker worked out (see
-    ``judgedscan.judged_scan_steps``), else judged now and remembered beside the result
-    (not on it), so that the next view asking does not judge again. May raise what
-    reading ``source`` raises."""
+    """The verdict on a finished scan: the one remembered for it (see
+    :func:`remember`), else judged now and remembered, so that the next view asking
+    does not judge again. May raise what reading ``source`` raises."""
     known = known_verdict(result)
     if known is None:
-        known = _judged_later[result] = verdict(result, source)
+        known = _known[result] = verdict(result, source)
     return known
 
 

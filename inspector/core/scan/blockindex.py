@@ -79,11 +79,29 @@ class BlockIndex:
             return self.n_blocks
         return (self.done - self.start) // self.block_size
 
+    ARRAYS = ("units", "errors", "warnings", "replacements", "error_bytes", "binary",
+              "first_problem", "lf")
+
+    def snapshot(self) -> "BlockIndex":
+        """A read-only copy of the counts so far (see ``ScanResult.snapshot``): the blocks
+        up to the one being filled are copied, the rest are zeros (as they are here: not
+        reached yet), so publishing costs what has been scanned, not the whole index."""
+        snap = object.__new__(BlockIndex)
+        snap.__dict__.update(self.__dict__)
+        filled = min(self.n_blocks, self.blocks_done + 1)
+        for name in self.ARRAYS:
+            live = getattr(self, name)
+            frozen = (np.full_like(live, -1) if name == "first_problem"
+                      else np.zeros_like(live))
+            frozen[:filled] = live[:filled]
+            frozen.flags.writeable = False
+            setattr(snap, name, frozen)
+        snap._cum_cache = {}
+        return snap
+
     @property
     def nbytes(self) -> int:
-        return sum(a.nbytes for a in (self.units, self.errors, self.warnings, self.replacements,
-                                      self.error_bytes, self.binary, self.first_problem,
-                                      self.lf))
+        return sum(getattr(self, name).nbytes for name in self.ARRAYS)
 
     def block_of(self, offset: int) -> int:
         return (offset - self.start) // self.block_size

@@ -4,7 +4,8 @@ progress, and the streams a region is cut into.
 
 from __future__ import annotations
 
-
+import copy
+import itertools
 
 from inspector.core.units import kinds as K
 from inspector.core.units.decoder import Unit
@@ -35,6 +36,11 @@ class ScanProgress:
         self.total = total
         self.result = result
 
+    def snapshot(self) -> "ScanProgress":
+        """This step with a frozen copy of the result (see :meth:`ScanResult.snapshot`):
+        what another thread may be handed while the scan goes on writing its own."""
+        return ScanProgress(self.done, self.total, self.result.snapshot())
+
     @property
     def fraction(self) -> float:
         return 1.0 if self.total <= 0 else self.done / self.total
@@ -43,8 +49,14 @@ class ScanProgress:
         return f"ScanProgress({self.done}/{self.total})"
 
 
+# Every scan's number: a result and its snapshots share it (the same scan, further on).
+_scan_ids = itertools.count(1)
+
+
 class ScanResult:
-    """Counts of one scan. Filled as the scan goes (``complete`` turns True at the end)."""
+    """Counts of one scan. Filled as the scan goes (``complete`` turns True at the end)
+    by the one thread that scans; any other thread is handed a :meth:`snapshot` while it
+    runs, and the result itself only once it is complete."""
 
     def __init__(self, size: int, dialect: str, start: int, end: int, index,
                  max_errors: int, origin: int | None):
@@ -70,10 +82,23 @@ class ScanResult:
         self.short_read = False  # the file ended before its recorded size
         self.seconds = 0.0
         self.unicode_version = UNICODE_VERSION
-        # The verdict, when the scan's own worker worked it out (background_scan_steps):
-        # it reads samples through charset-normalizer and ftfy, up to ~0.2 s.
-        self.verdict = None
-        self.verdict_pending = False  # that worker will set it: nobody else should
+        self.scan_id = next(_scan_ids)   # shared by this result's snapshots
+        self.is_snapshot = False
+
+    def snapshot(self) -> "ScanResult":
+        """A copy of the counts so far that the scan never writes again: the counts and
+        the block index's arrays are copied (the index's up to the block being filled,
+        see :meth:`BlockIndex.snapshot`). Made by the scanning thread between two
+        windows, so the copy is consistent; ``scan_id`` tells it is the same scan."""
+        snap = copy.copy(self)
+        snap.units = dict(self.units)
+        snap.errors_by_kind = dict(self.errors_by_kind)
+        snap.warnings_by_kind = dict(self.warnings_by_kind)
+        snap.first_errors = list(self.first_errors)
+        if self._index is not None:
+            snap._index = self._index.snapshot()
+        snap.is_snapshot = True
+        return snap
 
     @property
     def index(self):

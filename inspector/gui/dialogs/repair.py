@@ -216,6 +216,7 @@ class RepairDialog(QDialog):
         self.refresh_preview()
         self.count_whole_file()
         document.cursorChanged.connect(lambda _offset: self.refresh_preview())
+        document.sourceChanged.connect(self.refresh_preview)
 
     # ------------------------------------------------------------------ choices
     @property

@@ -201,6 +201,7 @@ class ProblemModel(NamedColumnsModel):
         super().__init__(parent)
         self._source = None
         self._index = None
+        self.scan_id = None   # the scan shown (its snapshots share it)
         self._dialect = K.UTF8
         self._kinds = kinds_for(SHOW_BOTH, None)
         self._cumulative = np.zeros(0, dtype=np.int64)
@@ -231,7 +232,8 @@ class ProblemModel(NamedColumnsModel):
 
     def set_scan(self, source, result: ScanResult | None) -> None:
         """Show the problems of a (partial or final) scan result, or none."""
-        same_stream = (result is not None and result.index is self._index
+        # A later snapshot of the same scan: the rows grow (see ScanResult.snapshot).
+        same_stream = (result is not None and result.scan_id == self.scan_id
                        and source is self._source and result.dialect == self._dialect)
         self._source = source
         self._dialect = K.UTF8 if result is None else result.dialect
@@ -239,6 +241,7 @@ class ProblemModel(NamedColumnsModel):
         if result is None:
             self.beginResetModel()
             self._index = None
+            self.scan_id = None
             self._cumulative = np.zeros(0, dtype=np.int64)
             self._blocks.clear()
             self._rows.clear()
@@ -247,11 +250,13 @@ class ProblemModel(NamedColumnsModel):
             self.totalChanged.emit()
             return
         if same_stream:
+            self._index = result.index
             self._grow()
         else:
             index = result.index
             self.beginResetModel()
             self._index = index
+            self.scan_id = result.scan_id
             self._block_size = index.block_size
             self._base = index.start
             self._origin = index.origin
@@ -545,7 +550,7 @@ class ProblemListDock(QDockWidget):
     # ------------------------------------------------------------------ scan results
     def _scan_changed(self, result) -> None:
         # A new file or a cleared scan shows at once; partial results are throttled.
-        if result is None or result.index is not self.model._index or result.complete:
+        if result is None or result.scan_id != self.model.scan_id or result.complete:
             self._refresh.stop()
             self._pending = None
             self.model.set_scan(self.document.source, result)

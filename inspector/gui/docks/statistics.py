@@ -103,9 +103,9 @@ def scan_figures(result: ScanResult | None, source) -> ScanFigures | None:
         total=result.end - result.start,  # a region scan counts its region only
         complete=result.complete,
     )
-    # A partial result cannot be judged, and one whose worker is still working out the
-    # verdict must be left to it (see judgedscan.judged_scan_steps).
-    if not result.complete or result.verdict_pending:
+    # A partial result cannot be judged, nor a snapshot: the scan's worker judges the
+    # result and hands both over at the end (see judgedscan.judged_scan_steps).
+    if not result.complete or result.is_snapshot:
         return f
     try:
         v = verdict_of(result, source)

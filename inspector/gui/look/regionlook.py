@@ -60,7 +60,7 @@ def describe(region) -> str:
 def map_of(result):
     """The encoding map a finished scan carries (its verdict's ``regions``), or None:
     never worked out here, so never read from the file (the scan's worker judged it)."""
-    if result is None or not getattr(result, "complete", False) or getattr(result, "verdict_pending", False):
+    if result is None or not result.complete or result.is_snapshot:
         return None
     from inspector.core.analysis.verdict import known_verdict
 

@@ -74,6 +74,7 @@ class HexView(QAbstractScrollArea):
         d.anchorChanged.connect(self._on_anchor)
         d.fileChanged.connect(self._drop_base)
         d.findingsChanged.connect(self.viewport().update)
+        d.matchesChanged.connect(self.viewport().update)
         d.scanChanged.connect(self._on_scan)
         self._update_bar()
 

@@ -228,6 +228,7 @@ class OverviewStrip(QWidget):
         self.update()
 
     def _source_changed(self) -> None:
+        self._refresh.stop()
         self._stop_fine_scan()
         self._bins = None
         self._bins_key = None

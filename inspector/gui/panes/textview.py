@@ -101,6 +101,7 @@ class TextView(QAbstractScrollArea):
         document.anchorChanged.connect(self._on_anchor_changed)
         document.fileChanged.connect(self._on_file_changed)
         document.findingsChanged.connect(self.viewport().update)
+        document.matchesChanged.connect(self.viewport().update)
 
         self._laid_out_for = self._decoding()
         self._top = self.text_layout.line_start(document.anchor)
@@ -239,6 +240,7 @@ class TextView(QAbstractScrollArea):
         self._laid_out_for = self._decoding()
         self._input.forget_goal()
         self._top = self.text_layout.line_start(self.document.anchor)
+        self._cursor_to_show = True   # the new file's cursor, at the next paint
         self._sync_scrollbar()
         self.viewport().update()
 

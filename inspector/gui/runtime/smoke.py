@@ -37,7 +37,7 @@ def check(window, path) -> list[str]:
         else:
             if document.size != expected:
                 problems.append(f"the document holds {document.size:,} bytes, the file {expected:,}")
-    last_error = getattr(window, "last_error", None)
+    last_error = window.last_error
     if last_error:
         problems.append(f"the window reported: {last_error}")
     if crashguard.reports:
@@ -47,11 +47,7 @@ def check(window, path) -> list[str]:
 
 
 def _scan_done(window) -> bool:
-    done = getattr(window, "scan_complete", None)
-    if done is not None:
-        return bool(done)
-    scan = window.document.scan
-    return scan is not None and scan.complete
+    return window.scan_life.complete
 
 
 def arm(app, window, path, settle: float = SETTLE_SECONDS, deadline: float = SCAN_DEADLINE,
@@ -73,8 +69,8 @@ def arm(app, window, path, settle: float = SETTLE_SECONDS, deadline: float = SCA
             out(f"smoke test: FAILED after {waited:.1f} s: " + "; ".join(problems))
             app.exit(1)
             return
-        scan = window.document.scan
-        verdict = getattr(getattr(scan, "verdict", None), "text", None) or "no verdict"
+        judged = window.document.verdict
+        verdict = judged.text if judged is not None else "no verdict"
         out(f"smoke test: passed: the window stayed up {waited:.1f} s on "
             f"{os.path.basename(str(path))} ({window.document.size:,} bytes; {verdict})")
         app.exit(0)

@@ -94,11 +94,19 @@ class GeneratorWorker:
 
     ``release_memory``: when the run ends (finished, failed or cancelled), return the
     C library's free memory to the system, from the pool thread (see the module's note;
-    a trim takes well under a millisecond to a few milliseconds)."""
+    a trim takes well under a millisecond to a few milliseconds).
+
+    ``publish``: turns a step into what the progress signal carries, called in the pool
+    thread while the generator waits, and only for the steps that are reported. A
+    generator that yields an object it goes on writing (a scan's growing result) hands
+    the user interface a frozen copy this way, made where the writing happens; the
+    return value is handed over as it is (the generator has ended: nobody writes it)."""
 
     def __init__(self, factory: Callable[[], Generator[Any, None, Any]],
-                 interval: float = 0.1, release_memory: bool = True):
+                 interval: float = 0.1, release_memory: bool = True,
+                 publish: Callable[[Any], Any] | None = None):
         self._factory: Callable[[], Generator[Any, None, Any]] | None = factory
+        self._publish = publish or (lambda step: step)
         self._interval = interval
         self._release_memory = release_memory
         self._abort = threading.Event()
@@ -145,7 +153,7 @@ class GeneratorWorker:
                         signals.cancelled.emit()
                         return
                     if pending:
-                        signals.progress.emit(latest)
+                        signals.progress.emit(self._publish(latest))
                     signals.finished.emit(stop.value)
                     return
                 pending = True
@@ -153,7 +161,7 @@ class GeneratorWorker:
                 if now - last >= self._interval:
                     last = now
                     pending = False
-                    signals.progress.emit(latest)
+                    signals.progress.emit(self._publish(latest))
         except BaseException as e:  # report everything: a silent worker hangs the UI's note
             self.traceback = traceback.format_exc()
             if self._abort.is_set():

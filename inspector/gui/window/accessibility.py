@@ -3,7 +3,7 @@ themselves, so without these names they are anonymous rectangles."""
 
 from __future__ import annotations
 
-# (window attribute, accessible name, accessible description)
+# (the part, by its path from the window, its accessible name, its description)
 DESCRIPTIONS = (
     ("hex_view", "Hex view",
      "The bytes of the file in rows, each unit boxed; problems carry a mark letter. Arrows "
@@ -22,27 +22,28 @@ DESCRIPTIONS = (
      "The verdict and the counts of units, errors and warnings of the whole file."),
     ("problem_dock", "Problem list",
      "Every problem unit of the file; Enter goes to the selected one."),
-    ("banner", "File changed on disk",
+    ("file_watch.banner", "File changed on disk",
      "The inspected file changed since it was opened; Reload or Dismiss."),
-    ("status_cursor", "Cursor offset", "The cursor's offset in hex and decimal."),
-    ("status_selection", "Selection length", "How many bytes are selected."),
-    ("status_unit", "Unit at the cursor",
+    ("status_fields.cursor", "Cursor offset", "The cursor's offset in hex and decimal."),
+    ("status_fields.selection", "Selection length", "How many bytes are selected."),
+    ("status_fields.unit", "Unit at the cursor",
      "The code point and name, or the problem, at the cursor."),
-    ("status_note", "Message", "The last message: searches, copies, the file's state."),
-    ("status_resync", "Resynchronization", "How many bytes decoding from the origin loses."),
-    ("status_dialect", "Dialect", "How the bytes are interpreted."),
-    ("status_size", "File size", "The size of the file in bytes."),
-    ("status_verdict", "Verdict", "The whole-file verdict of the scan."),
-    ("status_readonly", "Read-only", "The file is never written to."),
-    ("progress", "Scan progress", "How much of the file has been scanned."),
-    ("cancel_button", "Cancel the scan", "Stop the background scan."),
+    ("status_fields.note", "Message", "The last message: searches, copies, the file's state."),
+    ("status_fields.resync", "Resynchronization", "How many bytes decoding from the origin loses."),
+    ("status_fields.dialect", "Dialect", "How the bytes are interpreted."),
+    ("status_fields.size", "File size", "The size of the file in bytes."),
+    ("status_fields.verdict", "Verdict", "The whole-file verdict of the scan."),
+    ("status_fields.read_only", "Read-only", "The file is never written to."),
+    ("status_fields.progress", "Scan progress", "How much of the file has been scanned."),
+    ("status_fields.cancel_button", "Cancel the scan", "Stop the background scan."),
 )
 
 
 def describe_for_accessibility(window) -> None:
     """Give each part of ``window`` listed in DESCRIPTIONS its name and description."""
-    for attr, name, description in DESCRIPTIONS:
-        widget = getattr(window, attr, None)
-        if widget is not None:
-            widget.setAccessibleName(name)
-            widget.setAccessibleDescription(description)
+    for path, name, description in DESCRIPTIONS:
+        widget = window
+        for part in path.split("."):
+            widget = getattr(widget, part)
+        widget.setAccessibleName(name)
+        widget.setAccessibleDescription(description)

@@ -2,8 +2,10 @@
 
 :data:`MENU_BAR` lists the menus top to bottom as the user sees them; an action is one
 :class:`Action` entry in it, which makes the QAction, keeps it as ``window.<attr>``, gives
-it its shortcuts and connects it to the window method it names. Adding a menu item is
-adding that entry (and the window method it calls). :data:`WINDOW_ONLY` holds the
+it its shortcuts and connects it to the method it names: a controller's
+(``"files.reload"``: the window's ``files``, its ``reload``; ``"document.set_dialect"``)
+or, for what only the window does, the window's own (``"show_find"``). Adding a menu item
+is adding that entry (and the method it calls). :data:`WINDOW_ONLY` holds the
 actions that are keys without a menu item; :data:`HEX_VIEW_CONTEXT` what the hex view's
 context menu adds.
 
@@ -23,7 +25,6 @@ from PySide6.QtWidgets import QMenu
 from inspector.core.analysis import copyformats
 from inspector.core.units import kinds as K
 from inspector.gui.panes.hexlayout import BYTE_FORMATS, FIT, FORMAT_TITLES, ROW_WIDTHS
-from inspector.gui.window.copyactions import build_copy_menu
 from inspector.gui.window.settings import THEMES
 
 SK = QKeySequence.StandardKey
@@ -55,10 +56,20 @@ def _new_action(window, text: str, name: str, keys: tuple[Key, ...] = (),
     return a
 
 
+def slot_of(window, path: str):
+    """The method ``path`` names: ``"name"`` the window's, ``"controller.name"`` that of
+    the window's controller (``window.files``, ``window.document``...)."""
+    target = window
+    for part in path.split("."):
+        target = getattr(target, part)
+    return target
+
+
 @dataclass(frozen=True)
 class Action:
-    """A QAction kept as ``window.<attr>``; triggering it calls ``window.<slot>(*args)``
-    (a checkable action's slot without ``args`` gets the new state)."""
+    """A QAction kept as ``window.<attr>``; triggering it calls the method ``slot`` names
+    (see :func:`slot_of`) with ``args`` (a checkable action's slot without ``args`` gets
+    the new state)."""
     attr: str
     text: str
     name: str                       # the object name (tests and tools find it by this)
@@ -72,7 +83,7 @@ class Action:
     def make(self, window) -> QAction:
         a = _new_action(window, self.text, self.name, self.keys, self.checkable)
         if self.slot is not None:
-            method = getattr(window, self.slot)
+            method = slot_of(window, self.slot)
             if self.args:
                 a.triggered.connect(lambda _checked=False, m=method, args=self.args: m(*args))
             else:
@@ -108,7 +119,8 @@ SEPARATOR = Separator()
 @dataclass(frozen=True)
 class Choices:
     """A submenu of exclusive choices, kept as ``window.<attr>_group`` and
-    ``window.<attr>_actions`` (value -> action); choosing calls ``window.<slot>(value)``.
+    ``window.<attr>_actions`` (value -> action); choosing calls ``slot`` (see
+    :func:`slot_of`) with the value.
     ``keys``: a shortcut for each option, in order."""
     attr: str
     title: str
@@ -127,7 +139,7 @@ class Choices:
             a.setData(value)
             group.addAction(a)
             actions[value] = a
-        slot = getattr(window, self.slot)
+        slot = slot_of(window, self.slot)
         group.triggered.connect(lambda a: slot(a.data()))
         for a, key in zip(actions.values(), self.keys):
             _set_keys(a, (key,))
@@ -142,7 +154,8 @@ class Choices:
 @dataclass(frozen=True)
 class Menu:
     """A menu of entries (a submenu when inside another). ``attr``: kept as
-    ``window.<attr>``; ``fill``: a window method that fills it each time it opens."""
+    ``window.<attr>``; ``fill``: a method (see :func:`slot_of`) that fills it, given the
+    menu, each time it opens."""
     title: str
     items: tuple = ()
     name: str = ""
@@ -156,19 +169,18 @@ class Menu:
         if self.attr:
             setattr(window, self.attr, sub)
         if self.fill:
-            sub.aboutToShow.connect(getattr(window, self.fill))
+            fill = slot_of(window, self.fill)
+            sub.aboutToShow.connect(lambda: fill(sub))
         for item in self.items:
             item.add_to(sub, window)
         return sub
 
 
 class CopyAsMenu:
-    """Edit > Copy as: one action per copy format (see copyactions), kept as
-    ``window.copy_menu`` and ``window.copy_actions``."""
+    """Edit > Copy as: one action per copy format (the window's ``copy_menu``, see
+    copyactions)."""
 
     def add_to(self, menu, window) -> None:
-        window.copy_menu = build_copy_menu(window.document, window)
-        window.copy_actions = window.copy_menu.copy_actions
         menu.addMenu(window.copy_menu)
 
 
@@ -194,26 +206,26 @@ class PanelToggles:
 
 MENU_BAR = (
     Menu("&File", name="fileMenu", items=(
-        Action("act_open", "&Open…", "actionOpen", "open_dialog", keys=(SK.Open,)),
-        Action("act_open_folder", "Open &Folder…", "actionOpenFolder", "open_folder_dialog",
+        Action("act_open", "&Open…", "actionOpen", "files.open_dialog", keys=(SK.Open,)),
+        Action("act_open_folder", "Open &Folder…", "actionOpenFolder", "files.open_folder_dialog",
                keys=("Ctrl+Shift+O",)),
-        Menu("Open &Recent", name="recentMenu", attr="recent_menu", fill="fill_recent_menu"),
-        Action("act_reload", "&Reload", "actionReload", "reload", keys=("F5",)),
-        Action("act_close", "&Close", "actionClose", "close_file", keys=(SK.Close,)),
+        Menu("Open &Recent", name="recentMenu", attr="recent_menu", fill="files.fill_recent_menu"),
+        Action("act_reload", "&Reload", "actionReload", "files.reload", keys=("F5",)),
+        Action("act_close", "&Close", "actionClose", "files.close_file", keys=(SK.Close,)),
         SEPARATOR,
         Menu("&Export", name="exportMenu", items=(
             Action("act_export_json", "Export &JSON report…", "actionExportJson",
-                   "export", args=("json",)),
+                   "dialogs.export", args=("json",)),
             Action("act_export_csv", "Export &CSV of error units…", "actionExportCsv",
-                   "export", args=("csv",)),
+                   "dialogs.export", args=("csv",)),
             Action("act_export_html", "Export &HTML report…", "actionExportHtml",
-                   "export", args=("html",)),
+                   "dialogs.export", args=("html",)),
         )),
         Action("act_export_findings", "Export &findings…", "actionExportFindings",
-               "export_findings"),
+               "finding_actions.export"),
         Action("act_import_findings", "&Import findings…", "actionImportFindings",
-               "import_findings"),
-        Action("act_repair", "Save &repaired copy…", "actionSaveRepaired", "show_repair",
+               "finding_actions.import_file"),
+        Action("act_repair", "Save &repaired copy…", "actionSaveRepaired", "dialogs.show_repair",
                keys=("Ctrl+Shift+S",)),
         SEPARATOR,
         Action("act_quit", "&Quit", "actionQuit", "close", keys=("Ctrl+Q",)),
@@ -223,16 +235,16 @@ MENU_BAR = (
         Action("act_copy", "&Copy", "actionCopy", "copy_focused", keys=(SK.Copy,),
                status_tip="Copy the selection: as hex in the hex view, as text in the "
                           "text pane"),
-        Action("act_copy_text", "Copy as decoded &text", "actionCopyText", "copy_as",
+        Action("act_copy_text", "Copy as decoded &text", "actionCopyText", "copy_actions.copy",
                args=(copyformats.TEXT,), keys=("Ctrl+Shift+C",)),
         CopyAsMenu(),
-        Action("act_copy_sha256", "Copy file's S&HA-256", "actionCopySha256", "copy_sha256",
+        Action("act_copy_sha256", "Copy file's S&HA-256", "actionCopySha256", "status_fields.copy_sha256",
                status_tip="Copy the SHA-256 of the whole file (known once the scan has "
                           "read it)"),
-        Action("act_select_all", "Select &all", "actionSelectAll", "select_all",
+        Action("act_select_all", "Select &all", "actionSelectAll", "document.select_all",
                keys=(SK.SelectAll,)),
         SEPARATOR,
-        Action("act_add_finding", "Add fin&ding…", "actionAddFinding", "add_finding",
+        Action("act_add_finding", "Add fin&ding…", "actionAddFinding", "finding_actions.add",
                keys=("Ctrl+D",), status_tip="Mark the selection, or the unit at the cursor, "
                                             "as a finding with a note"),
         SEPARATOR,
@@ -261,54 +273,54 @@ MENU_BAR = (
         SEPARATOR,
         # Interpret as: Ctrl+1..5 in the order of the menu.
         Choices("dialect", "&Interpret as", "dialect",
-                tuple((d, K.DIALECT_TITLES[d]) for d in K.DIALECTS), "set_dialect",
+                tuple((d, K.DIALECT_TITLES[d]) for d in K.DIALECTS), "document.set_dialect",
                 menu_name="dialectMenu",
                 keys=tuple(f"Ctrl+{i}" for i in range(1, len(K.DIALECTS) + 1))),
         Action("act_whitespace", "Show &whitespace and control pictures",
                "actionShowWhitespace", "set_show_whitespace", keys=("Ctrl+Shift+W",),
                checkable=True),
         Action("act_line_numbers", "Show &line numbers in the hex view", "actionLineNumbers",
-               "set_show_line_numbers", keys=("Ctrl+Shift+N",), checkable=True),
+               "hex_view.set_show_line_numbers", keys=("Ctrl+Shift+N",), checkable=True),
         Choices("theme", "&Theme", "theme", tuple((t, t.capitalize()) for t in THEMES),
                 "set_theme"),
         SEPARATOR,
-        Action("act_legend", "&Legend…", "actionLegend", "show_legend", keys=("Ctrl+L",)),
+        Action("act_legend", "&Legend…", "actionLegend", "dialogs.show_legend", keys=("Ctrl+L",)),
     )),
     Menu("&Go", name="goMenu", items=(
         Action("act_goto", "&Go to offset…", "actionGoto", "show_goto", keys=("Ctrl+G",)),
         SEPARATOR,
         Action("act_decode_here", "&Decode from here", "actionDecodeFromHere",
-               "decode_from_cursor", keys=("Ctrl+R",)),
-        Action("act_clear_origin", "C&lear origin", "actionClearOrigin", "clear_origin",
+               "document.decode_from_cursor", keys=("Ctrl+R",)),
+        Action("act_clear_origin", "C&lear origin", "actionClearOrigin", "document.set_origin", args=(None,),
                keys=("Ctrl+Shift+R",)),
         SEPARATOR,
-        Action("act_next", "&Next problem", "actionNextProblem", "find_problem",
+        Action("act_next", "&Next problem", "actionNextProblem", "background.find_problem",
                args=(True,), keys=("F8",)),
-        Action("act_previous", "&Previous problem", "actionPreviousProblem", "find_problem",
+        Action("act_previous", "&Previous problem", "actionPreviousProblem", "background.find_problem",
                args=(False,), keys=("Shift+F8",)),
-        Action("act_next_finding", "Next &finding", "actionNextFinding", "next_finding",
+        Action("act_next_finding", "Next &finding", "actionNextFinding", "finding_actions.go_to_next",
                args=(True,), keys=("F2",)),
         Action("act_previous_finding", "Previous f&inding", "actionPreviousFinding",
-               "next_finding", args=(False,), keys=("Shift+F2",)),
+               "finding_actions.go_to_next", args=(False,), keys=("Shift+F2",)),
         Action("act_next_file", "Next &file with problems", "actionNextProblemFile",
-               "next_problem_file", args=(True,), keys=("F7",)),
+               "files.next_problem_file", args=(True,), keys=("F7",)),
         Action("act_previous_file", "Previous file &with problems",
-               "actionPreviousProblemFile", "next_problem_file", args=(False,),
+               "actionPreviousProblemFile", "files.next_problem_file", args=(False,),
                keys=("Shift+F7",)),
     )),
     Menu("&Tools", name="toolsMenu", items=(
-        Action("act_encoder", "&Encoder…", "actionEncoder", "show_encoder", keys=("Ctrl+E",)),
+        Action("act_encoder", "&Encoder…", "actionEncoder", "dialogs.show_encoder", keys=("Ctrl+E",)),
     )),
     Menu("&Help", name="helpMenu", items=(
-        Action("act_reference", "UTF-8 &reference", "actionReference", "show_reference",
+        Action("act_reference", "UTF-8 &reference", "actionReference", "dialogs.show_reference",
                keys=("F1", "Ctrl+F1")),
         Again("act_legend"),
         SEPARATOR,
-        Action("act_user_guide", "User &guide", "actionUserGuide", "show_user_guide"),
+        Action("act_user_guide", "User &guide", "actionUserGuide", "dialogs.show_user_guide"),
         Action("act_unit_contract", "&Unit contract", "actionUnitContract",
-               "show_unit_contract"),
+               "dialogs.show_unit_contract"),
         SEPARATOR,
-        Action("act_about", "&About UTF-8 Inspector", "actionAbout", "show_about"),
+        Action("act_about", "&About UTF-8 Inspector", "actionAbout", "dialogs.show_about"),
     )),
 )
 

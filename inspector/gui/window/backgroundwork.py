@@ -1,9 +1,9 @@
-"""The window's work off the UI thread: the whole-file scan (restarted when the dialect
-changes, cancelled when another file is opened) and the search for the next or previous
-problem.
+"""The window's work off the UI thread, as the status bar shows it: the whole-file scan
+(whose life :class:`~inspector.gui.scanlife.ScanLife` owns) and the search for the next
+or previous problem.
 
-Both run as :class:`~inspector.gui.runtime.workers.GeneratorWorker` jobs and share the
-status bar's progress bar and Cancel button: the bar goes once neither runs.
+Both share the status bar's progress bar and Cancel button: the bar goes once neither
+runs.
 """
 
 from __future__ import annotations
@@ -12,15 +12,14 @@ from typing import Callable
 
 from PySide6.QtCore import QObject, Signal
 
-from inspector.core.analysis.judgedscan import judged_scan_steps
 from inspector.core.scan import navigation
 from inspector.core.source.bytesource import ByteSourceError
 from inspector.core.units import decoder
 from inspector.core.units import kinds as K
 from inspector.gui.document import Document
 from inspector.gui.runtime import crashguard
-from inspector.gui.runtime.courtesy import UserActivity, courteous
-from inspector.gui.runtime.workers import SCAN_WORKERS, GeneratorWorker, start as start_worker
+from inspector.gui.runtime.workers import GeneratorWorker, start as start_worker
+from inspector.gui.scanlife import ScanLife
 from inspector.gui.window.statusbar import StatusFields
 
 
@@ -50,38 +49,35 @@ def describe_problem(unit) -> str:
 
 
 class BackgroundWork(QObject):
-    """Starts, watches and cancels the scan and the problem search of one document.
+    """Shows the scan's progress (``scan``'s signals), runs the problem search of one
+    document, and cancels both (the Cancel button).
 
     A QObject living in the UI thread: the workers' signals come from pool threads, and
     Qt queues calls to this object's slots into the UI thread (where ``sender()`` tells
     which worker reported)."""
 
-    scanFinished = Signal(object)      # the result set (None when the scan failed)
     searchFinished = Signal(object)    # the unit found (or None)
     scanCancelled = Signal()           # the user stopped the scan (Cancel)
 
-    def __init__(self, document: Document, status: StatusFields, activity: UserActivity,
+    def __init__(self, document: Document, scan: ScanLife, status: StatusFields,
                  show_error: Callable[[str, str], None], parent: QObject):
         super().__init__(parent)
         self.document = document
+        self.scan = scan
         self.status = status
-        self.activity = activity
         self.show_error = show_error
-        self._scan_worker: GeneratorWorker | None = None
         self._search_worker: GeneratorWorker | None = None
         self._workers: set[GeneratorWorker] = set()  # kept alive until they end
+        scan.started.connect(self._scan_started)
+        scan.progressed.connect(status.progress.setValue)
+        # The result is in: the bar goes now, not when the pool thread has finished
+        # tidying up (its "done" comes after it has handed memory back).
+        scan.finished.connect(self._hide_progress_if_idle)
+        scan.failed.connect(self._scan_failed)
+        scan.ended.connect(self._hide_progress_if_idle)
+        document.sourceChanged.connect(self._source_changed)
 
     # ------------------------------------------------------------------ every worker
-    def _watch(self, worker: GeneratorWorker, on_finished, on_failed, on_progress) -> None:
-        self._workers.add(worker)
-        sig = worker.signals
-        # Bound methods of this QObject: Qt queues the calls into the UI thread.
-        sig.finished.connect(on_finished)
-        sig.failed.connect(on_failed)
-        if on_progress is not None:
-            sig.progress.connect(on_progress)
-        sig.done.connect(self._on_worker_done)
-
     def _worker_of(self, signals) -> GeneratorWorker | None:
         for w in self._workers:
             if w.signals is signals:
@@ -94,23 +90,22 @@ class BackgroundWork(QObject):
             self._workers.discard(worker)
         self._hide_progress_if_idle()
 
-    def _hide_progress_if_idle(self) -> None:
-        if self._scan_worker is None and self._search_worker is None:
+    def _hide_progress_if_idle(self, *_args) -> None:
+        if not self.scan.running and self._search_worker is None:
             self.status.hide_progress()
 
-    def _report_failure(self, what: str, worker: GeneratorWorker, error) -> None:
+    def _report_failure(self, what: str, error, traceback: str) -> None:
         """A file that cannot be read is a message; anything else is a bug: logged and
         shown with its details (crashguard)."""
         if isinstance(error, (ByteSourceError, OSError)):
             self.show_error(what, f"{what}: {error}")
             return
         crashguard.report_exception(type(error), error, error.__traceback__,
-                                    context=f"{what}.\n{worker.traceback}")
+                                    context=f"{what}.\n{traceback}")
 
     def cancel_all(self) -> None:
         """The Cancel button: stop the scan and the search."""
-        was_scanning = self._scan_worker is not None
-        self.cancel_scan()
+        was_scanning = self.scan.cancel()
         self.cancel_search()
         self.status.hide_progress()
         if was_scanning:
@@ -120,79 +115,25 @@ class BackgroundWork(QObject):
 
     def wait(self, timeout: float) -> None:
         """Block until every worker started has ended (each given ``timeout``)."""
+        self.scan.wait(timeout)
         for w in list(self._workers):
             w.wait(timeout)
 
     # ------------------------------------------------------------------ the scan
-    def start_scan(self) -> None:
-        """Scan the whole file in the background (restarted for a new dialect)."""
-        self.cancel_scan()
-        d = self.document
-        source, dialect = d.source, d.dialect
-        activity = self.activity
-        worker = GeneratorWorker(
-            lambda: courteous(judged_scan_steps(source, dialect, workers=SCAN_WORKERS), activity,
-                              worker.is_cancelled),
-            interval=0.1)
-        worker.source = source
-        worker.dialect = dialect
-        self._scan_worker = worker
-        self._watch(worker, self._on_scan_done, self._on_scan_failed, self._on_scan_progress)
+    def _source_changed(self) -> None:
+        self.cancel_search()
+        self.status.set_verdict("")   # not the last file's
+        if self.document.path is None:
+            self.status.hide_progress()
+
+    def _scan_started(self) -> None:
         self.status.set_verdict("scanning…")
         self.status.show_progress(0)
-        start_worker(worker)
 
-    def start_scan_if_needed(self) -> None:
-        """Scan the open file unless a scan runs or its result is in."""
-        if self.document.path is not None and self._scan_worker is None and self.document.scan is None:
-            self.start_scan()
-
-    @property
-    def scan_complete(self) -> bool:
-        """The whole-file scan has finished and its result is the document's."""
-        scan = self.document.scan
-        return self._scan_worker is None and scan is not None and scan.complete
-
-    def cancel_scan(self) -> None:
-        if self._scan_worker is not None:
-            self._scan_worker.cancel()
-            self._scan_worker = None
-
-    def _current_scan_worker(self) -> GeneratorWorker | None:
-        worker = self._worker_of(self.sender())
-        if worker is None or worker is not self._scan_worker:
-            return None
-        if worker.source is not self.document.source or worker.dialect != self.document.dialect:
-            return None
-        return worker
-
-    def _on_scan_progress(self, progress) -> None:
-        if self._current_scan_worker() is None or progress is None:
-            return  # None: a step with nothing to show (the tables, the verdict)
-        self.status.progress.setValue(int(progress.done * 1000 // max(progress.total, 1)))
-        # The docks fill in while the scan runs (the result grows in the worker; they
-        # read its finished blocks only).
-        self.document.set_scan(progress.result)
-
-    def _on_scan_done(self, result) -> None:
-        if self._current_scan_worker() is None:
-            return
-        self._scan_worker = None
-        # The result is in: the bar goes now, not when the pool thread has finished
-        # tidying up (its "done" comes after it has handed memory back).
-        self._hide_progress_if_idle()
-        self.document.set_scan(result)
-        self.scanFinished.emit(result)
-
-    def _on_scan_failed(self, error) -> None:
-        worker = self._current_scan_worker()
-        if worker is None:
-            return
-        self._scan_worker = None
+    def _scan_failed(self, error, traceback: str) -> None:
         self.status.hide_progress()
         self.status.set_verdict(f"scan failed: {error}", f"The whole-file scan stopped: {error}")
-        self._report_failure("The whole-file scan failed", worker, error)
-        self.scanFinished.emit(None)
+        self._report_failure("The whole-file scan failed", error, traceback)
 
     # ------------------------------------------------------------------ the problem search
     def find_problem(self, forward: bool = True) -> None:
@@ -218,7 +159,11 @@ class BackgroundWork(QObject):
         worker.forward = forward
         worker.source = source
         self._search_worker = worker
-        self._watch(worker, self._on_search_done, self._on_search_failed, None)
+        self._workers.add(worker)
+        sig = worker.signals
+        sig.finished.connect(self._on_search_done)
+        sig.failed.connect(self._on_search_failed)
+        sig.done.connect(self._on_worker_done)
         self.status.note.setText("searching for the " + ("next" if forward else "previous") + " problem…")
         start_worker(worker)
 
@@ -249,5 +194,5 @@ class BackgroundWork(QObject):
             return
         self._search_worker = None
         self.status.note.setText(f"the search failed: {error}")
-        self._report_failure("The search for a problem failed", worker, error)
+        self._report_failure("The search for a problem failed", error, worker.traceback)
         self.searchFinished.emit(None)

@@ -7,9 +7,9 @@ runs in a background worker with a progress bar and Cancel. Next searches forwar
 the cursor and wraps at the end of the file (saying so), Previous backwards. The match
 found becomes the selection. "Find all" lists the matches (up to a limit) under the bar.
 
-Highlighting protocol for the views: ``document.matches`` holds the (start, end) byte
-ranges to highlight (the current match, or the listed matches after Find all) and
-``FindBar.matchesChanged`` is emitted whenever it changes.
+Highlighting protocol for the views: the bar hands the (start, end) byte ranges to
+highlight (the current match, or the listed matches after Find all) to
+``document.set_matches``; the document's ``matchesChanged`` tells the views.
 """
 
 from __future__ import annotations
@@ -136,7 +136,6 @@ class FindBar(QWidget):
     """A bar under the views. Slots for the window's shortcuts: show_bar (Ctrl+F),
     find_next (F3), find_previous (Shift+F3); Escape hides it."""
 
-    matchesChanged = Signal()
     FIND_ALL_LIMIT = 10_000
 
     def __init__(self, document, parent=None):
@@ -299,9 +298,7 @@ class FindBar(QWidget):
         self._say("")
 
     def _set_matches(self, ranges: list[tuple[int, int]]) -> None:
-        if list(ranges) != list(getattr(self.document, "matches", [])):
-            self.document.matches = list(ranges)
-            self.matchesChanged.emit()
+        self.document.set_matches(ranges)
 
     # ------------------------------------------------------------------ running searches
     def _start(self, factory, on_finished, note: str) -> None:

@@ -16,8 +16,11 @@ beside it in this package:
 - :mod:`.theme`: View > Theme, the application's palette;
 - :mod:`.accessibility`: what a screen reader announces.
 
-The window works before a scan has finished and without one. Its methods and attributes
-are what tests, tools and the other modules use; many of them hand over to the above.
+The window works before a scan has finished and without one. It keeps its controllers
+as attributes, and tests, tools and the action table use them directly: ``document``,
+``scan_life`` (the scan), ``background`` (progress, the problem search), ``files``
+(:mod:`.fileopening`), ``dialogs`` (:mod:`.windowdialogs`), ``findings`` and
+``finding_actions``, ``status_fields``, ``file_watch``, ``copy_actions``, ``find_bar``.
 """
 
 from __future__ import annotations
@@ -44,19 +47,20 @@ from inspector.gui.panes import overview
 from inspector.gui.panes.hexview import HexView
 from inspector.gui.panes.textview import TextView
 from inspector.gui.runtime.courtesy import PaintsAsActivity, UserActivity
-from inspector.gui.window import actions, fileopening, findbar, statusbar, windowdialogs
+from inspector.gui.scanlife import ScanLife
+from inspector.gui.window import actions, findbar
+from inspector.gui.window.copyactions import build_copy_menu
+from inspector.gui.window.fileopening import FileOpening, dropped_path
+from inspector.gui.window.windowdialogs import WindowDialogs
 from inspector.gui.window.accessibility import describe_for_accessibility
 from inspector.gui.window.backgroundwork import BackgroundWork
-from inspector.gui.window.filechanges import FileChangeWatch, describe_change
+from inspector.gui.window.filechanges import FileChangeWatch
 from inspector.gui.window.settings import Settings
 from inspector.gui.window.statusbar import StatusFields
 from inspector.gui.window.theme import apply_to_application
 
 if TYPE_CHECKING:  # the dialogs load when first opened (windowdialogs, goto_dialog)
     from inspector.gui.dialogs.goto import GotoDialog
-    from inspector.gui.dialogs.encoder import EncoderDialog
-    from inspector.gui.dialogs.legend import LegendDialog
-    from inspector.gui.dialogs.reference import ReferenceDialog
 
 
 APP_TITLE = "UTF-8 Inspector"
@@ -79,15 +83,13 @@ class MainWindow(QMainWindow):
         # The findings, kept by the bytes' content in the user's data folder.
         self.findings = findingsmod.WindowFindings(self.document, findings_folder,
                                                    self.show_error, self)
-        self.finding_dialog = None
-        self.last_error: str | None = None
+        self.finding_actions = findingsmod.FindingActions(self.findings, self)
+        self.last_error: str | None = None   # the last message box's text (tools, tests)
         self.error_box: QMessageBox | None = None
         self._goto_dialog: GotoDialog | None = None  # made when first asked for
-        self.legend_dialog: LegendDialog | None = None
-
-        self.encoder_dialog: EncoderDialog | None = None
-        self.reference_dialog: ReferenceDialog | None = None
-        self.repair_dialog = None
+        self.dialogs = WindowDialogs(self.document, self.find_pattern,
+                                     self.findings.report_entries, self.show_error,
+                                     self.show_message, self)
 
         self.hex_view = HexView(self.document)
         self.text_view = TextView(self.document)
@@ -98,15 +100,18 @@ class MainWindow(QMainWindow):
 
         self.status_fields = StatusFields(self.statusBar(), self.document, self)
         fields = self.status_fields
-        # The status bar's widgets under the names tests and tools know them by.
-        self.status_cursor, self.status_selection = fields.cursor, fields.selection
-        self.status_unit, self.status_note = fields.unit, fields.note
-        self.status_resync, self.status_dialect = fields.resync, fields.dialect
-        self.status_size, self.status_verdict = fields.size, fields.verdict
-        self.status_readonly = fields.read_only
-        self.status_line = fields.line
-        self.progress, self.cancel_button = fields.progress, fields.cancel_button
-        self.cancel_button.clicked.connect(self.cancel_background)
+
+        d = self.document
+        # The background scan steps aside while the user navigates (see courtesy).
+        self.user_activity = UserActivity()
+        # The scan's one owner: it follows the document's file and dialect.
+        self.scan_life = ScanLife(d, self.user_activity, self)
+        self.background = BackgroundWork(d, self.scan_life, fields, self.show_error, self)
+        fields.cancel_button.clicked.connect(self.background.cancel_all)
+        self.files = FileOpening(d, self.settings, self.finding_actions, self.background,
+                                 self.triage_dock, self.show_error, self.show_message, self)
+        self.copy_menu = build_copy_menu(d, self)
+        self.copy_actions = self.copy_menu.copy_actions
 
         actions.build(self)
         self.copy_actions.message.connect(self.show_message)
@@ -116,28 +121,25 @@ class MainWindow(QMainWindow):
         # table's, the bit layout's).
         flat_scroll_bars(*self.findChildren(QAbstractScrollArea))
 
-        d = self.document
-        # The background scan steps aside while the user navigates (see courtesy).
-        self.user_activity = UserActivity()
         # Opening a file counts too: its first look (and the first jumps) come next.
         for signal in (d.sourceChanged, d.cursorChanged, d.anchorChanged, d.selectionChanged):
             signal.connect(self.user_activity.touch)
         self._paint_activity = PaintsAsActivity(
             self.user_activity, (self.hex_view.viewport(), self.text_view.viewport()), self)
-        self.background = BackgroundWork(d, fields, self.user_activity, self.show_error, self)
-        self.background.scanFinished.connect(self.scanFinished)
+        self.scan_life.finished.connect(self.scanFinished)
         self.background.searchFinished.connect(self.searchFinished)
-        self.background.scanFinished.connect(self.findings.on_scan)
+        self.scan_life.finished.connect(self.findings.on_scan)
         self.background.scanCancelled.connect(self.statistics_dock.scan_cancelled)
         fields.message.connect(self.show_message)
         self.findings.message.connect(self.show_message)
-        self.findings_dock.editRequested.connect(self.edit_finding)
-        self.findings_dock.exportRequested.connect(self.export_findings)
-        self.findings_dock.importRequested.connect(self.import_findings)
-        self.hex_view.findingRequested.connect(self.add_finding_at)
-        self.text_view.findingRequested.connect(self.add_finding_at)
-        self.hex_view.copyRequested.connect(self.copy_as)
-        self.text_view.copyRequested.connect(self.copy_as)
+        marking = self.finding_actions
+        self.findings_dock.editRequested.connect(marking.edit)
+        self.findings_dock.exportRequested.connect(marking.export)
+        self.findings_dock.importRequested.connect(marking.import_file)
+        self.hex_view.findingRequested.connect(marking.add_at)
+        self.text_view.findingRequested.connect(marking.add_at)
+        self.hex_view.copyRequested.connect(self.copy_actions.copy)
+        self.text_view.copyRequested.connect(self.copy_actions.copy)
         d.sourceChanged.connect(self._on_source)
         d.cursorChanged.connect(fields.show_cursor)
         d.selectionChanged.connect(fields.show_selection)
@@ -147,7 +149,7 @@ class MainWindow(QMainWindow):
         d.fileChanged.connect(self.file_watch.on_file_changed)
         self.hex_view.zoomChanged.connect(self._on_zoom)
         self.hex_view.visibleRangeChanged.connect(self._on_visible_range)
-        self.find_bar.matchesChanged.connect(self._on_matches)
+        d.matchesChanged.connect(self._on_matches)
         self.overview.jumped.connect(lambda _offset: self.hex_view.setFocus())
         self.file_watch.start()
 
@@ -170,10 +172,7 @@ class MainWindow(QMainWindow):
     def _build_central(self) -> None:
         """[file-change banner] / [hex view | overview strip | text pane] / [find bar]."""
         self.file_watch = FileChangeWatch(self.document, self.hex_view, self.show_message,
-                                          self.reload, self)
-        watch = self.file_watch
-        self.banner, self.banner_icon, self.banner_text = watch.banner, watch.icon, watch.text
-        self.banner_reload, self.banner_dismiss = watch.reload_button, watch.dismiss_button
+                                          lambda: self.files.reload(), self)
 
         self.hex_pane = QWidget()
         self.hex_pane.setObjectName("hexPane")
@@ -197,7 +196,7 @@ class MainWindow(QMainWindow):
         box = QVBoxLayout(central)
         box.setContentsMargins(0, 0, 0, 0)
         box.setSpacing(0)
-        box.addWidget(self.banner)
+        box.addWidget(self.file_watch.banner)
         box.addWidget(self.splitter, 1)
         box.addWidget(self.find_bar)
         self.find_bar.hide()
@@ -221,8 +220,9 @@ class MainWindow(QMainWindow):
         self.problem_dock.raise_()
         self.inspector_dock.raise_()
         # Folder triage: below the views with the problem list, shown by Open Folder.
-        self.triage_dock = FolderTriageDock(self, opener=self.open_triaged)
-        self.triage_dock.export_requested = self.export_triage
+        self.triage_dock = FolderTriageDock(
+            self, opener=lambda path, offset=None: self.files.open_triaged(path, offset))
+        self.triage_dock.export_requested = lambda kind, path=None: self.files.export_triage(kind, path)
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.triage_dock)
         self.tabifyDockWidget(self.problem_dock, self.triage_dock)
         self.triage_dock.hide()
@@ -306,9 +306,6 @@ class MainWindow(QMainWindow):
         self.base_actions[base].setChecked(True)
         self.settings.offset_base = base
 
-    def set_dialect(self, name: str) -> None:
-        self.document.set_dialect(name)
-
     def zoom(self, how: str) -> None:
         """Zoom both panes ("zoom_in", "zoom_out", "zoom_reset")."""
         getattr(self.hex_view, how)()
@@ -321,9 +318,6 @@ class MainWindow(QMainWindow):
         on = bool(on)
         self.settings.show_whitespace = on
         self.text_view.set_show_whitespace(on)
-
-    def set_show_line_numbers(self, on: bool) -> None:
-        self.hex_view.set_show_line_numbers(on)
 
     def set_theme(self, theme: str) -> None:
         self.theme_actions[theme].setChecked(True)
@@ -341,11 +335,6 @@ class MainWindow(QMainWindow):
                 w.viewport().update() if hasattr(w, "viewport") else w.update()
 
     # ------------------------------------------------------------------ files
-    def open_file(self, path) -> bool:
-        """Open ``path`` read-only. On failure a message says why and the current
-        document stays as it was."""
-        return fileopening.open_file(self, path)
-
     def show_error(self, title: str, message: str) -> None:
         self.last_error = message
         if self.error_box is None:
@@ -356,45 +345,8 @@ class MainWindow(QMainWindow):
         self.error_box.setText(message)
         self.error_box.open()  # not exec(): the window (and tests) keep running
 
-    def open_dialog(self) -> None:
-        fileopening.open_dialog(self)
-
-    def open_folder(self, path) -> bool:
-        """Triage every regular file below ``path`` in the Folder triage dock."""
-        return fileopening.open_folder(self, path)
-
-    def open_folder_dialog(self) -> None:
-        fileopening.open_folder_dialog(self)
-
-    def open_triaged(self, path, offset=None) -> bool:
-        """A triaged file: open it, the cursor on its first problem (``offset``)."""
-        if not self.open_file(path):
-            return False
-        if offset is not None and 0 <= offset < self.document.size:
-            self.go_to(offset)
-        return True
-
-    def next_problem_file(self, forward: bool = True) -> None:
-        """F7 / Shift+F7: the next (previous) file with problems of the triage."""
-        if not self.triage_dock.step(forward):
-            self.show_message("no further file with problems" if forward
-                              else "no earlier file with problems")
-
-    def export_triage(self, kind: str, path=None):
-        """The triage table as ``csv``, ``json`` or ``html`` (asks for a path unless given)."""
-        return fileopening.export_triage(self, kind, path)
-
-    def reload(self) -> None:
-        fileopening.reload(self)
-
-    def close_file(self) -> None:
-        fileopening.close_file(self)
-
-    def fill_recent_menu(self) -> None:
-        fileopening.fill_recent_menu(self)
-
     def dragEnterEvent(self, event) -> None:
-        if fileopening.dropped_path(event.mimeData()) is not None:
+        if dropped_path(event.mimeData()) is not None:
             event.acceptProposedAction()
         else:
             event.ignore()
@@ -403,49 +355,33 @@ class MainWindow(QMainWindow):
         self.dragEnterEvent(event)
 
     def dropEvent(self, event) -> None:
-        path = fileopening.dropped_path(event.mimeData())
+        path = dropped_path(event.mimeData())
         if path is None:
             event.ignore()
             return
         event.acceptProposedAction()
         if os.path.isdir(path):
-            self.open_folder(path)
+            self.files.open_folder(path)
         else:
-            self.open_file(path)
+            self.files.open_file(path)
 
     # ------------------------------------------------------------------ changes on disk
-    def check_file(self):
-        """Look for a change of the open file on disk; see FileChangeWatch.check."""
-        return self.file_watch.check()
-
-    describe_change = staticmethod(describe_change)
-
-    def dismiss_file_change(self) -> None:
-        self.file_watch.dismiss()
-
     def changeEvent(self, event) -> None:
         super().changeEvent(event)
         if event.type() == QEvent.Type.ActivationChange and self.isActiveWindow():
-            self.check_file()
+            self.file_watch.check()
 
     # ------------------------------------------------------------------ copy, find
     def show_message(self, text: str) -> None:
         """The status bar's note: the last search, copy, export, the file's state."""
-        self.status_note.setText(text)
-
-    def copy_as(self, fmt: str) -> None:
-        """Every copy of the window, from its menus and both panes: one way, one limit."""
-        self.copy_actions.copy(fmt)
+        self.status_fields.note.setText(text)
 
     def copy_focused(self) -> None:
         """Ctrl+C: the text pane copies what a reader sees, everything else the bytes."""
         focus = QApplication.focusWidget()
         in_text = focus is not None and (
             focus is self.text_view or self.text_view.isAncestorOf(focus))
-        self.copy_as(copyformats.TEXT if in_text else copyformats.HEX)
-
-    def select_all(self) -> None:
-        self.document.set_selection(0, self.document.size)
+        self.copy_actions.copy(copyformats.TEXT if in_text else copyformats.HEX)
 
     def show_find(self) -> None:
         self.find_bar.show_bar()
@@ -479,41 +415,10 @@ class MainWindow(QMainWindow):
         bar.find_next()
 
     def _on_matches(self) -> None:
-        self.hex_view.viewport().update()
-        self.text_view.viewport().update()
         self.act_find_close.setEnabled(self.find_bar.isVisible())
 
     def _on_visible_range(self, start, end) -> None:
         self.overview.set_visible_range(start, end)
-
-    # ------------------------------------------------------------------ dialogs
-    def show_encoder(self) -> None:
-        windowdialogs.show_encoder(self)
-
-    def show_reference(self) -> None:
-        windowdialogs.show_reference(self)
-
-    def show_about(self) -> None:
-        windowdialogs.show_about(self)
-
-    def show_user_guide(self) -> None:
-        windowdialogs.show_user_guide(self)
-
-    def show_unit_contract(self) -> None:
-        windowdialogs.show_unit_contract(self)
-
-    def show_legend(self) -> None:
-        windowdialogs.show_legend(self)
-
-    def _exporter(self):
-        return windowdialogs.exporter(self)
-
-    def export(self, kind: str, path=None):
-        """File > Export (``kind`` "json", "csv" or "html"); asks for a path unless given."""
-        return self._exporter().export(kind, path)
-
-    def show_repair(self, target: str | None = None):
-        return windowdialogs.show_repair(self, target)
 
     # ------------------------------------------------------------------ navigation
     def show_goto(self) -> None:
@@ -539,76 +444,18 @@ class MainWindow(QMainWindow):
         self.document.set_cursor(offset, reveal=True)
         self.hex_view.setFocus()
 
-    def decode_from_cursor(self) -> None:
-        self.document.set_origin(self.document.cursor)
-
-    def clear_origin(self) -> None:
-        self.document.set_origin(None)
-
-    # ------------------------------------------------------------------ findings
-    def add_finding(self) -> None:
-        """Ctrl+D: mark the selection (or the unit at the cursor), asking for a note."""
-        self.add_finding_at(None)
-
-    def add_finding_at(self, offset) -> None:
-        marked = findingsmod.marked_range(self.document, offset)
-        if marked is not None:
-            findingsmod.ask_note(self, *marked)
-
-    def edit_finding(self, finding) -> None:
-        findingsmod.ask_note(self, finding.start, finding.end, finding)
-
-    def next_finding(self, forward: bool = True) -> None:
-        findingsmod.go_to_finding(self, forward)
-
-    def export_findings(self, path=None) -> bool:
-        return findingsmod.export_findings(self, path)
-
-    def import_findings(self, path=None) -> bool:
-        return findingsmod.import_findings(self, path)
-
-    def copy_sha256(self) -> bool:
-        """Edit ▸ Copy file's SHA-256 (the status bar's hash, double-clicked)."""
-        return self.status_fields.copy_sha256()
-
-    def find_problem(self, forward: bool = True) -> None:
-        """Move to the next (previous) problem unit, searching off the UI thread."""
-        self.background.find_problem(forward)
-
-    # ------------------------------------------------------------------ background work
-    def start_scan(self) -> None:
-        """Scan the whole file in the background (restarted for a new dialect)."""
-        self.background.start_scan()
-
-    @property
-    def scan_complete(self) -> bool:
-        """The whole-file scan has finished and its result is the document's."""
-        return self.background.scan_complete
-
-    def cancel_background(self) -> None:
-        self.background.cancel_all()
-
     # ------------------------------------------------------------------ the document
     def _on_source(self) -> None:
-        self.background.cancel_search()
-        self.background.cancel_scan()
-        self.status_note.setText("")
+        # A file opened (or closed): the last failure to open one is over.
+        self.last_error = None
+        self.status_fields.note.setText("")
         self.file_watch.follow_new_file()
         self._update_title()
         self.status_fields.show_all()
-        self.status_fields.set_verdict("")   # not the last file's
-        if self.document.path is not None:
-            # After the first paint: the scan must not delay showing the file.
-            QTimer.singleShot(0, self.background.start_scan_if_needed)
-        else:
-            self.status_fields.hide_progress()
 
     def _on_dialect(self, name: str) -> None:
         self.dialect_actions[name].setChecked(True)
         self.status_fields.show_dialect(name)
-        if self.document.path is not None:
-            self.document.set_scan(None)
-            self.start_scan()
 
     def _update_title(self) -> None:
         path = self.document.path
@@ -619,14 +466,12 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(f"{name} [Read-only] — {APP_TITLE}")
         self.setWindowFilePath(os.fsdecode(path))
 
-    unit_summary = staticmethod(statusbar.unit_summary)
-
     # ------------------------------------------------------------------ closing
     def closeEvent(self, event) -> None:
-        if not findingsmod.may_drop(self, "Closing the window", self.close):
+        if not self.finding_actions.may_drop("Closing the window", self.close):
             event.ignore()  # the user kept the findings: the window stays
             return
-        self.cancel_background()
+        self.background.cancel_all()
         self.triage_dock.cancel()
         self.file_watch.stop()
         self.settings.save_window(self.saveGeometry(), self.saveState(), self.splitter.saveState())
@@ -635,7 +480,7 @@ class MainWindow(QMainWindow):
 
     def shutdown(self, timeout: float = 5.0) -> None:
         """Cancel background work and wait for it (tests, and before exiting)."""
-        self.cancel_background()
+        self.background.cancel_all()
         worker = self.triage_dock.worker
         self.triage_dock.cancel()
         if worker is not None:
@@ -643,10 +488,11 @@ class MainWindow(QMainWindow):
         self.file_watch.stop()
         self.find_bar.cancel()
         self.find_bar.wait(timeout)
-        exporter = getattr(self, "exporter", None)
+        exporter = self.dialogs.exporter_if_made
         if exporter is not None and exporter.task is not None and exporter.task.running:
             exporter.task.cancel()
             exporter.task.worker.wait(timeout)
-        if self.repair_dialog is not None and self.repair_dialog.busy:
-            self.repair_dialog.cancel()
+        repair = self.dialogs.repair_dialog
+        if repair is not None and repair.busy:
+            repair.cancel()
         self.background.wait(timeout)

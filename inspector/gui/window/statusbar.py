@@ -2,8 +2,8 @@
 region of the encoding map there (only when the file has more than one), the last message, what decoding from an origin loses, the dialect, the size, the whole-file
 verdict and the scan's progress bar with its Cancel button.
 
-:class:`StatusFields` makes the widgets and keeps them up to date from the document; the
-window keeps the widgets under their old names too (``window.status_cursor``...).
+:class:`StatusFields` makes the widgets and keeps them up to date from the document (the
+window's ``status_fields``: ``window.status_fields.cursor``...).
 """
 
 from __future__ import annotations
@@ -155,7 +155,7 @@ class StatusFields(QObject):
             return
         if self.line.text().startswith("Ln ?") or "Col ?" in self.line.text():
             self.show_line()   # the scan may have reached the cursor now
-        if not result.complete or result.verdict_pending:
+        if not result.complete or result.is_snapshot:
             total = max(result.end - result.start, 1)
             self.set_verdict(f"scanning… {100 * result.scanned // total}%")
             return

@@ -25,14 +25,13 @@ def test_background_scan_builds_the_tables_in_steps_and_equals_the_scan(monkeypa
         while True:
             values.append(next(steps))
     except StopIteration as stop:
-        result = stop.value
+        result, judged = stop.value
     n_tables = -(-0x110000 // KR.UNASSIGNED_SLICE)
     assert values[:n_tables] == [None] * n_tables  # the tables, a slice a step
     assert all(v is not None for v in values[n_tables:-1])
     assert values[-1] is None  # then the verdict, a step of its own
     assert len(values) - n_tables >= 5  # small windows: several steps for ~1 MiB
-    assert result.verdict is not None and not result.verdict_pending
-    assert result.verdict.code == "problems"
+    assert judged is not None and judged.code == "problems"
     assert np.array_equal(KR.tables().bits, built.bits)
     assert result.to_dict() == scan(MemorySource(data)).to_dict()
     assert result.warnings_by_kind[K.UNASSIGNED] == 40_000
@@ -50,6 +49,6 @@ def test_background_scan_keeps_its_counts_when_the_verdict_fails(monkeypatch):
         while True:
             next(steps)
     except StopIteration as stop:
-        result = stop.value
+        result, judged = stop.value
     assert result.complete and result.error_units == 1
-    assert result.verdict is None and not result.verdict_pending
+    assert judged is None

@@ -55,10 +55,12 @@ def test_verdict_of_takes_the_workers_verdict_or_judges_now(monkeypatch):
     result = scanner.scan(source)
     judged = V.verdict_of(result, source)
     assert judged.code == V.verdict(result, source).code
-    assert result.verdict is None                     # not written onto the result
+    assert not hasattr(result, "verdict")             # not written onto the result
     assert V.verdict_of(result, source) is judged     # remembered beside it
     assert V.known_verdict(result) is judged
-    result.verdict = V.Verdict("given", "the worker's own")
-    assert V.verdict_of(result, source).text == "the worker's own"
+    other = scanner.scan(source)
+    V.remember(other, V.Verdict("given", "the worker's own"))
+    assert V.verdict_of(other, source).text == "the worker's own"
+    assert V.known_verdict(None) is None
     assert V.Verdict("x", "y", {"errors": 1200, "by_kind": {"overlong": 3}}).details_text() == \
         "errors: 1,200\nby kind: overlong 3"

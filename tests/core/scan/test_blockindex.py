@@ -69,3 +69,35 @@ def test_empty_index():
     idx = BlockIndex(0, 0)
     assert idx.n_blocks == 0 and idx.total() == 0
     assert idx.bins(5)["errors"].tolist() == [0] * 5
+
+
+def test_a_snapshot_is_frozen_while_the_scan_goes_on():
+    """What another thread is handed while a scan runs: a copy of the counts so far that
+    the scan never writes again, read-only, the same scan by its ``scan_id``."""
+    import numpy as np
+    import pytest
+
+    from inspector.core.scan import scanner
+    from inspector.core.source.bytesource import MemorySource
+
+    data = (b"abc \xff\xc0\xaf\n" * 4096) * 4
+    steps = scanner.scan_steps(MemorySource(data), block_size=1024, chunk_size=4096)
+    step = next(step for step in steps if step.done > 3 * 4096)
+    live = step.result
+    snap = step.snapshot().result
+    assert snap.is_snapshot and not live.is_snapshot and snap.scan_id == live.scan_id
+    seen = (snap.scanned, snap.error_units, snap.index.done, snap.index.errors.copy(),
+            snap.index.lf.copy())
+    filled = snap.index.blocks_done
+    assert np.array_equal(snap.index.errors[:filled], live.index.errors[:filled])
+    assert not snap.index.errors[filled + 1:].any()
+    with pytest.raises(ValueError):
+        snap.index.errors[0, 0] = 1
+    for _ in steps:
+        pass
+    assert live.scanned > snap.scanned and live.error_units > snap.error_units
+    assert (snap.scanned, snap.error_units, snap.index.done) == seen[:3]
+    assert np.array_equal(snap.index.errors, seen[3]) and np.array_equal(snap.index.lf, seen[4])
+    # Within what it had counted, the snapshot answers as the finished index does.
+    assert snap.index.count_problems_before(filled * 1024) == \
+        live.index.count_problems_before(filled * 1024)

@@ -45,7 +45,7 @@ def inspected(tmp_path):
 def doc(inspected):
     d = Document()
     d.open_path(inspected)
-    d.set_scan(finish(judged_scan_steps(d.source)))
+    d.set_scan(*finish(judged_scan_steps(d.source)))
     yield d
     d.source.close()
 
@@ -68,7 +68,7 @@ def _dialog(qtbot, doc, target):
 
 
 def test_the_map_of_the_data(doc):
-    emap = doc.scan.verdict.regions
+    emap = doc.verdict.regions
     assert [(r.encoding, r.via) for r in emap] == [
         ("utf-8", None), ("cp1252", None), ("mojibake", "cp1252"), ("binary", None),
         ("utf-8", None)]
@@ -110,7 +110,7 @@ def test_the_region_policy_writes_the_converted_copy(qtbot, doc, inspected, tmp_
 
 
 def test_the_region_preview_near_the_cursor(qtbot, doc, tmp_path):
-    emap = doc.scan.verdict.regions
+    emap = doc.verdict.regions
     french = emap.regions[1]
     dlg = _dialog(qtbot, doc, tmp_path / "x.txt")
     doc.set_cursor(french.start + 10)

@@ -36,8 +36,8 @@ def new_window(qtbot):
 
 def scanning(w, qtbot):
     """The window's scan has started and is not finished."""
-    qtbot.waitUntil(lambda: w.background._scan_worker is not None, timeout=10_000)
-    assert not w.scan_complete
+    qtbot.waitUntil(lambda: w.scan_life.running, timeout=10_000)
+    assert not w.scan_life.complete
     return w
 
 
@@ -48,7 +48,7 @@ def add_by_keys(w, qtbot, note: str):
     for _ in range(3):
         qtbot.keyClick(hv, KEY.Key_Right, MOD.ShiftModifier)
     qtbot.keyClick(hv, KEY.Key_D, MOD.ControlModifier)
-    dialog = w.finding_dialog
+    dialog = w.finding_actions.note_dialog
     qtbot.waitUntil(dialog.isVisible)
     qtbot.keyClicks(dialog.edit, note)
     qtbot.keyClick(dialog.edit, KEY.Key_Return)
@@ -74,13 +74,13 @@ def test_ctrl_q_while_the_scan_runs_keeps_the_finding(held_scan, qtbot, tmp_path
     path.write_bytes(DATA)
     before = os.stat(path).st_mtime_ns
     w = new_window(qtbot)
-    assert w.open_file(path)
+    assert w.files.open_file(path)
     scanning(w, qtbot)
     add_by_keys(w, qtbot, "seen at 20 %")
     assert notes(w) == [(0, 5, "seen at 20 %")]
     assert w.findings.saved and w.findings.unsaved == 0
     assert "provisional" in w.findings_dock.status.text()
-    assert not w.scan_complete
+    assert not w.scan_life.complete
     qtbot.keyClick(w.hex_view, KEY.Key_Q, MOD.ControlModifier)   # quits at once: nothing to ask
     qtbot.waitUntil(lambda: not w.isVisible())
     w.shutdown()
@@ -89,7 +89,7 @@ def test_ctrl_q_while_the_scan_runs_keeps_the_finding(held_scan, qtbot, tmp_path
 
     again = new_window(qtbot)
     try:
-        assert again.open_file(path)
+        assert again.files.open_file(path)
         assert notes(again) == [(0, 5, "seen at 20 %")]   # before any hash: shown at once
         qtbot.waitUntil(lambda: again.findings.identity is not None, timeout=30_000)
         assert notes(again) == [(0, 5, "seen at 20 %")]   # confirmed, once
@@ -103,7 +103,7 @@ def test_ctrl_q_while_the_scan_runs_keeps_the_finding(held_scan, qtbot, tmp_path
     # Reopened once more: still one finding, no duplicate.
     third = new_window(qtbot)
     try:
-        assert third.open_file(path)
+        assert third.files.open_file(path)
         qtbot.waitUntil(lambda: third.findings.identity is not None, timeout=30_000)
         assert notes(third) == [(0, 5, "seen at 20 %")]
     finally:
@@ -116,10 +116,10 @@ def test_cancel_then_f5_keeps_the_finding(held_scan, qtbot, tmp_path):
     path.write_bytes(DATA)
     w = new_window(qtbot)
     try:
-        assert w.open_file(path)
+        assert w.files.open_file(path)
         scanning(w, qtbot)
         add_by_keys(w, qtbot, "before cancel")
-        qtbot.mouseClick(w.cancel_button, Qt.MouseButton.LeftButton)
+        qtbot.mouseClick(w.status_fields.cancel_button, Qt.MouseButton.LeftButton)
         assert w.findings.identity is None
         held_scan.set()
         w.hex_view.setFocus()
@@ -138,17 +138,17 @@ def test_ctrl_w_and_another_file_keep_the_finding(held_scan, qtbot, tmp_path):
     other.write_bytes(b"another file\n")
     w = new_window(qtbot)
     try:
-        assert w.open_file(path)
+        assert w.files.open_file(path)
         scanning(w, qtbot)
         add_by_keys(w, qtbot, "kept")
         qtbot.keyClick(w.hex_view, KEY.Key_W, MOD.ControlModifier)
         assert w.document.size == 0
-        assert w.open_file(path)
+        assert w.files.open_file(path)
         assert notes(w) == [(0, 5, "kept")]
-        assert w.open_file(other)
+        assert w.files.open_file(other)
         assert notes(w) == []
         held_scan.set()
-        assert w.open_file(path)
+        assert w.files.open_file(path)
         assert notes(w) == [(0, 5, "kept")]
     finally:
         w.shutdown()
@@ -158,7 +158,7 @@ def test_a_file_changed_before_the_hash_sets_them_apart(held_scan, qtbot, tmp_pa
     path = tmp_path / "evidence.txt"
     path.write_bytes(DATA)
     w = new_window(qtbot)
-    assert w.open_file(path)
+    assert w.files.open_file(path)
     scanning(w, qtbot)
     add_by_keys(w, qtbot, "on the old bytes")
     w.shutdown()
@@ -171,7 +171,7 @@ def test_a_file_changed_before_the_hash_sets_them_apart(held_scan, qtbot, tmp_pa
 
     again = new_window(qtbot)
     try:
-        assert again.open_file(path)
+        assert again.files.open_file(path)
         assert notes(again) == []                                   # never on other bytes
         assert [f.note for _, fs in again.findings.earlier for f in fs] == ["on the old bytes"]
         qtbot.waitUntil(lambda: again.findings.identity is not None, timeout=30_000)
@@ -193,7 +193,7 @@ def window_without_storage(qtbot, tmp_path, monkeypatch):
     w = new_window(qtbot)
     w.show_error = lambda title, text: None
     w.findings.show_error = lambda title, text: None
-    assert w.open_file(path)
+    assert w.files.open_file(path)
     return w
 
 
@@ -222,7 +222,7 @@ def test_the_question_does_not_block(qtbot, tmp_path, monkeypatch):
     path.write_bytes(DATA)
     w = new_window(qtbot)
     w.findings.show_error = lambda title, text: None
-    assert w.open_file(path)
+    assert w.files.open_file(path)
     w.findings.add(0, 2, "in memory")
     assert not w.close()             # returns at once: the box asks
     box = w.findChild(QMessageBox, "unsavedFindingsBox")

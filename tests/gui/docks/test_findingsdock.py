@@ -53,7 +53,7 @@ def new_window(qtbot):
 def add_by_keys(w, qtbot, note: str):
     """Ctrl+D on the hex view, type the note, Enter."""
     qtbot.keyClick(w.hex_view, KEY.Key_D, MOD.ControlModifier)
-    dialog = w.finding_dialog
+    dialog = w.finding_actions.note_dialog
     qtbot.waitUntil(dialog.isVisible)
     qtbot.keyClicks(dialog.edit, note)
     qtbot.keyClick(dialog.edit, KEY.Key_Return)
@@ -96,8 +96,8 @@ def test_without_a_selection_the_unit_at_the_cursor_is_marked(opened, qtbot):
 def test_escape_adds_nothing(opened, qtbot):
     w = ready(opened(DATA), qtbot)
     qtbot.keyClick(w.hex_view, KEY.Key_D, MOD.ControlModifier)
-    qtbot.waitUntil(w.finding_dialog.isVisible)
-    qtbot.keyClick(w.finding_dialog.edit, KEY.Key_Escape)
+    qtbot.waitUntil(w.finding_actions.note_dialog.isVisible)
+    qtbot.keyClick(w.finding_actions.note_dialog.edit, KEY.Key_Escape)
     assert w.findings.items() == []
 
 
@@ -111,7 +111,7 @@ def test_findings_survive_a_new_window_and_follow_a_copy(opened, qtbot, tmp_path
 
     again = new_window(qtbot)
     try:
-        assert again.open_file(path)
+        assert again.files.open_file(path)
         ready(again, qtbot)
         assert [(f.start, f.end, f.note) for f in again.findings.items()] == \
             [(3, 5, "overlong"), (10, 13, "euro sign")]
@@ -119,7 +119,7 @@ def test_findings_survive_a_new_window_and_follow_a_copy(opened, qtbot, tmp_path
         copy = tmp_path / "elsewhere" / "renamed.dat"
         copy.parent.mkdir()
         shutil.copy2(path, copy)
-        assert again.open_file(copy)
+        assert again.files.open_file(copy)
         ready(again, qtbot)
         assert [f.note for f in again.findings.items()] == ["overlong", "euro sign"]
         assert again.findings_dock.table.rowCount() == 2
@@ -130,7 +130,7 @@ def test_findings_survive_a_new_window_and_follow_a_copy(opened, qtbot, tmp_path
 
 def test_findings_added_before_the_fingerprint_wait_then_save(window, qtbot, write_file):
     path = write_file(DATA)
-    assert window.open_file(path)
+    assert window.files.open_file(path)
     # The scan starts after the first paint: nothing is known yet.
     assert window.findings.identity is None
     window.findings.add(0, 2, "early")
@@ -154,7 +154,7 @@ def test_a_changed_file_shows_its_old_findings_apart(opened, qtbot):
 
     again = new_window(qtbot)
     try:
-        assert again.open_file(path)
+        assert again.files.open_file(path)
         ready(again, qtbot)
         assert again.findings.items() == []          # never moved onto the new bytes
         assert again.document.findings == []         # nor drawn on them
@@ -163,7 +163,7 @@ def test_a_changed_file_shows_its_old_findings_apart(opened, qtbot):
         dock = again.findings_dock
         assert dock.earlier_table.isVisible() and dock.earlier_table.rowCount() == 1
         assert "earlier version" in dock.earlier_label.text()
-        assert "earlier version" in again.status_note.text()
+        assert "earlier version" in again.status_fields.note.text()
     finally:
         again.shutdown()
 
@@ -176,7 +176,7 @@ def test_a_damaged_store_is_set_aside_with_a_message(window, qtbot, write_file,
     damaged.write_text('{"format": "utf8-inspector-findings", "findings": [')
     path = write_file(DATA)
     before = fingerprint(path)
-    assert window.open_file(path)
+    assert window.files.open_file(path)
     ready(window, qtbot)
     assert not damaged.exists()
     aside = [n for n in os.listdir(folder) if ".damaged-" in n]
@@ -205,7 +205,7 @@ def test_a_data_folder_that_cannot_be_written(window, qtbot, write_file, tmp_pat
     w.show()
     try:
         path = write_file(DATA)
-        assert w.open_file(path)
+        assert w.files.open_file(path)
         ready(w, qtbot)
         w.findings.add(3, 5, "kept in memory")
         assert "cannot be saved" in w.last_error
@@ -231,9 +231,9 @@ def test_f2_and_shift_f2_go_from_finding_to_finding(opened, qtbot):
     qtbot.keyClick(hv, KEY.Key_F2)
     assert doc.selection == (20, 22)
     qtbot.keyClick(hv, KEY.Key_F2)
-    assert doc.selection == (40, 45) and "at 40" in w.status_note.text()
+    assert doc.selection == (40, 45) and "at 40" in w.status_fields.note.text()
     qtbot.keyClick(hv, KEY.Key_F2)
-    assert doc.selection == (40, 45) and w.status_note.text() == "no further finding"
+    assert doc.selection == (40, 45) and w.status_fields.note.text() == "no further finding"
     qtbot.keyClick(hv, KEY.Key_F2, MOD.ShiftModifier)
     assert doc.selection == (20, 22)
     qtbot.keyClick(w.text_view, KEY.Key_F2, MOD.ShiftModifier)
@@ -263,7 +263,7 @@ def test_context_menus_of_both_panes_add_a_finding(opened, qtbot):
     [act] = [a for a in menu.actions() if a.objectName() == "contextAddFinding"]
     assert act.text() == "Add finding…"
     act.trigger()
-    dialog = w.finding_dialog
+    dialog = w.finding_actions.note_dialog
     qtbot.waitUntil(dialog.isVisible)
     assert (dialog.start, dialog.end) == (3, 5)
     qtbot.keyClicks(dialog.edit, "from the hex menu")
@@ -292,7 +292,7 @@ def test_the_dock_jumps_edits_and_deletes(opened, qtbot):
     qtbot.keyClick(table, KEY.Key_Return)          # activate: jump there
     assert w.document.selection == (20, 22)
     qtbot.mouseClick(dock.edit_button, Qt.MouseButton.LeftButton)
-    dialog = w.finding_dialog
+    dialog = w.finding_actions.note_dialog
     qtbot.waitUntil(dialog.isVisible)
     assert dialog.edit.text() == "two"
     qtbot.keyClicks(dialog.edit, "second, edited")
@@ -314,19 +314,19 @@ def test_export_and_import_round_trip(opened, qtbot, tmp_path):
     w.findings.add(11, 14, "euro\nsecond line")
     out = tmp_path / "out" / "findings.json"
     out.parent.mkdir()
-    assert w.export_findings(str(out))
+    assert w.finding_actions.export(str(out))
     doc = json.loads(out.read_text(encoding="utf-8"))
     assert doc["identity"]["sha256"] == identity_of(DATA).sha256
     assert [d["bytes"] for d in doc["findings"]] == ["c0 af", "e2 82 ac"]
     # Exporting onto the evidence is refused.
-    assert not w.export_findings(os.fsdecode(path))
+    assert not w.finding_actions.export(os.fsdecode(path))
     w.error_box.close()
     for f in w.findings.items():
         w.findings.remove(f)
-    assert w.import_findings(str(out))
+    assert w.finding_actions.import_file(str(out))
     assert [(f.start, f.end, f.note) for f in w.findings.items()] == \
         [(3, 5, 'overlong "/" & <co>'), (11, 14, "euro\nsecond line")]
-    assert w.import_findings(str(out))        # again: nothing doubled
+    assert w.finding_actions.import_file(str(out))        # again: nothing doubled
     assert len(w.findings.items()) == 2
     assert fingerprint(path) == before
 
@@ -335,7 +335,7 @@ def test_import_of_another_files_findings_is_refused(opened, qtbot, tmp_path):
     w = ready(opened(DATA), qtbot)
     other = tmp_path / "other.json"
     F.export_findings(str(other), identity_of(b"other bytes"), [F.Finding(0, 2, "x")])
-    assert not w.import_findings(str(other))
+    assert not w.finding_actions.import_file(str(other))
     assert "other bytes" in w.last_error
     assert w.findings.items() == []
 
@@ -343,12 +343,12 @@ def test_import_of_another_files_findings_is_refused(opened, qtbot, tmp_path):
 def test_reports_carry_the_findings(opened, qtbot, tmp_path):
     w = ready(opened(DATA), qtbot)
     w.findings.add(3, 5, "<script>alert(1)</script> overlong & co")
-    exporter = w._exporter()
+    exporter = w.dialogs.exporter
     exporter.show_messages = False
     for kind in ("json", "html"):
         target = tmp_path / f"report.{kind}"
         with qtbot.waitSignal(exporter.done, timeout=30_000):
-            w.export(kind, str(target))
+            w.dialogs.export(kind, str(target))
     report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
     [entry] = report["findings"]
     assert (entry["start"], entry["end"], entry["bytes"]) == (3, 5, "c0 af")

@@ -30,7 +30,7 @@ def tree(tmp_path):
 def _fill(window, qtbot, folder):
     dock = window.triage_dock
     with qtbot.waitSignal(dock.filled, timeout=20000):
-        assert window.open_folder(folder)
+        assert window.files.open_folder(folder)
     return dock
 
 
@@ -96,7 +96,7 @@ def test_activate_opens_on_first_problem_and_steps(window, qtbot, tree):
     assert window.document.cursor == 3
     assert table.currentIndex().row() == row + 1
     qtbot.keyClick(window.hex_view, Qt.Key.Key_F7)
-    assert "no further file" in window.status_note.text()
+    assert "no further file" in window.status_fields.note.text()
     qtbot.keyClick(window.hex_view, Qt.Key.Key_F7, Qt.KeyboardModifier.ShiftModifier)
     assert window.document.path.endswith("b_bad.log")
     qtbot.keyClick(window.hex_view, Qt.Key.Key_F7, Qt.KeyboardModifier.ShiftModifier)
@@ -119,13 +119,13 @@ def test_files_are_not_written(window, qtbot, tree):
 
 def test_exports(window, qtbot, tree, tmp_path):
     dock = _fill(window, qtbot, tree)
-    assert window.export_triage("csv", tmp_path / "t.csv") == 6
+    assert window.files.export_triage("csv", tmp_path / "t.csv") == 6
     rows = list(csv.DictReader(open(tmp_path / "t.csv", encoding="utf-8")))
     bad = next(r for r in rows if r["path"] == "logs/b_bad.log")
     assert (bad["errors"], bad["first_offset"], bad["first_line"], bad["first_column"]) == \
         ("1", "18", "2", "10")
     assert bad["verdict_code"] and bad["sha256"]
-    window.export_triage("json", tmp_path / "t.json")
+    window.files.export_triage("json", tmp_path / "t.json")
     data = json.load(open(tmp_path / "t.json", encoding="utf-8"))
     assert [d["relative"] for d in data] == _paths(dock)
     one = next(d for d in data if d["relative"] == "logs/b_bad.log")
@@ -133,13 +133,13 @@ def test_exports(window, qtbot, tree, tmp_path):
                   "verdict_code", "dialect", "units"):
         assert field in one
     assert one["first_errors"][0]["line"] == 2
-    window.export_triage("html", tmp_path / "t.html")
+    window.files.export_triage("html", tmp_path / "t.html")
     text = (tmp_path / "t.html").read_text(encoding="utf-8")
     assert "e_&lt;script&gt;.txt" in text and "<script>" not in text
     assert "logs/b_bad.log" in text and "2:10" in text
     # Filtered: only what the table shows.
     dock.set_filter(problems_only=True)
-    assert window.export_triage("csv", tmp_path / "f.csv") == 3
+    assert window.files.export_triage("csv", tmp_path / "f.csv") == 3
 
 
 def test_cancel(window, qtbot, tmp_path):
@@ -147,7 +147,7 @@ def test_cancel(window, qtbot, tmp_path):
     top.mkdir()
     for i in range(400):
         (top / f"{i:04}.txt").write_bytes(b"x" * 100)
-    window.open_folder(top)
+    window.files.open_folder(top)
     dock = window.triage_dock
     assert dock.cancel_button.isVisible()
     qtbot.mouseClick(dock.cancel_button, Qt.MouseButton.LeftButton)
@@ -224,7 +224,7 @@ def test_pool_rows_are_the_thread_rows(window, qtbot, tree):
 def test_cancel_stops_the_pool_promptly(window, qtbot, tmp_path):
     baseline = _baseline(window, qtbot, tmp_path)
     dock = window.triage_dock
-    window.open_folder(_many(tmp_path))
+    window.files.open_folder(_many(tmp_path))
     qtbot.waitUntil(lambda: dock.pool.used and len(dock.shared) > 0, timeout=20000)
     worker = dock.worker
     t = __import__("time").perf_counter()
@@ -240,14 +240,14 @@ def test_cancel_stops_the_pool_promptly(window, qtbot, tmp_path):
 def test_another_folder_or_closing_leaves_no_process(window, qtbot, tmp_path):
     baseline = _baseline(window, qtbot, tmp_path)
     dock = window.triage_dock
-    window.open_folder(_many(tmp_path, "one"))
+    window.files.open_folder(_many(tmp_path, "one"))
     qtbot.waitUntil(lambda: dock.pool.used, timeout=20000)
     first = dock.worker
     _fill(window, qtbot, _many(tmp_path, "two", 30))  # replaces the running triage
     assert first.wait(5)
     assert len(dock.model.rows) == 30
     assert _extra(baseline) == set()
-    window.open_folder(_many(tmp_path, "three"))
+    window.files.open_folder(_many(tmp_path, "three"))
     qtbot.waitUntil(lambda: dock.pool.used, timeout=20000)
     worker = dock.worker
     window.close()
@@ -272,7 +272,7 @@ def test_a_pool_that_does_not_answer_is_said_in_the_status(window, qtbot, tmp_pa
     monkeypatch.setattr(TR, "_unanswered", False)  # forgotten after the test
     monkeypatch.setattr(TR, "POOL_ANSWER_SECONDS", 1.0)
     dock = window.triage_dock
-    window.open_folder(_many(tmp_path, "slow", 40))
+    window.files.open_folder(_many(tmp_path, "slow", 40))
     qtbot.waitUntil(lambda: dock.status.text().startswith("Starting worker processes for 40 files"),
                     timeout=5000)
     qtbot.waitUntil(lambda: not dock.running and not dock._feed.isActive(), timeout=20000)

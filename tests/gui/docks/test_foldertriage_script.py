@@ -32,7 +32,7 @@ app = QApplication([])
 w = MainWindow()
 w.resize(1000, 700)
 w.triage_dock.pool_min_files = 5
-w.open_folder(sys.argv[1])
+w.files.open_folder(sys.argv[1])
 w.show()
 
 

@@ -300,14 +300,12 @@ def test_a_theme_change_rewrites_the_facts_in_the_new_colours(opened, qtbot):
     w = opened(b"abc")
     dock = w.inspector_dock
     w.set_theme("light")
-    qtbot.wait(1)
     light_kind = Palette.current().unit_color(w.document.unit_at(0)).name()
-    assert dock.facts_label.kind_color().name() == light_kind
+    qtbot.waitUntil(lambda: dock.facts_label.kind_color().name() == light_kind)
     w.set_theme("dark")
-    qtbot.wait(1)
     dark_kind = Palette.current().unit_color(w.document.unit_at(0)).name()
     assert dark_kind != light_kind
-    assert dock.facts_label.kind_color().name() == dark_kind
+    qtbot.waitUntil(lambda: dock.facts_label.kind_color().name() == dark_kind)
     w.set_theme("light")
 
 

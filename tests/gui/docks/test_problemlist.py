@@ -153,7 +153,7 @@ def test_partial_results_fill_in(qtbot):
     assert not result.complete
     # The rows of the finished blocks only.
     in_two = [u for u in every if u.offset < index.blocks_done * 1024]
-    doc.set_scan(result)
+    doc.set_scan(progress.snapshot().result)   # what the window's worker hands over
     assert dock.model.rowCount() == len(in_two)
     assert "scanning" in dock.status.text()
     dock.table.selectRow(5)
@@ -162,7 +162,7 @@ def test_partial_results_fill_in(qtbot):
     resets = []
     dock.model.modelReset.connect(lambda: resets.append(1))
     for blocks in (4, 7):
-        doc.set_scan(step_to(steps, blocks).result)
+        doc.set_scan(step_to(steps, blocks).snapshot().result)
     assert not result.complete and index.blocks_done < index.n_blocks
     # Throttled: the rows arrive after the refresh interval, appended, not reset.
     qtbot.waitUntil(lambda: dock.model.rowCount() > len(in_two), timeout=3000)
@@ -233,7 +233,7 @@ def test_real_partial_scan_fills_in(qtbot, tmp_path):
     try:
         while True:
             progress = next(steps)
-            doc.set_scan(progress.result)
+            doc.set_scan(progress.snapshot().result)
             qtbot.wait(1)
             counts.append(dock.model.rowCount())
     except StopIteration as stop:

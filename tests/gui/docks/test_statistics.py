@@ -51,7 +51,7 @@ def test_partial_results_update(setup):
     doc, dock = setup
     steps = scanner.scan_steps(doc.source, chunk_size=64)
     step = next(steps)
-    doc.set_scan(step.result)
+    doc.set_scan(step.snapshot().result)
     f = dock.figures
     assert not f.complete and (f.done, f.total) == (64, len(DATA))
     assert dock.progress_label.text() == f"scanning… 64 of {len(DATA):,} bytes (11%)"
@@ -64,7 +64,7 @@ def test_partial_results_update(setup):
     try:
         while True:
             step = next(steps)
-            doc.set_scan(step.result)
+            doc.set_scan(step.snapshot().result)
             seen.append((dock.figures.complete, dock.verdict_label.text()))
     except StopIteration as stop:
         result = stop.value
@@ -76,37 +76,32 @@ def test_partial_results_update(setup):
     assert dock.figures.errors == 4
 
 
-def test_verdict_waits_for_the_scans_worker(setup, monkeypatch):
-    """A complete result whose worker is still working out the verdict is not judged by
-    the dock; once the worker has it, the dock shows that verdict and judges nothing."""
+def test_verdict_comes_with_the_finished_result(setup, monkeypatch):
+    """While the scan runs the dock sees snapshots (never judged: the verdict is the
+    scan's worker's); the finished result comes with that verdict, and the dock shows
+    it without judging anything itself."""
     doc, dock = setup
     steps = judged_scan_steps(doc.source, chunk_size=64)
-    last = None
     try:
         while True:
             step = next(steps)
             if step is None:
-                if last is not None and last.result.complete:
-                    # Between the counts and the verdict: complete, verdict pending.
-                    assert last.result.verdict_pending
-                    doc.set_scan(last.result)
-                    assert dock.figures.complete
-                    assert dock.verdict_label.text() == PENDING_VERDICT
                 continue
-            last = step
-            doc.set_scan(step.result)
+            snapshot = step.snapshot().result
+            assert snapshot.is_snapshot and not snapshot.complete
+            doc.set_scan(snapshot)
             assert dock.verdict_label.text() == PENDING_VERDICT
     except StopIteration as stop:
-        result = stop.value
-    assert result is last.result and result.verdict is not None
+        result, judged = stop.value
+    assert result.complete and not result.is_snapshot and judged is not None
 
     def judged_again(*args):
         raise AssertionError("the dock judged a result its worker had judged")
 
     monkeypatch.setattr(verdict_mod, "verdict", judged_again)
-    doc.set_scan(result)
-    assert dock.verdict_label.text() == result.verdict.text
-    assert dock.verdict_label.toolTip() == result.verdict.details_text()
+    doc.set_scan(result, judged)
+    assert dock.verdict_label.text() == judged.text
+    assert dock.verdict_label.toolTip() == judged.details_text()
 
 
 def test_finished_scan(scanned):
@@ -148,7 +143,7 @@ def test_region_scan_counts_its_region(setup):
 def test_verdict_that_cannot_be_worked_out(setup, monkeypatch, error):
     doc, dock = setup
     result = scanner.scan(doc.source)
-    assert result.complete and result.verdict is None  # so the dock must judge it
+    assert result.complete and verdict_mod.known_verdict(result) is None  # the dock must judge it
 
     def unreadable(*args):
         raise error
@@ -187,7 +182,7 @@ def test_copy_as_text(qtbot, scanned):
 def test_copy_partial_result_has_no_verdict_line(setup):
     doc, dock = setup
     steps = scanner.scan_steps(doc.source, chunk_size=64)
-    doc.set_scan(next(steps).result)
+    doc.set_scan(next(steps).snapshot().result)
     steps.close()
     text = dock.text()
     assert text.startswith("scanning… 64 of")
@@ -214,7 +209,7 @@ def test_large_partial_scan_shows_progress(setup):
     doc, dock = setup
     doc.set_source(MemorySource(data))
     steps = scanner.scan_steps(doc.source, chunk_size=1 << 16)
-    doc.set_scan(next(steps).result)
+    doc.set_scan(next(steps).snapshot().result)
     steps.close()
     assert not dock.figures.complete
     assert dock.progress_label.text() == f"scanning… 65,536 of {len(data):,} bytes (4%)"

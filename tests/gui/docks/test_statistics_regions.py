@@ -31,8 +31,8 @@ def dock(qtbot):
 def _open(dock, data: bytes):
     doc = dock.document
     doc.set_source(MemorySource(data, name="regions"))
-    result = finish(judged_scan_steps(doc.source))
-    doc.set_scan(result)
+    result, judged = finish(judged_scan_steps(doc.source))
+    doc.set_scan(result, judged)
     return result
 
 
@@ -45,7 +45,7 @@ def test_lists_the_regions_and_a_click_goes_there(dock, qtbot):
     case = corpus.inserted("x", corpus.EN + corpus.DE + corpus.FR + corpus.EN,
                            corpus.FR_TYPO.encode("cp1252"), "cp1252")
     result = _open(dock, case.data)
-    emap = result.verdict.regions
+    emap = dock.document.verdict.regions
     table = dock.regions
     assert table.isVisibleTo(dock) and table.rowCount() == 3
     assert "Encoding regions</b>: 3" in dock.regions_label.text()
@@ -69,10 +69,9 @@ def test_one_region_for_plain_utf8_and_nothing_before_the_verdict(dock):
     doc = dock.document
     doc.set_source(MemorySource(corpus.MULTI.encode(), name="plain"))
     steps = scanner.scan_steps(doc.source, chunk_size=1024)
-    doc.set_scan(next(steps).result)          # partial: no map yet
+    doc.set_scan(next(steps).snapshot().result)          # partial: no map yet
     assert not dock.regions.isVisibleTo(dock) and dock.regions.rowCount() == 0
-    result = finish(judged_scan_steps(doc.source))
-    doc.set_scan(result)
+    doc.set_scan(*finish(judged_scan_steps(doc.source)))
     assert dock.regions.rowCount() == 1
     assert dock.regions.item(0, 1).text() == "UTF-8"
     assert "Encoding regions</b>: 1" in dock.regions_label.text()
@@ -94,9 +93,8 @@ def test_many_regions_show_the_first_n(dock, qtbot):
     doc.set_source(MemorySource(data, name="many"))
     result = scanner.scan(doc.source)
     encodings = ("utf-8", "binary")
-    result.verdict = _Verdict(EncodingMap(0, len(data), [
-        Region(i * 10, i * 10 + 10, encodings[i % 2]) for i in range(n)]))
-    doc.set_scan(result)
+    doc.set_scan(result, _Verdict(EncodingMap(0, len(data), [
+        Region(i * 10, i * 10 + 10, encodings[i % 2]) for i in range(n)])))
     table = dock.regions
     assert table.rowCount() == RegionTable.LIMIT + 1
     assert table.item(RegionTable.LIMIT, 0).text() == "… 57 more"

@@ -231,7 +231,7 @@ def test_empty_file(opened, qtbot):
         qtbot.keyClick(view, key)
     assert w.document.cursor == 0
     assert view.visible_range() == (0, 0)
-    assert "empty" in w.status_cursor.text()
+    assert "empty" in w.status_fields.cursor.text()
 
 
 def test_one_byte_file(opened, qtbot):
@@ -242,7 +242,7 @@ def test_one_byte_file(opened, qtbot):
     qtbot.keyClick(view, KEY.Key_End, MOD.ControlModifier)
     assert w.document.cursor == 0
     assert view.visible_range() == (0, 1)
-    assert "never used" in w.status_unit.text()
+    assert "never used" in w.status_fields.unit.text()
 
 
 def test_file_without_line_feeds(opened, qtbot):
@@ -267,7 +267,7 @@ def test_offsets_past_2_gib(window, tmp_path, qtbot):
         f.truncate(size)
         f.seek(size - 4)
         f.write("€!".encode())
-    assert window.open_file(path)
+    assert window.files.open_file(path)
     view = window.hex_view
     view.setFocus()
     qtbot.keyClick(view, KEY.Key_End, MOD.ControlModifier)
@@ -284,7 +284,7 @@ def test_offsets_past_2_gib(window, tmp_path, qtbot):
     # The scrollbar maps back: dragging it to the middle lands in the middle of the file.
     bar.setValue(bar.maximum() // 2)
     assert abs(doc.anchor - size // 2) < size // 1000
-    assert window.status_cursor.text().startswith(f"0x{doc.cursor:X}")
+    assert window.status_fields.cursor.text().startswith(f"0x{doc.cursor:X}")
 
 
 def test_paints_every_state(opened, qtbot, tmp_path, mixed):
@@ -308,7 +308,7 @@ def test_paints_every_state(opened, qtbot, tmp_path, mixed):
         x = lay.cell_x(lay.col_of(offset)) - lay.cw // 2
         column = {image.pixelColor(x + dx, lay.lh // 2).name() for dx in (-1, 0, 1)}
         assert pal.color(role).name() in column, (role, column)
-    assert "1 byte lost" in w.status_resync.text() and "in step at 0xA" in w.status_resync.text()
+    assert "1 byte lost" in w.status_fields.resync.text() and "in step at 0xA" in w.status_fields.resync.text()
 
 
 @pytest.mark.parametrize("row_width", [16, FIT])

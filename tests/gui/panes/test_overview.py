@@ -149,9 +149,9 @@ def test_before_and_during_a_scan(qtbot):
     assert strip.bins is None
     assert "not scanned yet" in strip.describe_row(rect.top() + 5)
     steps = scanner.scan_steps(doc.source, block_size=BLOCK, chunk_size=BLOCK)
-    result = step_to(steps, len(DATA) // BLOCK // 2).result
+    result = step_to(steps, len(DATA) // BLOCK // 2).snapshot().result
     assert not result.complete
-    doc.set_scan(result)
+    doc.set_scan(result)   # a snapshot, as the window's scan hands over
     qtbot.waitUntil(lambda: strip.bins is not None, timeout=3000)
     bins = strip.bins
     assert bins.scanned[0] and not bins.scanned[-1]

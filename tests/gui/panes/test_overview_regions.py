@@ -35,8 +35,7 @@ def strip(qtbot):
     strip.show()
     qtbot.waitExposed(strip)
     result = scanner.scan(doc.source)
-    result.verdict = _Verdict(EncodingMap(0, SIZE, [Region(a, b, e) for a, b, e in MAP]))
-    doc.set_scan(result)
+    doc.set_scan(result, _Verdict(EncodingMap(0, SIZE, [Region(a, b, e) for a, b, e in MAP])))
     return strip
 
 
@@ -99,8 +98,7 @@ def test_a_short_region_still_shows(qtbot):
     # 40 bytes of binary in a MiB: less than a pixel row.
     regions = [Region(0, 500_000, "utf-8"), Region(500_000, 500_040, "binary"),
                Region(500_040, size, "utf-8")]
-    result.verdict = _Verdict(EncodingMap(0, size, regions))
-    doc.set_scan(result)
+    doc.set_scan(result, _Verdict(EncodingMap(0, size, regions)))
     image = strip.grab().toImage()
     y = strip.y_of_offset(500_000)
     x = strip.regions_x() + 1
@@ -119,14 +117,14 @@ def test_nothing_before_the_map_and_from_a_real_judged_scan(qtbot):
     strip.show()
     plain = scanner.scan(doc.source)          # no verdict: no band, nothing judged here
     doc.set_scan(plain)
-    assert strip.encoding_map is None and plain.verdict is None
+    assert strip.encoding_map is None and doc.verdict is None
     bg = style.Palette.current().color("background")
     image = strip.grab().toImage()
     assert _band_colour(strip, image, len(data) // 2) == bg
-    result = judged(data)
-    doc.set_scan(result)
+    result, verdict = judged(data)
+    doc.set_scan(result, verdict)
     emap = strip.encoding_map
-    assert emap is result.verdict.regions and [r.encoding for r in emap] == ["utf-8", "binary", "utf-8"]
+    assert emap is verdict.regions and [r.encoding for r in emap] == ["utf-8", "binary", "utf-8"]
     image = strip.grab().toImage()
     binary = emap.regions[1]
     assert _band_colour(strip, image, (binary.start + binary.end) // 2) == \

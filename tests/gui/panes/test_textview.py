@@ -476,11 +476,11 @@ def test_find_matches_are_highlighted(make_view):
     view.repaint()
     plain = view.viewport().grab().toImage()
     start = doc.read(0, doc.size).find(b"gamma")
-    doc.matches = [(start, start + 5)]
+    doc.set_matches([(start, start + 5)])
     view.viewport().repaint()
     marked = view.viewport().grab().toImage()
     assert marked != plain
-    doc.matches = []
+    doc.set_matches([])
     view.viewport().repaint()
     assert view.viewport().grab().toImage() == plain
 
@@ -502,7 +502,7 @@ def test_lines_of_one_repeated_byte_share_a_picture_that_looks_right(make_view, 
         elif change == "selection":
             d.set_selection(700, 1900)
         elif change == "match":
-            d.matches = [(40, 45), (300, 420)]
+            d.set_matches([(40, 45), (300, 420)])
         elif change == "origin":
             d.set_origin(data.index(b"\x80") + 1)
             d.set_anchor(data.index(b"\x80") - 500)

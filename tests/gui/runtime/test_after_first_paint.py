@@ -16,7 +16,7 @@ def test_settling_waits_for_both_panes_to_paint(qtbot, monkeypatch):
     monkeypatch.setattr(app_module, "settle_memory", lambda: calls.append("settled"))
     w = MainWindow()
     qtbot.addWidget(w)
-    w.open_file(SAMPLES / "demo.txt")
+    w.files.open_file(SAMPLES / "demo.txt")
     collector = app_module.interactive_runtime(w, settle_now=False)
     try:
         assert calls == []  # nothing before the window is shown and painted
@@ -24,7 +24,7 @@ def test_settling_waits_for_both_panes_to_paint(qtbot, monkeypatch):
         qtbot.waitUntil(lambda: calls == ["settled"], timeout=5000)
         waiter = w.settle_memory_pending
         assert waiter.ports == set() and waiter.then is None
-        qtbot.wait(50)
+        qtbot.wait(50)   # a negative check: a second settle would come meanwhile
         assert calls == ["settled"]  # once
     finally:
         collector.stop()

@@ -113,9 +113,9 @@ def test_opening_and_painting_are_activity_too(opened, write_file, qtbot):
         pane.viewport().repaint()
         assert activity.busy_for() > 0, pane.objectName()
     activity._last = float("-inf")
-    w.status_verdict.repaint()  # the scan's own progress repaints never stall it
+    w.status_fields.verdict.repaint()  # the scan's own progress repaints never stall it
     assert activity.busy_for() == 0
-    assert w.open_file(write_file(b"xyz" * 10, "other.bin"))
+    assert w.files.open_file(write_file(b"xyz" * 10, "other.bin"))
     assert activity.busy_for() > 0
 
 
@@ -172,10 +172,8 @@ def test_the_verdict_is_worked_out_off_the_ui_thread(opened, qtbot, monkeypatch)
     w.statistics_dock.show()
 
     def judged():
-        scan = w.document.scan
-        return scan is not None and scan.verdict is not None and \
-            w.status_verdict.text() == scan.verdict.text
+        v = w.document.verdict
+        return v is not None and w.status_fields.verdict.text() == v.text
     qtbot.waitUntil(judged, timeout=10_000)
-    qtbot.wait(50)
-    assert w.document.scan.verdict.code == "legacy_charset"
+    assert w.document.verdict.code == "legacy_charset"
     assert threads and not any(threads)

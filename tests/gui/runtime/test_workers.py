@@ -147,4 +147,27 @@ def test_exit_hook_stops_running_workers(qtbot):
     assert started.wait(10)
     workers._stop_at_exit(timeout=10)
     assert w.is_finished and w.is_cancelled()
-    qtbot.wait(10)
+    qtbot.wait(10)   # a negative check: its queued signals arrive without harm
+
+
+def test_progress_is_published_in_the_workers_thread(qtbot):
+    """``publish`` makes what progress carries, in the pool thread, for reported steps
+    only; the return value is handed over as it is."""
+    made_in = []
+
+    def publish(step):
+        made_in.append(threading.current_thread() is threading.main_thread())
+        return ("copy of", step)
+
+    def steps():
+        yield 1
+        yield 2
+        return "done"
+
+    worker = workers.GeneratorWorker(steps, interval=0, publish=publish)
+    seen = []
+    worker.signals.progress.connect(seen.append)
+    with qtbot.waitSignal(worker.signals.finished, timeout=5000) as finished:
+        workers.start(worker)
+    assert seen == [("copy of", 1), ("copy of", 2)] and finished.args == ["done"]
+    assert made_in == [False, False]

@@ -100,10 +100,10 @@ def test_the_shortcuts_listed_are_the_conventional_ones(window):
 
 def test_accessible_names_and_descriptions(window):
     widgets = [window.hex_view, window.text_view, window.overview, window.find_bar,
-               window.inspector_dock, window.statistics_dock, window.problem_dock, window.banner,
-               window.status_cursor, window.status_selection, window.status_unit,
-               window.status_note, window.status_dialect, window.status_size,
-               window.status_verdict, window.status_readonly, window.progress]
+               window.inspector_dock, window.statistics_dock, window.problem_dock, window.file_watch.banner,
+               window.status_fields.cursor, window.status_fields.selection, window.status_fields.unit,
+               window.status_fields.note, window.status_fields.dialect, window.status_fields.size,
+               window.status_fields.verdict, window.status_fields.read_only, window.status_fields.progress]
     for w in widgets:
         if w is None:
             continue  # a module still being written
@@ -129,11 +129,11 @@ def test_problem_marks_are_letters_in_the_legend(window, qtbot):
 
     letters = [style.mark_of(k) for k in K.ERROR_KINDS]
     assert len(set(letters)) == len(letters) and all(len(m) == 1 for m in letters)
-    window.show_legend()
-    text = " ".join(l.text() for l in window.legend_dialog.findChildren(QLabel))
+    window.dialogs.show_legend()
+    text = " ".join(l.text() for l in window.dialogs.legend_dialog.findChildren(QLabel))
     for k in K.ERROR_KINDS:
         assert f"(mark {style.mark_of(k)})" in text
-    window.legend_dialog.close()
+    window.dialogs.legend_dialog.close()
 
 
 def _shoot(out: Path, env_extra: dict, theme: str, size: str = "1400x900") -> None:
@@ -190,7 +190,7 @@ def _main(argv: list[str]) -> int:
     width, height = (int(v) for v in args.size.split("x"))
     w.resize(width, height)
     w.show()
-    w.open_file(args.file)
+    w.files.open_file(args.file)
 
     def settle(seconds: float) -> None:
         end = time.monotonic() + seconds

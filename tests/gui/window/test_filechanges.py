@@ -41,10 +41,10 @@ def test_truncated_to_half(changing, qtbot):
     w, doc = changing, changing.document
     doc.set_cursor(3500)
     os.truncate(doc.path, 2000)
-    change = w.check_file()
+    change = w.file_watch.check()
     assert change is not None and change.shrunk
-    assert w.banner.isVisibleTo(w)
-    text = w.banner_text.text()
+    assert w.file_watch.banner.isVisibleTo(w)
+    text = w.file_watch.text.text()
     assert "shrank from 4,000 to 2,000 bytes" in text
     assert "2,000 (0x7D0)" in text and "Reload" in text
     # Reading past the new end is short, and the views cope with it.
@@ -53,26 +53,26 @@ def test_truncated_to_half(changing, qtbot):
     # The same change is announced once, not every tick of the timer.
     seen = []
     doc.fileChanged.connect(seen.append)
-    w.check_file()
+    w.file_watch.check()
     assert seen == []
-    qtbot.mouseClick(w.banner_reload, Qt.MouseButton.LeftButton)
-    assert not w.banner.isVisibleTo(w)
+    qtbot.mouseClick(w.file_watch.reload_button, Qt.MouseButton.LeftButton)
+    assert not w.file_watch.banner.isVisibleTo(w)
     assert doc.size == 2000
     assert doc.cursor == 1999          # clamped to the new last byte
-    assert w.status_size.text() == "2,000 bytes"
+    assert w.status_fields.size.text() == "2,000 bytes"
     exercise(w, qtbot)
 
 
 def test_truncated_to_zero(changing, qtbot):
     w, doc = changing, changing.document
     os.truncate(doc.path, 0)
-    w.check_file()
-    assert "truncated to 0 bytes (it had 4,000)" in w.banner_text.text()
+    w.file_watch.check()
+    assert "truncated to 0 bytes (it had 4,000)" in w.file_watch.text.text()
     assert doc.read(0, 10) == b""
     exercise(w, qtbot)
-    w.reload()
+    w.files.reload()
     assert doc.size == 0 and doc.cursor == 0
-    assert w.status_cursor.text() == "empty file"
+    assert w.status_fields.cursor.text() == "empty file"
     exercise(w, qtbot)
 
 
@@ -81,12 +81,12 @@ def test_grown(changing, qtbot):
     doc.set_cursor(1000)
     with open(doc.path, "ab") as f:
         f.write(b"\xff" * 96)
-    w.check_file()
-    assert "grew from 4,000 to 4,096 bytes" in w.banner_text.text()
-    assert "96 new bytes are not shown" in w.banner_text.text()
+    w.file_watch.check()
+    assert "grew from 4,000 to 4,096 bytes" in w.file_watch.text.text()
+    assert "96 new bytes are not shown" in w.file_watch.text.text()
     exercise(w, qtbot)
     doc.set_cursor(1000)
-    w.reload()
+    w.files.reload()
     assert doc.size == 4096 and doc.cursor == 1000
     assert doc.unit_at(4095).kind == "invalid_byte"
 
@@ -96,15 +96,15 @@ def test_replaced_by_another_file(changing, tmp_path, qtbot):
     other = tmp_path / "other.txt"
     other.write_bytes(b"new contents \xc0\xaf")
     os.replace(other, doc.path)
-    w.check_file()
-    assert "replaced by another file" in w.banner_text.text()
+    w.file_watch.check()
+    assert "replaced by another file" in w.file_watch.text.text()
     # Until a reload the views show the file that was opened (still readable).
     assert doc.read(0, 2) == DATA[:2]
     exercise(w, qtbot)
-    w.reload()
+    w.files.reload()
     assert doc.read(0, 3) == b"new" and doc.size == 15
     assert doc.cursor == 14
-    assert not w.banner.isVisibleTo(w)
+    assert not w.file_watch.banner.isVisibleTo(w)
 
 
 def test_deleted_file_reload_says_why_and_keeps_the_document(changing, qtbot):
@@ -112,9 +112,9 @@ def test_deleted_file_reload_says_why_and_keeps_the_document(changing, qtbot):
     path = doc.path
     source = doc.source
     os.remove(path)
-    w.check_file()
-    assert w.banner.isVisibleTo(w)
-    w.reload()
+    w.file_watch.check()
+    assert w.file_watch.banner.isVisibleTo(w)
+    w.files.reload()
     assert doc.source is source
     assert "no such file" in w.last_error
     w.error_box.close()
@@ -124,29 +124,29 @@ def test_deleted_file_reload_says_why_and_keeps_the_document(changing, qtbot):
 def test_dismiss_hides_until_the_file_changes_again(changing, qtbot):
     w, doc = changing, changing.document
     os.truncate(doc.path, 3000)
-    w.check_file()
-    qtbot.mouseClick(w.banner_dismiss, Qt.MouseButton.LeftButton)
-    assert not w.banner.isVisibleTo(w)
-    w.check_file()
-    assert not w.banner.isVisibleTo(w)
+    w.file_watch.check()
+    qtbot.mouseClick(w.file_watch.dismiss_button, Qt.MouseButton.LeftButton)
+    assert not w.file_watch.banner.isVisibleTo(w)
+    w.file_watch.check()
+    assert not w.file_watch.banner.isVisibleTo(w)
     os.truncate(doc.path, 1000)
-    w.check_file()
-    assert w.banner.isVisibleTo(w)
-    assert "to 1,000 bytes" in w.banner_text.text()
+    w.file_watch.check()
+    assert w.file_watch.banner.isVisibleTo(w)
+    assert "to 1,000 bytes" in w.file_watch.text.text()
 
 
 def test_the_window_notices_by_itself(changing, qtbot):
     """No explicit check: the watcher, the periodic stat or activation finds it."""
     w, doc = changing, changing.document
     os.truncate(doc.path, 100)
-    qtbot.waitUntil(lambda: w.banner.isVisibleTo(w), timeout=6000)
-    assert "shrank" in w.banner_text.text()
+    qtbot.waitUntil(lambda: w.file_watch.banner.isVisibleTo(w), timeout=6000)
+    assert "shrank" in w.file_watch.text.text()
 
 
 def test_banner_is_not_a_modal_box(changing):
     w, doc = changing, changing.document
     os.truncate(doc.path, 10)
-    w.check_file()
-    assert w.banner.objectName() == "fileBanner"
-    assert w.banner.parent() is w.centralWidget()
+    w.file_watch.check()
+    assert w.file_watch.banner.objectName() == "fileBanner"
+    assert w.file_watch.banner.parent() is w.centralWidget()
     assert w.error_box is None or not w.error_box.isVisible()

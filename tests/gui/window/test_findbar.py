@@ -181,7 +181,7 @@ def test_cancel_a_whole_file_search(qtbot, tmp_path):
 def test_a_new_query_clears_the_old_matches(qtbot, bar):
     doc = bar.document
     seen = []
-    bar.matchesChanged.connect(lambda: seen.append(list(doc.matches)))
+    bar.document.matchesChanged.connect(lambda: seen.append(list(doc.matches)))
     _type(qtbot, bar, "../")
     qtbot.mouseClick(bar.all_button, Qt.MouseButton.LeftButton)
     _wait(qtbot, bar)

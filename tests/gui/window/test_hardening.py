@@ -22,7 +22,7 @@ from inspector.gui.runtime import crashguard
 
 def _assert_refused(window, path, words: str) -> None:
     before = window.document.source
-    assert not window.open_file(path)
+    assert not window.files.open_file(path)
     assert window.document.source is before, "the previous document must stay"
     assert words.lower() in window.last_error.lower(), window.last_error
     assert window.error_box.isVisible()
@@ -99,7 +99,7 @@ def test_unreadable_file_in_a_child_that_drops_root(tmp_path, qapp):
 
             w = MainWindow(settings=Settings(QSettings(str(tmp_path / "child.ini"),
                                                        QSettings.Format.IniFormat)))
-            opened = w.open_file(path)
+            opened = w.files.open_file(path)
             answer = "opened" if opened else (w.last_error or "no message")
         except BaseException as e:  # report, never raise into pytest's copy
             answer = f"error {type(e).__name__}: {e}"
@@ -127,15 +127,15 @@ def test_unreadable_file_in_a_child_that_drops_root(tmp_path, qapp):
 
 
 def test_empty_file(window, write_file):
-    assert window.open_file(write_file(b"", "empty.bin"))
+    assert window.files.open_file(write_file(b"", "empty.bin"))
     assert window.document.size == 0
-    assert window.status_cursor.text() == "empty file"
+    assert window.status_fields.cursor.text() == "empty file"
     window.hex_view.viewport().repaint()
     window.go_to(0)
 
 
 def test_one_byte_file(window, write_file, qtbot):
-    assert window.open_file(write_file(b"\xc3", "one.bin"))
+    assert window.files.open_file(write_file(b"\xc3", "one.bin"))
     assert window.document.unit_at(0).kind == "truncated"
     for key in (Qt.Key.Key_Right, Qt.Key.Key_Down, Qt.Key.Key_End, Qt.Key.Key_PageDown):
         qtbot.keyClick(window.hex_view, key)
@@ -149,20 +149,20 @@ def test_sixteen_gib_sparse_file(window, tmp_path, qtbot):
         f.seek((16 << 30) - 4)
         f.write(b"\xf0\x9f\x98\x80")
     began = time.monotonic()
-    assert window.open_file(path)
+    assert window.files.open_file(path)
     window.hex_view.viewport().repaint()
     assert time.monotonic() - began < 5
-    window.cancel_background()  # the scan of 16 GiB of zeros is not this test's business
+    window.background.cancel_all()  # the scan of 16 GiB of zeros is not this test's business
     window.go_to((16 << 30) - 4)
     assert window.document.unit_at((16 << 30) - 1).value == 0x1F600
-    assert window.status_size.text() == f"{16 << 30:,} bytes"
+    assert window.status_fields.size.text() == f"{16 << 30:,} bytes"
 
 
 def test_name_that_is_not_utf8(with_previous, tmp_path):
     name = os.fsencode(str(tmp_path)) + b"/bad-\xff\xfe.txt"
     with open(name, "wb") as f:
         f.write(b"abc")
-    assert with_previous.open_file(name)
+    assert with_previous.files.open_file(name)
     assert "bad-\\xff\\xfe.txt" in with_previous.windowTitle()
     # And as a missing path the message escapes it too.
     _assert_refused(with_previous, os.fsencode(str(tmp_path)) + b"/gone-\xff", "gone-\\xff")
@@ -171,7 +171,7 @@ def test_name_that_is_not_utf8(with_previous, tmp_path):
 def test_name_with_a_newline(with_previous, tmp_path):
     path = tmp_path / "two\nlines.txt"
     path.write_bytes(b"x")
-    assert with_previous.open_file(path)
+    assert with_previous.files.open_file(path)
     title = with_previous.windowTitle()
     assert "\n" not in title and "two\\nlines.txt" in title
     _assert_refused(with_previous, tmp_path / "no\nsuch", "no\\nsuch")
@@ -271,7 +271,7 @@ def test_exception_in_a_slot_is_reported_and_the_window_keeps_working(opened, gu
     assert any("slot failed at 1" in r for r in guarded)
     w.document.cursorChanged.disconnect(broken_slot)
     w.document.set_cursor(4)
-    assert w.status_cursor.text() == "0x4 (4)"
+    assert w.status_fields.cursor.text() == "0x4 (4)"
 
 
 @pytest.mark.qt_no_exception_capture
@@ -291,11 +291,11 @@ def test_exception_in_a_paint_is_reported_and_the_view_recovers(opened, guarded,
     del view._paint
     before = len(guarded)
     view.viewport().update()
-    qtbot.wait(50)
+    qtbot.wait(50)   # a negative check: the queued paint must not fail again
     view.viewport().repaint()
     assert len(guarded) == before
     w.document.set_cursor(3)
-    assert w.status_cursor.text() == "0x3 (3)"
+    assert w.status_fields.cursor.text() == "0x3 (3)"
 
 
 def test_crash_dialog_is_shown_with_details(monkeypatch, qtbot):
@@ -313,23 +313,25 @@ def test_crash_dialog_is_shown_with_details(monkeypatch, qtbot):
 
 
 def test_failing_scan_reports_and_hides_the_progress_bar(opened, guarded, monkeypatch, qtbot):
-    from inspector.core.scan import results, scanner
+    from inspector.core.scan import scanner
+
+    real = scanner.scan_steps
 
     def failing_scan(source, dialect="utf-8", **kwargs):
-        yield results.ScanProgress(1, source.size, None)
+        yield next(real(source, dialect, **kwargs))   # a first step, then it breaks
         raise RuntimeError("the scanner broke")
 
     monkeypatch.setattr(scanner, "scan_steps", failing_scan)
     w = opened(b"abc" * 100)
     with qtbot.waitSignal(w.scanFinished, timeout=10_000) as got:
-        w.start_scan()
+        w.scan_life.start()
     assert got.args == [None]
-    assert not w.progress.isVisible() and not w.cancel_button.isVisible()
-    assert "scan failed: the scanner broke" in w.status_verdict.text()
+    assert not w.status_fields.progress.isVisible() and not w.status_fields.cancel_button.isVisible()
+    assert "scan failed: the scanner broke" in w.status_fields.verdict.text()
     assert any("the scanner broke" in r for r in guarded)
     # The window still works.
     w.document.set_cursor(5)
-    assert w.status_cursor.text() == "0x5 (5)"
+    assert w.status_fields.cursor.text() == "0x5 (5)"
 
 
 def test_scan_that_cannot_read_says_so(opened, monkeypatch, qtbot):
@@ -343,9 +345,9 @@ def test_scan_that_cannot_read_says_so(opened, monkeypatch, qtbot):
     monkeypatch.setattr(scanner, "scan_steps", unreadable)
     w = opened(b"abc")
     with qtbot.waitSignal(w.scanFinished, timeout=10_000):
-        w.start_scan()
+        w.scan_life.start()
     assert "Input/output error" in w.last_error and w.error_box.isVisible()
-    assert not w.progress.isVisible()
+    assert not w.status_fields.progress.isVisible()
     w.error_box.close()
 
 
@@ -371,8 +373,8 @@ def test_a_whole_session_leaves_the_inspected_file_untouched(window, tmp_path, q
     listing = sorted(os.listdir(evidence))
 
     w = window
-    assert w.open_file(path)
-    qtbot.waitUntil(lambda: w.scan_complete, timeout=30_000)
+    assert w.files.open_file(path)
+    qtbot.waitUntil(lambda: w.scan_life.complete, timeout=30_000)
     view, doc = w.hex_view, w.document
     view.setFocus()
     for _ in range(3):
@@ -383,7 +385,7 @@ def test_a_whole_session_leaves_the_inspected_file_untouched(window, tmp_path, q
     assert doc.origin is not None
     for dialect in ("cesu-8", "wtf-8", "utf-8"):
         w.dialect_actions[dialect].trigger()
-    qtbot.waitUntil(lambda: w.scan_complete, timeout=30_000)
+    qtbot.waitUntil(lambda: w.scan_life.complete, timeout=30_000)
     if w.find_bar is not None:
         w.find_bar.set_query("€", "text", True)
         w.find_bar.find_all()
@@ -398,14 +400,14 @@ def test_a_whole_session_leaves_the_inspected_file_untouched(window, tmp_path, q
 
     out = tmp_path / "out"
     out.mkdir()
-    exporter = w._exporter()
+    exporter = w.dialogs.exporter
     exporter.show_messages = False
     for kind in ("json", "csv", "html"):
         with qtbot.waitSignal(exporter.done, timeout=30_000) as got:
-            w.export(kind, str(out / f"report.{kind}"))
+            w.dialogs.export(kind, str(out / f"report.{kind}"))
         assert got.args[0] == "finished", got.args
     assert "sha256" in (out / "report.json").read_text()
-    dlg = w.show_repair(str(out / "repaired.txt"))
+    dlg = w.dialogs.show_repair(str(out / "repaired.txt"))
     # Where things go by default: never beside the evidence.
     assert os.path.dirname(dlg.default_target()) != str(evidence)
     assert exportdialogs.default_directory() != str(evidence)
@@ -421,8 +423,8 @@ def test_a_whole_session_leaves_the_inspected_file_untouched(window, tmp_path, q
     dlg.save(str(link))
     assert "Not saved" in dlg.message.text()
     dlg.close()
-    w.reload()
-    w.close_file()
+    w.files.reload()
+    w.files.close_file()
 
     after = os.stat(path)
     assert path.read_bytes() == data
@@ -448,24 +450,24 @@ def test_a_verdict_that_cannot_be_read_leaves_the_counts(opened, monkeypatch, qt
 
     monkeypatch.setattr(verdict, "verdict", unreadable)
     w = opened(b"caf\xe9 \xc0\xaf" * 100)
-    qtbot.waitUntil(lambda: w.scan_complete, timeout=20_000)
-    assert w.document.scan.verdict is None and w.document.scan.error_units == 200
-    assert w.status_verdict.text() == "no verdict: the file cannot be read"
-    assert "the disk went away" in w.status_verdict.toolTip()
+    qtbot.waitUntil(lambda: w.scan_life.complete, timeout=20_000)
+    assert w.document.verdict is None and w.document.scan.error_units == 200
+    assert w.status_fields.verdict.text() == "no verdict: the file cannot be read"
+    assert "the disk went away" in w.status_fields.verdict.toolTip()
 
 
 def test_the_verdict_tooltip_lists_its_details(opened, qtbot):
     w = opened(b"caf\xe9 \xc0\xaf" * 100)
-    qtbot.waitUntil(lambda: w.scan_complete, timeout=20_000)
-    tip = w.status_verdict.toolTip()
-    assert tip.startswith(w.status_verdict.text() + "\n")   # all of it, even when cut
+    qtbot.waitUntil(lambda: w.scan_life.complete, timeout=20_000)
+    tip = w.status_fields.verdict.toolTip()
+    assert tip.startswith(w.status_fields.verdict.text() + "\n")   # all of it, even when cut
     assert "errors: 200" in tip and "{" not in tip
 
 
 def test_a_long_verdict_is_cut_with_an_ellipsis_in_a_narrow_window(opened, qtbot):
     w = opened(b"caf\xe9 \xc0\xaf \xed\xa0\x80 \xff \x80" * 100)
-    qtbot.waitUntil(lambda: w.scan_complete, timeout=20_000)
-    label = w.status_verdict
+    qtbot.waitUntil(lambda: w.scan_life.complete, timeout=20_000)
+    label = w.status_fields.verdict
     w.resize(700, 500)
     qtbot.waitUntil(lambda: label.shown_text().endswith("…"))
     assert label.text().startswith("UTF-8 with") and len(label.text()) > 40
@@ -477,10 +479,10 @@ def test_a_long_verdict_is_cut_with_an_ellipsis_in_a_narrow_window(opened, qtbot
 
 def test_the_verdict_tooltip_goes_with_its_file(opened, write_file, qtbot):
     w = opened(b"plain text\n" * 10)
-    qtbot.waitUntil(lambda: w.scan_complete, timeout=20_000)
-    assert w.status_verdict.toolTip().startswith(w.status_verdict.text())
-    w.open_file(write_file(b"\xff" * 100, "other.bin"))
-    assert w.status_verdict.toolTip() == "the whole-file verdict"
-    w.cancel_background()
-    assert w.status_verdict.text() in ("scan cancelled", "")
-    assert w.status_verdict.toolTip() == "the whole-file verdict"
+    qtbot.waitUntil(lambda: w.scan_life.complete, timeout=20_000)
+    assert w.status_fields.verdict.toolTip().startswith(w.status_fields.verdict.text())
+    w.files.open_file(write_file(b"\xff" * 100, "other.bin"))
+    assert w.status_fields.verdict.toolTip() == "the whole-file verdict"
+    w.background.cancel_all()
+    assert w.status_fields.verdict.text() in ("scan cancelled", "")
+    assert w.status_fields.verdict.toolTip() == "the whole-file verdict"

@@ -60,10 +60,10 @@ def test_dialogs_still_open(qtbot, tmp_path):
 
     w = MainWindow()
     qtbot.addWidget(w)
-    w.show_encoder()
-    w.show_reference()
-    w.show_legend()
-    assert w.encoder_dialog is not None and w.reference_dialog is not None
-    assert w.legend_dialog is not None
-    assert w._exporter() is w._exporter()
+    w.dialogs.show_encoder()
+    w.dialogs.show_reference()
+    w.dialogs.show_legend()
+    assert w.dialogs.encoder_dialog is not None and w.dialogs.reference_dialog is not None
+    assert w.dialogs.legend_dialog is not None
+    assert w.dialogs.exporter is w.dialogs.exporter
     w.shutdown()

@@ -29,13 +29,13 @@ def test_builds_without_arguments_and_names(qtbot):
 
 
 def test_open_shows_file_title_size_and_read_only(window, demo_path, qtbot):
-    assert window.open_file(demo_path)
+    assert window.files.open_file(demo_path)
     doc = window.document
     assert doc.size == os.path.getsize(demo_path)
     assert demo_path.name in window.windowTitle() and "Read-only" in window.windowTitle()
-    assert window.status_readonly.text() == "Read-only" and window.status_readonly.isVisible()
-    assert f"{doc.size:,} bytes" == window.status_size.text()
-    assert window.status_cursor.text() == "0x0 (0)"
+    assert window.status_fields.read_only.text() == "Read-only" and window.status_fields.read_only.isVisible()
+    assert f"{doc.size:,} bytes" == window.status_fields.size.text()
+    assert window.status_fields.cursor.text() == "0x0 (0)"
     assert window.hex_view.visible_range()[0] == 0
     assert window.settings.recent_files()[0] == os.path.abspath(demo_path)
 
@@ -44,14 +44,14 @@ def test_title_escapes_a_name_that_is_not_utf8(window, tmp_path):
     name = os.fsencode(str(tmp_path)) + b"/caf\xe9-\xff.txt"
     with open(name, "wb") as f:
         f.write(b"abc")
-    assert window.open_file(name)
+    assert window.files.open_file(name)
     title = window.windowTitle()
     assert "caf\\xe9-\\xff.txt" in title
 
 
 @pytest.mark.parametrize("kind", ["missing", "directory", "fifo", "device"])
 def test_bad_paths_show_a_message_and_keep_the_document(window, demo_path, tmp_path, kind):
-    window.open_file(demo_path)
+    window.files.open_file(demo_path)
     before = window.document.source
     if kind == "missing":
         bad = tmp_path / "nope.txt"
@@ -62,7 +62,7 @@ def test_bad_paths_show_a_message_and_keep_the_document(window, demo_path, tmp_p
         os.mkfifo(bad)
     else:
         bad = "/dev/null"
-    assert not window.open_file(bad)
+    assert not window.files.open_file(bad)
     assert window.document.source is before
     assert window.error_box is not None and window.error_box.isVisible()
     words = {"missing": "no such file", "directory": "directory", "fifo": "FIFO",
@@ -75,7 +75,7 @@ def test_bad_paths_show_a_message_and_keep_the_document(window, demo_path, tmp_p
 def test_unreadable_file(window, write_file):
     path = write_file(b"secret")
     path.chmod(0)
-    assert not window.open_file(path)
+    assert not window.files.open_file(path)
     assert "permission" in window.last_error
 
 
@@ -110,7 +110,7 @@ def test_switch_dialect_recuts_a_cesu8_pair(opened, qtbot):
     assert doc.dialect == "cesu-8"
     u = doc.unit_at(4)
     assert (u.offset, u.length, u.kind, u.value) == (1, 6, K.VALID, 0x1F600)
-    assert "CESU-8" in w.status_dialect.text()
+    assert "CESU-8" in w.status_fields.dialect.text()
     w.hex_view.repaint()
     w.dialect_actions["utf-8"].trigger()
     assert doc.unit_at(4).kind == K.SURROGATE
@@ -126,13 +126,13 @@ def test_decode_from_here_and_clear_origin_by_shortcuts(opened, qtbot):
     assert doc.cursor == 3
     qtbot.keyClick(view, Qt.Key.Key_R, Qt.KeyboardModifier.ControlModifier)
     assert doc.origin == 3
-    assert w.status_resync.text() == "decoding from 0x3: 2 bytes lost, in step at 0x5"
+    assert w.status_fields.resync.text() == "decoding from 0x3: 2 bytes lost, in step at 0x5"
     assert doc.unit_at(3).kind == K.UNEXPECTED_CONTINUATION
     assert doc.unit_at(2).kind == K.TRUNCATED          # before the origin: its own stream
     view.repaint()
     qtbot.keyClick(view, Qt.Key.Key_R,
                    Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
-    assert doc.origin is None and w.status_resync.text() == ""
+    assert doc.origin is None and w.status_fields.resync.text() == ""
     assert doc.unit_at(3).offset == 2
 
 
@@ -149,7 +149,7 @@ def test_next_and_previous_problem(opened, qtbot):
     with qtbot.waitSignal(w.searchFinished, timeout=10_000) as blocker:
         qtbot.keyClick(view, Qt.Key.Key_F8)
     assert blocker.args == [None]
-    assert "no further problem" in w.status_note.text()
+    assert "no further problem" in w.status_fields.note.text()
     assert doc.cursor == data.index(b"\xff")
     with qtbot.waitSignal(w.searchFinished, timeout=10_000):
         qtbot.keyClick(view, Qt.Key.Key_F8, Qt.KeyboardModifier.ShiftModifier)
@@ -163,18 +163,18 @@ def test_status_bar_names_the_unit_and_the_selection(opened):
     w = opened("a€".encode() + b"\xe2\x82")
     doc = w.document
     doc.set_cursor(1)
-    assert w.status_unit.text() == "U+20AC EURO SIGN"
-    assert w.status_cursor.text() == "0x1 (1)"
+    assert w.status_fields.unit.text() == "U+20AC EURO SIGN"
+    assert w.status_fields.cursor.text() == "0x1 (1)"
     doc.set_cursor(4)
-    assert w.status_unit.text() == "truncated sequence, 2 bytes"
+    assert w.status_fields.unit.text() == "truncated sequence, 2 bytes"
     doc.set_selection(0, 4)
-    assert w.status_selection.text() == "selected 4 bytes"
+    assert w.status_fields.selection.text() == "selected 4 bytes"
 
 
 def test_settings_persist_between_windows(window, demo_path, qtbot):
     from inspector.gui.window.mainwindow import MainWindow
 
-    window.open_file(demo_path)
+    window.files.open_file(demo_path)
     window.set_byte_format("octal")
     window.set_bytes_per_row(32)
     window.set_offset_base("decimal")
@@ -197,7 +197,7 @@ def test_settings_persist_between_windows(window, demo_path, qtbot):
 def test_recent_files_keep_ten_and_open_from_the_menu(window, write_file):
     paths = [write_file(b"x", f"f{i}.txt") for i in range(12)]
     for p in paths:
-        window.open_file(p)
+        window.files.open_file(p)
     recent = window.settings.recent_files()
     assert len(recent) == 10 and recent[0] == str(paths[-1])
     window.recent_menu.aboutToShow.emit()
@@ -222,7 +222,7 @@ def test_close_and_reload(opened, write_file, qtbot):
 
 def test_legend_lists_every_kind_and_mark(window, qtbot):
     window.act_legend.trigger()
-    dlg = window.legend_dialog
+    dlg = window.dialogs.legend_dialog
     qtbot.waitUntil(dlg.isVisible)
     from PySide6.QtWidgets import QLabel
 
@@ -288,20 +288,20 @@ def test_worker_cancel_stops_between_steps(qtbot):
         w.cancel()
     assert w.wait(5)
     count = len(seen)
-    qtbot.wait(50)
+    qtbot.wait(50)   # a negative check: a worker that went on would add steps meanwhile
     assert len(seen) == count
 
 
 def test_scan_runs_in_the_background_and_is_cancelled_by_a_new_file(opened, write_file, qtbot):
     w = opened(b"abc \xff" * 1000)
     # Partial results arrive while the scan runs; wait for the complete one.
-    qtbot.waitUntil(lambda: w.scan_complete, timeout=20_000)
+    qtbot.waitUntil(lambda: w.scan_life.complete, timeout=20_000)
     assert w.document.scan is not None and w.document.scan.complete
-    assert w.status_verdict.text() and "scanning" not in w.status_verdict.text()
-    assert not w.progress.isVisible()
+    assert w.status_fields.verdict.text() and "scanning" not in w.status_fields.verdict.text()
+    assert not w.status_fields.progress.isVisible()
     w.dialect_actions["cesu-8"].trigger()    # restarts the scan
     other = write_file(b"plain", "other.txt")
-    w.open_file(other)
+    w.files.open_file(other)
     qtbot.waitUntil(lambda: w.document.scan is not None and w.document.scan.complete,
                     timeout=20_000)
     assert w.document.path == str(other)
@@ -311,7 +311,7 @@ def test_screenshot_of_the_demo(window, demo_path, tmp_path, qtbot):
     """The window on the demo sample, saved for a person to look at (the kept copy is
     resources/screenshots/main-window.png)."""
     window.resize(1200, 800)
-    assert window.open_file(demo_path)
+    assert window.files.open_file(demo_path)
     doc = window.document
     data = doc.read(0, doc.size)
     bad = data.find(b"\xc0\xaf")
@@ -320,8 +320,9 @@ def test_screenshot_of_the_demo(window, demo_path, tmp_path, qtbot):
     doc.set_anchor(max(0, doc.cursor - 12 * window.hex_view.bytes_per_row))
     # The scan starts once the user has been still a moment: the picture shows its
     # verdict, the problem list and the overview filled in.
-    qtbot.waitUntil(lambda: window.scan_complete, timeout=20_000)
-    qtbot.wait(50)
+    qtbot.waitUntil(lambda: window.scan_life.complete, timeout=20_000)
+    # A small file is scanned again for a finer overview: the picture shows that one.
+    qtbot.waitUntil(lambda: not window.overview.fine_scan_running, timeout=20_000)
     out = tmp_path / "main-window.png"
     assert window.grab().save(str(out))
     from PySide6.QtGui import QImage
@@ -339,9 +340,9 @@ def test_the_progress_bar_goes_with_the_result_not_with_the_thread(opened, qtbot
 
     monkeypatch.setattr(workers, "release_memory", lambda: time.sleep(0.5) or True)
     w = opened(b"abc \xff" * 1000)
-    qtbot.waitUntil(lambda: w.scan_complete, timeout=20_000)
-    assert not w.progress.isVisible()
-    assert not w.cancel_button.isVisible()
+    qtbot.waitUntil(lambda: w.scan_life.complete, timeout=20_000)
+    assert not w.status_fields.progress.isVisible()
+    assert not w.status_fields.cancel_button.isVisible()
 
 
 def test_the_font_database_chatter_is_silenced(qapp):

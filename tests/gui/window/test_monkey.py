@@ -345,7 +345,7 @@ class Monkey:
         getattr(self, "act_" + action[0].replace("-", "_"))(*action[1:])
 
     def act_open(self, name):
-        assert self.w.open_file(self.corpus[name]), self.w.last_error
+        assert self.w.files.open_file(self.corpus[name]), self.w.last_error
         self.cursor_shown, self.relayout_gap, self.stale_anchor_pane = True, False, None
         self.resize_gap = False
         self.ref = Reference()
@@ -353,7 +353,7 @@ class Monkey:
     def act_open_random(self, data):
         path = self.workdir / f"random-{next(self.counter)}.bin"
         path.write_bytes(data)
-        assert self.w.open_file(path), self.w.last_error
+        assert self.w.files.open_file(path), self.w.last_error
         self.cursor_shown, self.relayout_gap, self.stale_anchor_pane = True, False, None
         self.resize_gap = False
         self.ref = Reference()
@@ -431,12 +431,12 @@ class Monkey:
         if doc.origin is not None:
             r = doc.resync()
             assert r.origin == cursor and r.sync_offset >= cursor
-            assert f"0x{cursor:X}" in self.w.status_resync.text()
+            assert f"0x{cursor:X}" in self.w.status_fields.resync.text()
 
     def act_origin_clear(self):
         self.qtbot.keyClick(self.w.hex_view, KEY.Key_R,
                             MOD.ControlModifier | MOD.ShiftModifier)
-        assert self.doc.origin is None and self.w.status_resync.text() == ""
+        assert self.doc.origin is None and self.w.status_fields.resync.text() == ""
 
     def act_dialect(self, name, by_shortcut):
         if by_shortcut:
@@ -670,7 +670,7 @@ class Monkey:
         assert 0 <= start <= end <= size
         if size == 0:
             return
-        assert w.status_cursor.text() == f"0x{cursor:X} ({cursor:,})"
+        assert w.status_fields.cursor.text() == f"0x{cursor:X} ({cursor:,})"
         self.check_panes()
         # The unit under the cursor: the document, the decoder and an independent cut agree.
         mine = doc.unit_at(cursor)
@@ -683,9 +683,9 @@ class Monkey:
         else:
             assert mine.to_dict() == reference.to_dict(), (cursor, doc.origin, doc.dialect)
         if mine.kind == K.VALID:
-            assert w.status_unit.text().startswith(f"U+{mine.value:04X}")
+            assert w.status_fields.unit.text().startswith(f"U+{mine.value:04X}")
         else:
-            assert w.status_unit.text().startswith(K.title(mine.kind))
+            assert w.status_fields.unit.text().startswith(K.title(mine.kind))
 
 
 # --------------------------------------------------------------------------- the test
@@ -769,7 +769,7 @@ def test_text_pane_reads_only_around_the_view_in_a_large_file_of_lines(window, t
         return read(self, offset, length)
 
     monkeypatch.setattr(bytesource.FileSource, "read", recording_read)
-    assert window.open_file(path)
+    assert window.files.open_file(path)
     window.go_to((1 << 29) + 100)
     for view in (window.hex_view, window.text_view):
         view.viewport().repaint()

@@ -16,13 +16,13 @@ def mixed_bytes() -> bytes:
 
 
 def wait_scan(window, qtbot):
-    qtbot.waitUntil(lambda: window.scan_complete, timeout=20_000)
+    qtbot.waitUntil(lambda: window.scan_life.complete, timeout=20_000)
 
 
 def test_the_region_under_the_cursor(opened, qtbot):
     window = opened(mixed_bytes(), "mixed.txt")
     wait_scan(window, qtbot)
-    emap = window.document.scan.verdict.regions
+    emap = window.document.verdict.regions
     assert [r.encoding for r in emap] == ["utf-8", "cp1252", "utf-8"]
     boundary = emap.regions[1].start
     label = window.status_fields.region
@@ -44,7 +44,7 @@ def test_the_region_under_the_cursor(opened, qtbot):
 def test_out_of_the_way_for_plain_utf8(opened, qtbot):
     window = opened(corpus.MULTI.encode(), "plain.txt")
     wait_scan(window, qtbot)
-    assert len(window.document.scan.verdict.regions) == 1
+    assert len(window.document.verdict.regions) == 1
     label = window.status_fields.region
     qtbot.keyClick(window.hex_view, Qt.Key.Key_Right)
     assert label.text() == "" and not label.isVisibleTo(window)

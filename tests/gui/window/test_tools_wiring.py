@@ -63,11 +63,11 @@ def test_inspector_follows_the_cursor(opened):
 
 def test_statistics_and_problem_list_fill_from_the_scan(opened, qtbot):
     w = opened(b"ok \xc0\xaf and \xff\n" * 50)
-    qtbot.waitUntil(lambda: w.scan_complete, timeout=20_000)
+    qtbot.waitUntil(lambda: w.scan_life.complete, timeout=20_000)
     assert "problem" in w.statistics_dock.verdict_label.text().lower() or \
         w.statistics_dock.figures.errors > 0
     assert w.statistics_dock.figures.errors == 100
-    assert "scanning" not in w.status_verdict.text()
+    assert "scanning" not in w.status_fields.verdict.text()
     if w.problem_dock is not None:
         qtbot.waitUntil(lambda: w.problem_dock.model.total == 100, timeout=5000)
         w.problem_dock.go_to_row(1)
@@ -77,13 +77,13 @@ def test_statistics_and_problem_list_fill_from_the_scan(opened, qtbot):
 def test_encoder_opens_with_ctrl_e_and_its_find_goes_to_the_find_bar(opened, qtbot):
     w = opened("x € y €".encode())
     qtbot.keyClick(w.hex_view, Qt.Key.Key_E, CTRL)
-    dlg = w.encoder_dialog
+    dlg = w.dialogs.encoder_dialog
     assert dlg is not None and dlg.isVisible() and dlg.objectName() == "encoderDialog"
     if w.find_bar is None:
         return
     dlg.input.setText("€")
     target = dlg.find_target()
-    with qtbot.waitSignal(w.find_bar.matchesChanged, timeout=10_000):
+    with qtbot.waitSignal(w.document.matchesChanged, timeout=10_000):
         dlg.findRequested.emit(target)
     qtbot.waitUntil(lambda: not w.find_bar.busy, timeout=10_000)
     assert w.find_bar.isVisible()
@@ -95,8 +95,8 @@ def test_encoder_opens_with_ctrl_e_and_its_find_goes_to_the_find_bar(opened, qtb
 def test_reference_opens_with_f1(opened, qtbot):
     w = opened(b"abc")
     qtbot.keyClick(w.hex_view, Qt.Key.Key_F1)
-    assert w.reference_dialog is not None and w.reference_dialog.isVisible()
-    w.reference_dialog.close()
+    assert w.dialogs.reference_dialog is not None and w.dialogs.reference_dialog.isVisible()
+    w.dialogs.reference_dialog.close()
 
 
 def test_ctrl_c_copies_hex_in_the_hex_view_and_text_in_the_text_pane(opened, qtbot):
@@ -105,7 +105,7 @@ def test_ctrl_c_copies_hex_in_the_hex_view_and_text_in_the_text_pane(opened, qtb
     QGuiApplication.clipboard().clear()
     qtbot.keyClick(w.hex_view, Qt.Key.Key_C, CTRL)
     assert clipboard().upper().replace(" ", "") == "61E282AC"
-    assert "Copied 4 bytes" in w.status_note.text()
+    assert "Copied 4 bytes" in w.status_fields.note.text()
     if w.text_view is not None:
         w.text_view.setFocus()
         qtbot.keyClick(w.text_view, Qt.Key.Key_C, CTRL)
@@ -123,7 +123,7 @@ def test_copy_as_submenu_has_every_format(opened):
     w.document.set_selection(0, 3)
     w.copy_menu.actions()[1].trigger()
     assert clipboard().startswith("b'") and "\\xc0\\xaf" in clipboard()
-    assert w.status_note.text().startswith("Copied 3 bytes")
+    assert w.status_fields.note.text().startswith("Copied 3 bytes")
 
 
 def _has_color(image, color: QColor, tolerance: int = 40) -> bool:
@@ -148,7 +148,7 @@ def test_find_bar_keys_and_matches_painted_in_the_hex_view(opened, qtbot):
     bar.edit.setFocus()
     qtbot.keyClicks(bar.edit, "hay")
     w.document.set_cursor(0)
-    with qtbot.waitSignal(bar.matchesChanged, timeout=10_000):
+    with qtbot.waitSignal(bar.document.matchesChanged, timeout=10_000):
         qtbot.keyClick(w.hex_view, Qt.Key.Key_F3)
     qtbot.waitUntil(lambda: not bar.busy, timeout=10_000)
     assert w.document.selection == (7, 10)
@@ -171,7 +171,7 @@ def test_matches_in_finds_overlaps_by_binary_search():
 
     doc = Document()
     assert doc.matches_in(0, 10) == []
-    doc.matches = [(0, 3), (10, 20), (25, 26), (40, 41)]
+    doc.set_matches([(0, 3), (10, 20), (25, 26), (40, 41)])
     assert doc.matches_in(15, 30) == [(10, 20), (25, 26)]
     assert doc.matches_in(3, 10) == []
 
@@ -185,14 +185,14 @@ def test_overview_follows_the_hex_view(opened, qtbot):
 
 def test_exports_and_repair_from_the_window(opened, tmp_path, qtbot):
     w = opened(b"caf\xe9 ok \xc0\xaf\n" * 20)
-    exporter = w._exporter()
+    exporter = w.dialogs.exporter
     exporter.show_messages = False
     out = tmp_path / "out"
     out.mkdir()
     for kind in ("json", "csv", "html"):
         target = out / f"report.{kind}"
         with qtbot.waitSignal(exporter.done, timeout=20_000) as got:
-            task = w.export(kind, str(target))
+            task = w.dialogs.export(kind, str(target))
             assert task is not None
         assert got.args[0] == "finished", got.args
         assert target.stat().st_size > 0
@@ -200,9 +200,9 @@ def test_exports_and_repair_from_the_window(opened, tmp_path, qtbot):
     assert "sha256" in json.dumps(report)
     # The inspected file itself is refused.
     with qtbot.waitSignal(exporter.done, timeout=5000) as got:
-        w.export("json", str(w.document.path))
+        w.dialogs.export("json", str(w.document.path))
     assert got.args[0] == "refused"
-    dlg = w.show_repair(str(out / "repaired.txt"))
+    dlg = w.dialogs.show_repair(str(out / "repaired.txt"))
     assert dlg is not None and dlg.isVisible()
     dlg.set_policy("cp1252")
     dlg.save()

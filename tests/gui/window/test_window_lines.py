@@ -45,32 +45,32 @@ def test_document_line_column_is_scans(opened, qtbot):
 
 def test_status_bar_follows_the_cursor(opened, qtbot):
     w = opened(TEXT)
-    assert w.status_line.text() == "Ln 1, Col 1"
+    assert w.status_fields.line.text() == "Ln 1, Col 1"
     qtbot.keyClick(w.hex_view, Qt.Key.Key_End, Qt.KeyboardModifier.ControlModifier)
     last = TEXT.rindex(b"\n") + 1
     assert w.document.cursor == len(TEXT) - 1
-    assert w.status_line.text() == f"Ln 4, Col {len(TEXT) - last}"
+    assert w.status_fields.line.text() == f"Ln 4, Col {len(TEXT) - last}"
     qtbot.keyClick(w.hex_view, Qt.Key.Key_Home, Qt.KeyboardModifier.ControlModifier)
     qtbot.keyClick(w.hex_view, Qt.Key.Key_Right)  # "p" -> "r"
-    assert w.status_line.text() == "Ln 1, Col 2"
+    assert w.status_fields.line.text() == "Ln 1, Col 2"
 
 
 def test_goto_line_and_column(opened, qtbot):
     w = opened(TEXT)
     _goto(w, qtbot, "L2")
     assert w.document.cursor == TEXT.index(b"second")
-    assert w.status_line.text() == "Ln 2, Col 1"
+    assert w.status_fields.line.text() == "Ln 2, Col 1"
     _goto(w, qtbot, "3:7")   # "third C0 AF": the overlong makes columns 7 and 8
     assert w.document.cursor == TEXT.index(b"\xc0\xaf")
     _goto(w, qtbot, "3:9")
     assert w.document.cursor == TEXT.index(b"\xc0\xaf") + 2
-    assert w.status_line.text() == "Ln 3, Col 9"
+    assert w.status_fields.line.text() == "Ln 3, Col 9"
     dialog = _goto(w, qtbot, "L99")
     assert dialog.isVisible() and "past the last line" in dialog.message.text()
     dialog.reject()
     _goto(w, qtbot, "L2:100")   # past the end of the line: its LF
     assert w.document.cursor == TEXT.index(b"\n", TEXT.index(b"second"))
-    assert "ends at column" in w.status_note.text()
+    assert "ends at column" in w.status_fields.note.text()
     _goto(w, qtbot, "0x3")       # offsets as before
     assert w.document.cursor == 3
 
@@ -91,25 +91,25 @@ def big(tmp_path):
 
 def test_big_file_before_and_after_the_scan(window, qtbot, big):
     # Open without a scan: the line is not known past the direct limit.
-    window.background.start_scan_if_needed = lambda: None
-    assert window.open_file(big)
+    window.scan_life.auto_start = False
+    assert window.files.open_file(big)
     d = window.document
     assert d.scan is None
     d.set_cursor(40 << 20)
-    assert window.status_line.text() == "Ln ?"
-    assert "not reached" in window.status_line.toolTip()
+    assert window.status_fields.line.text() == "Ln ?"
+    assert "not reached" in window.status_fields.line.toolTip()
     dialog = _goto(window, qtbot, "L50")
     assert dialog.isVisible() and "has not reached line 50" in dialog.message.text()
     dialog.reject()
     # Near the start it is counted directly.
     d.set_cursor(5)
-    assert window.status_line.text() == "Ln 1, Col 6"
+    assert window.status_fields.line.text() == "Ln 1, Col 6"
     with qtbot.waitSignal(window.scanFinished, timeout=60000):
-        window.start_scan()
+        window.scan_life.start()
     d.set_cursor(40 << 20)
-    assert window.status_line.text() == "Ln 41, Col 1"
+    assert window.status_fields.line.text() == "Ln 41, Col 1"
     d.set_cursor((40 << 20) + 10)   # NUL bytes: each a character
-    assert window.status_line.text() == "Ln 41, Col 11"
+    assert window.status_fields.line.text() == "Ln 41, Col 11"
     _goto(window, qtbot, "L50:3")
     assert d.cursor == 49 * (1 << 20) + 2
     dialog = _goto(window, qtbot, "L66")
@@ -119,7 +119,7 @@ def test_big_file_before_and_after_the_scan(window, qtbot, big):
 
 def test_problem_list_has_lines(opened, qtbot):
     w = opened(TEXT)
-    if not w.scan_complete:
+    if not w.scan_life.complete:
         with qtbot.waitSignal(w.scanFinished, timeout=10000):
             pass
     dock = w.problem_dock
@@ -133,7 +133,7 @@ def test_problem_list_has_lines(opened, qtbot):
 
 def test_hex_view_line_numbers(opened, qtbot, tmp_path):
     w = opened(TEXT * 3)
-    if not w.scan_complete:
+    if not w.scan_life.complete:
         with qtbot.waitSignal(w.scanFinished, timeout=10000):
             pass
     assert not w.act_line_numbers.isChecked()
@@ -156,7 +156,7 @@ def test_line_number_tags_leave_the_digits_visible(opened, qtbot):
     from PySide6.QtGui import QFontMetricsF
 
     w = opened(TEXT * 3)
-    if not w.scan_complete:
+    if not w.scan_life.complete:
         with qtbot.waitSignal(w.scanFinished, timeout=10000):
             pass
     view = w.hex_view

@@ -1,0 +1,62 @@
+"""The scan's one owner: it follows the document's file and dialect, hands the document
+snapshots while it runs and the finished result with its verdict once."""
+
+from __future__ import annotations
+
+from inspector.core.source.bytesource import MemorySource
+from inspector.gui.document import Document
+from inspector.gui.scanlife import ScanLife
+
+
+def _life(qtbot, write_file, data=b"caf\xe9 " * 2000):
+    doc = Document()
+    life = ScanLife(doc)
+    doc.open_path(write_file(data))
+    return doc, life
+
+
+def test_opening_a_file_scans_it_and_hands_over_the_verdict(qtbot, write_file):
+    doc, life = _life(qtbot, write_file)
+    seen = []
+    doc.scanChanged.connect(seen.append)
+    with qtbot.waitSignal(life.finished, timeout=20_000) as done:
+        pass
+    result = done.args[0]
+    assert result is doc.scan and result.complete and not result.is_snapshot
+    assert life.complete and not life.running
+    assert doc.verdict is not None and doc.verdict.code == "legacy_charset"
+    # Everything before the end was a snapshot of the same scan.
+    assert seen[-1] is result
+    assert all(s.is_snapshot and s.scan_id == result.scan_id for s in seen[:-1])
+
+
+def test_a_new_dialect_scans_again_and_forgets_the_old_scan(qtbot, write_file):
+    doc, life = _life(qtbot, write_file)
+    qtbot.waitUntil(lambda: life.complete, timeout=20_000)
+    first = doc.scan
+    with qtbot.waitSignal(life.started):
+        doc.set_dialect("cesu-8")
+    assert doc.scan is None and life.running
+    qtbot.waitUntil(lambda: life.complete, timeout=20_000)
+    assert doc.scan is not first and doc.scan.dialect == "cesu-8"
+
+
+def test_closing_stops_the_scan_and_memory_is_never_scanned(qtbot, write_file, held_scan):
+    doc, life = _life(qtbot, write_file)
+    qtbot.waitUntil(lambda: life.running, timeout=10_000)
+    doc.set_source(MemorySource(b"", name="(no file)"))
+    assert not life.running and doc.scan is None
+    doc.set_dialect("cesu-8")
+    assert not life.running
+
+
+def test_without_auto_start_only_start_scans(qtbot, write_file):
+    doc = Document()
+    life = ScanLife(doc)
+    life.auto_start = False
+    doc.open_path(write_file(b"abc"))
+    doc.set_dialect("cesu-8")
+    assert not life.running and doc.scan is None
+    with qtbot.waitSignal(life.finished, timeout=20_000):
+        life.start()
+    assert doc.scan.complete and doc.scan.dialect == "cesu-8"
