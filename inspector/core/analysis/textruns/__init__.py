@@ -4,7 +4,7 @@
 from inspector.core.analysis.textruns.finder import (ALL, DEFAULT_MIN_CHARS, ENCODINGS, UTF8,
                                                      UTF16BE, UTF16LE, RunBatch, ScriptSets,
                                                      encodings_of, find_runs)
-from inspector.core.analysis.textruns.text import run_text
+from inspector.core.analysis.textruns.text import decode_run, run_text, texts_utf8
 
 __all__ = ["ALL", "DEFAULT_MIN_CHARS", "ENCODINGS", "UTF8", "UTF16BE", "UTF16LE", "RunBatch",
-           "ScriptSets", "encodings_of", "find_runs", "run_text"]
+           "ScriptSets", "decode_run", "encodings_of", "find_runs", "run_text", "texts_utf8"]

@@ -17,9 +17,8 @@ from inspector.core.units import kinds as K
 from inspector.core.units.boundaries import chunk_end
 from inspector.core.units.chartables import COMMON, SCRIPT_NAMES, printable_table, script_table
 from inspector.core.analysis.textruns.masks import PAD, BlockRuns, utf8_block, utf16_block
+from inspector.core.analysis.textruns.text import ENCODINGS, UTF8, UTF16BE, UTF16LE
 
-UTF8, UTF16LE, UTF16BE = "utf-8", "utf-16-le", "utf-16-be"
-ENCODINGS = (UTF8, UTF16LE, UTF16BE)
 ALL = "all"
 DEFAULT_MIN_CHARS = 4  # as GNU strings
 BLOCK_SIZE = 4 << 20  # bytes per block: big enough for numpy, small enough for the caches
@@ -77,7 +76,8 @@ class RunBatch:
     """Runs as parallel arrays, in offset order: ``offset``, ``length`` (bytes),
     ``chars``, ``encoding`` (index in ENCODINGS), ``damaged_before``, ``damaged_after``,
     ``script_set`` (index in the finder's :class:`ScriptSets`). ``done``: bytes of the
-    source looked at so far (progress)."""
+    source looked at so far (progress). ``data`` / ``data_offset``: the bytes the finder
+    read last and where they start (a run inside them needs no read for its text)."""
 
     FIELDS = ("offset", "length", "chars", "encoding", "damaged_before", "damaged_after",
               "script_set")
@@ -87,6 +87,16 @@ class RunBatch:
         for name in self.FIELDS:
             setattr(self, name, arrays[name])
         self.done = done
+        self.data = b""
+        self.data_offset = 0
+
+    def raw(self, i: int, source) -> bytes:
+        """The bytes of run ``i``."""
+        off, length = int(self.offset[i]), int(self.length[i])
+        k = off - self.data_offset
+        if 0 <= k and k + length <= len(self.data):
+            return self.data[k:k + length]
+        return source.read(off, length)
 
     def __len__(self):
         return len(self.offset)
@@ -176,6 +186,7 @@ def find_runs(source: ByteSource, encodings=(UTF8,), min_chars: int = DEFAULT_MI
         limit = min((s.open.offset for s in streams if s.open is not None), default=None)
         out, pending = _release(pending, limit)
         out.done = done if not final else end
+        out.data, out.data_offset = data, lo
         yield out
         if final:
             break
