@@ -21,7 +21,8 @@ from inspector.core.analysis.textruns.text import ENCODINGS, UTF8, UTF16BE, UTF1
 
 ALL = "all"
 DEFAULT_MIN_CHARS = 4  # as GNU strings
-BLOCK_SIZE = 4 << 20  # bytes per block: big enough for numpy, small enough for the caches
+BLOCK_SIZE = 1 << 20  # bytes per block: big enough for numpy, small enough for the caches
+# (measured on a 512 MiB disk image: 1 MiB blocks 15-20 % quicker than 4 MiB)
 
 
 def encodings_of(option: str) -> tuple[str, ...]:

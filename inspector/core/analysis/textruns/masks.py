@@ -18,6 +18,7 @@ from inspector.core.units.chartables import COMMON, INHERITED, LATIN, UNKNOWN
 from inspector.core.scan.kernels.codes import LEAD_LENGTH, PAYLOAD, SMALLEST_VALUE
 
 PAD = 8  # bytes a UTF-8 block carries past its end (zeros at the end of the data)
+PAYLOAD8 = PAYLOAD.astype(np.uint8)
 
 
 def _byte_table(pred) -> bytes:
@@ -166,33 +167,130 @@ def script_counts(starts, ends, positions, sids, extra=None) -> list[dict]:
 
 # ------------------------------------------------------------------------- UTF-8
 
+_LEAD_RANGE = {d: (0xC2, 0xF4) for d in K.DIALECTS}
+_LEAD_RANGE[K.FSS_UTF] = (0xC2, 0xFD)
+COMPACT_BELOW = 0.5  # share of a block in candidate regions under which they are gathered
+
+
 def utf8_block(data: bytes, n: int, dialect: str, min_chars: int, printable: np.ndarray,
                scripts: np.ndarray | None) -> BlockRuns:
     """Text runs of ``data[:n]`` in a UTF-8 dialect. ``data[0]`` starts a unit, ``n`` is a
     boundary that no unit (nor, in the pair dialects, surrogate pair) crosses, and
-    ``data`` holds at least ``PAD`` bytes past ``n`` (zeros at the end of the data)."""
+    ``data`` holds at least ``PAD`` bytes past ``n`` (zeros at the end of the data).
+
+    First a superset of the bytes of runs, from byte classes alone (a few vector
+    operations): printable ASCII, a lead followed by a continuation byte, a continuation
+    byte after a lead or a continuation byte. Only its stretches of at least ``min_chars``
+    bytes (and those at the block's edges) can hold a run; in binary data they are a few
+    per cent of the bytes, and only they are cut exactly (:func:`_utf8_exact`)."""
+    b = np.frombuffer(data, dtype=np.uint8)
+    if n == 0:
+        return BlockRuns(0, *(np.zeros(0, np.int64),) * 3, np.zeros(0, bool), np.zeros(0, bool),
+                         [] if scripts is not None else None, True, True)
+    m = b[:n + 1]
+    cont = m.view(np.int8) < -64
+    lo, hi = _LEAD_RANGE[dialect]
+    lead = (m - np.uint8(lo)) < (hi - lo + 1)
+    if dialect == K.MUTF8:
+        lead |= m == 0xC0
+    sup = ((m[:n] - np.uint8(0x20)) < 0x5F) | (m[:n] == 0x09)
+    sup |= lead[:n] & cont[1:]
+    after_lead = lead[:n - 1] | cont[:n - 1]
+    sup[1:] |= cont[1:n] & after_lead
+    regions_s, regions_e = mask_runs(sup.view(np.uint8), min_chars)
+    covered = int((regions_e - regions_s).sum())
+    if covered >= COMPACT_BELOW * n:
+        return _utf8_exact(data, n, dialect, min_chars, printable, scripts)
+    if not len(regions_s):
+        first_last = _edge_validity(data, n, dialect)
+        return BlockRuns(n, *(np.zeros(0, np.int64),) * 3, np.zeros(0, bool), np.zeros(0, bool),
+                         [] if scripts is not None else None, *first_last)
+    # Gather the regions, a zero byte after each (it ends any unit and any run) but one
+    # that ends the block.
+    lens = regions_e - regions_s
+    sep = (regions_e < n).astype(np.int64)
+    slot = lens + sep
+    total = int(slot.sum())
+    first = np.cumsum(slot) - slot
+    pos = np.repeat(regions_s - first, slot) + np.arange(total, dtype=np.int64)
+    ext = np.concatenate((b[:n], np.zeros(1, np.uint8)))
+    pos[(first + lens)[sep == 1]] = n  # the separators point at the zero
+    sub = ext[pos].tobytes() + bytes(PAD)
+    inner = _utf8_exact(sub, total, dialect, min_chars, printable, scripts)
+    starts = pos[inner.starts]
+    ends = pos[inner.ends - 1] + 1
+    keep = (inner.chars >= min_chars) | (starts == 0) | (ends == n)
+    before, after = inner.damaged_before, inner.damaged_after
+    # At a region's edge the neighbour is no region byte: a damaged unit iff it is not
+    # ASCII (see the contract's reasoning in the module's docstring).
+    at_s = _member(starts, regions_s)
+    before = np.where(at_s, b[np.maximum(starts - 1, 0)] >= 0x80, before)
+    at_e = _member(ends, regions_e)
+    after = np.where(at_e, b[np.minimum(ends, n - 1 + PAD)] >= 0x80, after)
+    first_last = _edge_validity(data, n, dialect)
+    counts = inner.script_counts
+    if counts is not None:
+        counts = [c for c, k in zip(counts, keep.tolist()) if k]
+    return BlockRuns(n, starts[keep], ends[keep], inner.chars[keep], before[keep], after[keep],
+                     counts, *first_last)
+
+
+def _member(values: np.ndarray, sorted_set: np.ndarray) -> np.ndarray:
+    """Whether each value is in ``sorted_set`` (both sorted)."""
+    k = np.minimum(np.searchsorted(sorted_set, values), len(sorted_set) - 1)
+    return sorted_set[k] == values
+
+
+def _edge_validity(data: bytes, n: int, dialect: str) -> tuple[bool, bool]:
+    """Whether the unit at the block's first byte, and the one holding its last byte,
+    are valid (cut by the decoder: a few bytes)."""
+    from inspector.core.units.decoder import cut
+
+    head = cut(data[:8], 0, dialect, final=False, stop=1)
+    q = n - 1
+    while q > 0 and q > n - 8 and 0x80 <= data[q] <= 0xBF:
+        q -= 1
+    if dialect in K.PAIR_DIALECTS and q >= 3:
+        q -= 3  # a pair's second half: cut from the first
+    units = cut(data[q:n], q, dialect, final=True)
+    tail = [u for u in units if u.offset <= n - 1 < u.end]
+    return (head[0].is_valid if head else True), (tail[0].is_valid if tail else True)
+
+
+def _utf8_exact(data: bytes, n: int, dialect: str, min_chars: int, printable: np.ndarray,
+                scripts: np.ndarray | None) -> BlockRuns:
+    """:func:`utf8_block` without the superset: every unit of ``data[:n]`` is cut."""
     u = np.frombuffer(data, dtype=np.uint8)
-    cont = np.frombuffer(data.translate(T_CONT), dtype=np.uint8)
-    lead = np.frombuffer(data.translate(_LEADS[dialect]), dtype=np.uint8)
-    cand = np.flatnonzero(lead[:n] & cont[1:n + 1])
-    g = np.frombuffer(bytearray(data.translate(T_ASCII_PRINTABLE)), dtype=np.uint8)
+    m = u[:n + 1]
+    cont = m.view(np.int8) < -64
+    lo, hi = _LEAD_RANGE[dialect]
+    lead = (m[:n] - np.uint8(lo)) < (hi - lo + 1)
+    if dialect == K.MUTF8:
+        lead |= m[:n] == 0xC0
+    cand = np.flatnonzero(lead & cont[1:])
+    g = (((m[:n] - np.uint8(0x20)) < 0x5F) | (m[:n] == 0x09)).view(np.uint8)
     starts_v = ends_v = np.zeros(0, np.int64)
-    good_p = good_v = np.zeros(0, np.int64)
+    good_p = good_v = good_l = np.zeros(0, np.int64)
     pair_heads = None
     if len(cand):
         b0 = u[cand]
-        L = LEAD_LENGTH[b0].astype(np.int64)
-        taken = np.ones(len(cand), np.int64)  # the lead, then continuation bytes in a row
-        more = np.ones(len(cand), bool)
-        v = b0.astype(np.int64) & PAYLOAD[L]
-        for j in range(1, int(L.max())):
-            need = L > j
-            more &= ~need | (cont[cand + j] == 1)
-            taken += more & need
-            v = np.where(need, (v << 6) | (u[cand + j] & 0x3F), v)
+        L = LEAD_LENGTH[b0]
+        v = (b0 & PAYLOAD8[L]).astype(np.int32)
+        b1 = u[cand + 1]
+        v = (v << 6) | (b1 & 0x3F)
+        taken = np.ones(len(cand), np.uint8) + 1  # the lead and b1 (a continuation byte)
+        maxl = int(L.max())
+        if maxl > 2:
+            more = np.ones(len(cand), bool)
+            for j in range(2, maxl):
+                need = L > j
+                bj = u[cand + j]
+                more &= (bj.view(np.int8) < -64) | ~need
+                taken += more & need
+                v = np.where(need, (v << 6) | (bj & 0x3F), v)
         complete = taken == L
         valid = complete & (v >= SMALLEST_VALUE[L])
-        length = L
+        length = L.astype(np.int64)
         if dialect == K.MUTF8:
             valid |= complete & (L == 2) & (v == 0)
         if dialect != K.FSS_UTF:
@@ -206,35 +304,32 @@ def utf8_block(data: bytes, n: int, dialect: str, min_chars: int, printable: np.
         v = v[keep]
         ends_v = starts_v + length
         ok = v < 0x110000
-        good = np.zeros(len(v), bool)
-        good[ok] = printable[v[ok]]
+        good = ok & printable[np.where(ok, v, 0)]
         good_p = starts_v[good]
         good_v = v[good]
-        gl = length[good]
-        for j in range(int(gl.max()) if len(gl) else 0):
-            g[good_p[gl > j] + j] = 1
-    g = g[:n]
+        good_l = length[good]
+        for j in range(int(good_l.max()) if len(good_l) else 0):
+            g[good_p[good_l > j] + j] = 1
     runs_s, runs_e = mask_runs(g, min_chars)
-    nbytes = runs_e - runs_s
-    chars = nbytes - _segment_sums(cont, runs_s, runs_e)
-    if pair_heads is not None and len(pair_heads):
-        # A CESU-8 pair is one character but two non-continuation bytes.
-        good_pairs = np.intersect1d(pair_heads, good_p)
-        chars -= (np.searchsorted(good_pairs, runs_e) - np.searchsorted(good_pairs, runs_s))
+    # Characters: bytes, less the continuation bytes of the good units inside.
+    # (A CESU-8 pair is one character of 6 bytes: 5 of them are not characters.)
+    extra = np.concatenate(([0], np.cumsum(good_l - 1))) if len(good_l) else np.zeros(1, np.int64)
+    i_s = np.searchsorted(good_p, runs_s)
+    i_e = np.searchsorted(good_p, runs_e)
+    chars = (runs_e - runs_s) - (extra[i_e] - extra[i_s])
     keep = (chars >= min_chars) | (runs_s == 0) | (runs_e == n)
     runs_s, runs_e, chars = runs_s[keep], runs_e[keep], chars[keep]
 
     def valid_at(q):
-        ascii_ = u[q] < 0x80
-        return ascii_ | _covered(q, starts_v, ends_v)
+        return (u[q] < 0x80) | _covered(q, starts_v, ends_v)
 
     before = ~valid_at(np.maximum(runs_s - 1, 0))
-    after = ~valid_at(np.minimum(runs_e, n - 1) if n else runs_e)
-    edge = valid_at(np.array([0, max(n - 1, 0)]))
+    after = ~valid_at(np.minimum(runs_e, n - 1))
+    edge = valid_at(np.array([0, n - 1]))
     counts = None
     if scripts is not None:
-        letters = np.frombuffer(data.translate(T_ASCII_LETTER), dtype=np.uint8)
-        latin = _segment_sums(letters, runs_s, runs_e)
+        lat = ((m[:n + 1] | np.uint8(0x20)) - np.uint8(0x61)) < 26
+        latin = _segment_sums(lat.view(np.uint8), runs_s, runs_e)
         sids = scripts[good_v] if len(good_v) else np.zeros(0, np.uint8)
         real = ~_IGNORED_SCRIPTS[sids]
         counts = script_counts(runs_s, runs_e, good_p[real], sids[real].astype(np.int64),
