@@ -280,8 +280,10 @@ class TextRunsDock(QDockWidget):
         fixed = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
         self.table.setFont(fixed)
         header = self.table.horizontalHeader()
-        for col in range(4):
+        for col in range(3):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(3, QHeaderView.ResizeMode.Interactive)
+        header.resizeSection(3, 150)  # a few script names; the tooltip-free rest is cut
         header.setStretchLastSection(True)
         self.table.verticalHeader().setDefaultSectionSize(
             self.table.fontMetrics().height() + 4)
