@@ -1,5 +1,5 @@
-"""The command line: ``utf8-inspector [PATH]`` opens the window; ``units`` and ``scan``
-are the Qt-free subcommands. Each subcommand lives in its own module and is imported
+"""The command line: ``utf8-inspector [PATH]`` opens the window; ``units``, ``scan`` and
+``strings`` are the Qt-free subcommands. Each subcommand lives in its own module and is imported
 only when it is used, so the command line never loads Qt unless it opens the window."""
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from inspector.cli.common import EXIT_OK
 SUBCOMMANDS = {
     "units": "inspector.cli.units",
     "scan": "inspector.cli.scan",
+    "strings": "inspector.cli.strings",
 }
 
 

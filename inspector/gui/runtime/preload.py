@@ -15,13 +15,15 @@ from __future__ import annotations
 import numpy
 
 from inspector.core.analysis import (copyformats, findings, judgedscan, search, summary,
-                                     triage, verdict)
+                                     textruns, triage, verdict)
+from inspector.core.analysis.textruns import export as textruns_export
 from inspector.core.analysis.encodings import families
 from inspector.core.scan import blockindex, lines, navigation, pagecut, scanner, tally
 from inspector.core.source import bytesource
 from inspector.core.units import decoder, unitinfo
 
 # Named here so that they count as used; importing them was the point.
-PRELOADED = (numpy, copyformats, findings, judgedscan, search, summary, triage, verdict,
+PRELOADED = (numpy, copyformats, findings, judgedscan, search, summary, textruns,
+             textruns_export, triage, verdict,
              families, blockindex, lines, navigation, pagecut, scanner, tally, bytesource,
              decoder, unitinfo)

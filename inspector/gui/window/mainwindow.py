@@ -41,6 +41,7 @@ from inspector.gui.docks.findings import FindingsDock
 from inspector.gui.docks.foldertriage import FolderTriageDock
 from inspector.gui.docks.inspectordock import SequenceInspector
 from inspector.gui.docks.statistics import StatisticsDock
+from inspector.gui.docks.textruns import TextRunsDock
 from inspector.gui.document import Document
 from inspector.gui.look.scrollstyle import flat_scroll_bars
 from inspector.gui.panes import overview
@@ -226,9 +227,12 @@ class MainWindow(QMainWindow):
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.triage_dock)
         self.tabifyDockWidget(self.problem_dock, self.triage_dock)
         self.triage_dock.hide()
+        self.text_runs_dock = TextRunsDock(d, self.findings, self)
+        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.text_runs_dock)
+        self.tabifyDockWidget(self.problem_dock, self.text_runs_dock)
         self.problem_dock.raise_()
         self.docks = [self.inspector_dock, self.statistics_dock, self.problem_dock,
-                      self.findings_dock, self.triage_dock]
+                      self.findings_dock, self.triage_dock, self.text_runs_dock]
         for dock in self.docks:
             dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetClosable
                              | QDockWidget.DockWidgetFeature.DockWidgetMovable
@@ -473,6 +477,7 @@ class MainWindow(QMainWindow):
             return
         self.background.cancel_all()
         self.triage_dock.cancel()
+        self.text_runs_dock.cancel()
         self.file_watch.stop()
         self.settings.save_window(self.saveGeometry(), self.saveState(), self.splitter.saveState())
         self.settings.sync()
@@ -485,6 +490,8 @@ class MainWindow(QMainWindow):
         self.triage_dock.cancel()
         if worker is not None:
             worker.wait(timeout)
+        self.text_runs_dock.cancel()
+        self.text_runs_dock.wait(timeout)
         self.file_watch.stop()
         self.find_bar.cancel()
         self.find_bar.wait(timeout)
