@@ -167,7 +167,10 @@ def opened(window, write_file, qtbot):
         path = write_file(data, name)
         assert window.files.open_file(path)
         window.hex_view.setFocus()
-        qtbot.wait(1)
+        # The scan of the file starts from the event loop, once the file is open.
+        life = window.scan_life
+        qtbot.waitUntil(lambda: not life.auto_start or life.running
+                        or window.document.scan is not None)
         return window
     return open_
 

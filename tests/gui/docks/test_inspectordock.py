@@ -278,10 +278,10 @@ def test_moving_on_cancels_the_count(make, qtbot):
     data = "héllo €😀 ".encode() * (1024 * 1024 // 14)
     doc, dock = make(data)
     doc.set_selection(0, len(data))
-    worker = dock._worker
+    worker = dock.summary_worker
     assert worker is not None
     doc.set_cursor(3)  # the selection is gone: back to the unit view
-    assert worker.is_cancelled() and dock._worker is None
+    assert worker.is_cancelled() and dock.summary_worker is None
     assert worker.wait(10)
     qtbot.wait(20)  # let any late signal arrive: it must not bring the summary back
     assert dock.summary is None and dock.unit is not None
@@ -316,7 +316,9 @@ def test_fewer_facts_empty_rows_instead_of_hiding_them(make):
     doc.set_cursor(2)      # a stray byte: fewer rows
     few = len(dock.facts)
     assert few < many
-    rows = grid._rows
+    lay = grid.layout()
+    rows = [(lay.itemAtPosition(r, 0).widget(), lay.itemAtPosition(r, 1).widget())
+            for r in range(lay.rowCount())]
     assert all(not name.isHidden() and not value.isHidden() for name, value in rows[:many])
     assert all(name.text() == "" and value.text() == "" for name, value in rows[few:many])
     assert all(name.isHidden() for name, _ in rows[grid.SHOWN_ROWS:])  # never needed yet
@@ -387,9 +389,10 @@ def test_the_dock_primes_its_problem_widgets_once_shown_and_shows_what_it_showed
     primed stray byte stays in view or in what the dock copies."""
     w = opened(b"abc\x80def")
     dock = w.inspector_dock
-    # The prime runs from the event loop after the first show, then the dock shows
-    # its own unit again.
-    qtbot.waitUntil(lambda: dock._primed and dock.dialect_table.isHidden(), timeout=2000)
+    # The prime runs from the event loop after the first show (it makes the table's
+    # items), then the dock shows its own unit again.
+    qtbot.waitUntil(lambda: dock.dialect_table.rowCount() == len(K.DIALECTS)
+                    and dock.dialect_table.isHidden(), timeout=2000)
     assert dock.dialect_table.rowCount() == len(K.DIALECTS)   # items made, kept
     assert dock.dialect_table.isHidden() and dock.explanation.isHidden()
     assert dock.dialect_rows == [] and "80" not in dock.text().split("Hex: ")[1][:3]
