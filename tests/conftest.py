@@ -2,6 +2,8 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
+
 # Headless unless a display is given: Qt's offscreen platform needs no X server.
 if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -15,3 +17,13 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 SAMPLES = ROOT / "resources" / "samples"
+
+
+@pytest.fixture
+def write_file(tmp_path):
+    """``write_file(data, name)``: a file in this test's folder holding ``data``."""
+    def write(data: bytes, name: str = "sample.bin") -> Path:
+        path = tmp_path / name
+        path.write_bytes(data)
+        return path
+    return write

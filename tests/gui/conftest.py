@@ -1,5 +1,6 @@
-"""Fixtures for the window's tests: sample files in tmp_path, a window, and settings
-that never touch the real ones (an INI path per test)."""
+"""Fixtures for the window's tests: a document holding given bytes, a widget on it shown
+and sized, a window with a file open, and settings and findings that never touch the real
+ones (a folder per test)."""
 
 from __future__ import annotations
 
@@ -47,12 +48,93 @@ def mixed() -> bytes:
 
 
 @pytest.fixture
-def write_file(tmp_path):
-    def write(data: bytes, name: str = "sample.bin") -> Path:
-        path = tmp_path / name
+def document_of():
+    """``document_of(data, name=...)``: a Document holding ``data`` in memory (no file)."""
+    from inspector.core.source.bytesource import MemorySource
+    from inspector.gui.document import Document
+
+    def make(data: bytes, name: str = "<memory>"):
+        doc = Document()
+        doc.set_source(MemorySource(data, name=name))
+        return doc
+    return make
+
+
+@pytest.fixture
+def open_document():
+    """``open_document(path)``: a Document with this file open read-only (closed after
+    the test)."""
+    from inspector.gui.document import Document
+
+    docs = []
+
+    def make(path):
+        doc = Document()
+        doc.open_path(path)
+        docs.append(doc)
+        return doc
+    yield make
+    for doc in docs:
+        doc.source.close()
+
+
+@pytest.fixture
+def document_on_file(open_document, write_file):
+    """``document_on_file(data, name)``: a Document with a file holding ``data`` open
+    read-only (closed after the test)."""
+    return lambda data, name="sample.bin": open_document(write_file(data, name))
+
+
+@pytest.fixture
+def evidence_file(tmp_path):
+    """``evidence_file(data, name)``: a file holding ``data`` in an ``evidence`` folder,
+    with a fixed modification time (so a test can tell it was never written)."""
+    def make(data: bytes, name: str = "mixed.txt") -> Path:
+        path = tmp_path / "evidence" / name
+        path.parent.mkdir(exist_ok=True)
         path.write_bytes(data)
+        os.utime(path, ns=(1_600_000_000_000_000_000, 1_600_000_000_000_000_000))
         return path
-    return write
+    return make
+
+
+def _sized(widget, width: int | None, height: int | None) -> None:
+    """Resize when a size is given; a side not given keeps the widget's size hint."""
+    if width is not None or height is not None:
+        hint = widget.sizeHint()
+        widget.resize(hint.width() if width is None else width,
+                      hint.height() if height is None else height)
+
+
+@pytest.fixture
+def shown(qtbot):
+    """``shown(widget, width, height)``: the widget, owned by qtbot, resized (a side not
+    given keeps its size hint; neither: its own size), shown and exposed."""
+    def show(widget, width: int | None = None, height: int | None = None):
+        qtbot.addWidget(widget)
+        _sized(widget, width, height)
+        widget.show()
+        qtbot.waitExposed(widget)
+        return widget
+    return show
+
+
+@pytest.fixture
+def widget_on(document_of, shown, qtbot):
+    """``widget_on(Widget, data, width, height, show=True, name=...)``: ``(document,
+    widget)``, the widget built on a document holding ``data``; shown and exposed unless
+    ``show=False`` (then only owned by qtbot and sized)."""
+    def make(widget_class, data: bytes, width: int | None = None, height: int | None = None,
+             *, show: bool = True, name: str = "<memory>"):
+        doc = document_of(data, name)
+        widget = widget_class(doc)
+        if show:
+            shown(widget, width, height)
+        else:
+            qtbot.addWidget(widget)
+            _sized(widget, width, height)
+        return doc, widget
+    return make
 
 
 @pytest.fixture
@@ -85,7 +167,10 @@ def opened(window, write_file, qtbot):
         path = write_file(data, name)
         assert window.files.open_file(path)
         window.hex_view.setFocus()
-        qtbot.wait(1)
+        # The scan of the file starts from the event loop, once the file is open.
+        life = window.scan_life
+        qtbot.waitUntil(lambda: not life.auto_start or life.running
+                        or window.document.scan is not None)
         return window
     return open_
 

@@ -5,8 +5,6 @@ from __future__ import annotations
 import pytest
 
 from inspector.core.scan import scanner
-from inspector.core.source.bytesource import MemorySource
-from inspector.gui.document import Document
 
 SIGNALS = ("sourceChanged", "cursorChanged", "jumpedTo", "selectionChanged", "originChanged",
            "dialectChanged", "anchorChanged", "scanChanged", "findingsChanged",
@@ -14,9 +12,8 @@ SIGNALS = ("sourceChanged", "cursorChanged", "jumpedTo", "selectionChanged", "or
 
 
 @pytest.fixture
-def heard(qapp):
-    doc = Document()
-    doc.set_source(MemorySource(b"abc \xff caf\xc3\xa9 " * 50, name="signals"))
+def heard(document_of):
+    doc = document_of(b"abc \xff caf\xc3\xa9 " * 50, name="signals")
     log: list[str] = []
     for name in SIGNALS:
         getattr(doc, name).connect(lambda *_a, n=name: log.append(n))

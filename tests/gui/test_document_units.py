@@ -36,10 +36,9 @@ def test_units_from_cached_cuts_equal_a_fresh_cut(qapp, data, ranges, dialect, o
         assert [u.to_dict() for u in got] == [u.to_dict() for u in want], (start, end)
 
 
-def test_a_range_across_two_cached_cuts_is_stitched_without_doubles(qapp):
+def test_a_range_across_two_cached_cuts_is_stitched_without_doubles(document_of):
     data = "héllo wörld € 日本 𝄞 ".encode() * 40
-    doc = Document()
-    doc.set_source(MemorySource(data))
+    doc = document_of(data)
     doc.units(0, 100)
     doc.units(100, 250)
     cut = []

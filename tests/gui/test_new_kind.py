@@ -8,13 +8,11 @@ import pytest
 from PySide6.QtWidgets import QLabel
 
 from inspector.core.analysis.htmlreport import render_html
-from inspector.core.source.bytesource import MemorySource
 from inspector.core.units import kinds as K
 from inspector.core.units.decoder import Unit
 from inspector.core.units.unitinfo import describe, explain, short_explanation
 from inspector.gui.dialogs.legend import LegendDialog
 from inspector.gui.docks import problemlist
-from inspector.gui.document import Document
 from inspector.gui.look import style
 from inspector.gui.panes.hexinput import describe_unit
 from inspector.gui.panes.hexview import HexView
@@ -56,12 +54,9 @@ def test_the_legend_lists_it_with_its_mark(invented, qtbot):
     assert pal.color(INVENTED.name) == pal.color("text")
 
 
-def test_the_problem_list_offers_and_explains_it(invented, qtbot):
+def test_the_problem_list_offers_and_explains_it(widget_on, invented):
     assert INVENTED.name in problemlist.kinds_for(problemlist.SHOW_ERRORS, None)
-    doc = Document()
-    doc.set_source(MemorySource(b"\xc0\xaf", name="invented"))
-    dock = problemlist.ProblemListDock(doc)
-    qtbot.addWidget(dock)
+    doc, dock = widget_on(problemlist.ProblemListDock, b"\xc0\xaf", show=False, name="invented")
     dock.set_filter(problemlist.SHOW_ERRORS)
     combo = [dock.kind_combo.itemText(i) for i in range(dock.kind_combo.count())]
     assert "invented: invented problem" in combo
@@ -82,11 +77,8 @@ def test_the_html_report_explains_and_colours_it(invented):
     assert html.count("#123456") >= 3  # its swatch, the overview's bars and legend
 
 
-def test_the_hex_views_tooltip_describes_it(invented, qtbot, monkeypatch):
-    doc = Document()
-    doc.set_source(MemorySource(b"\xc0\xaf", name="invented"))
-    view = HexView(doc)
-    qtbot.addWidget(view)
+def test_the_hex_views_tooltip_describes_it(widget_on, invented, monkeypatch):
+    doc, view = widget_on(HexView, b"\xc0\xaf", show=False, name="invented")
     monkeypatch.setattr(doc, "unit_at", lambda offset: invented)
     tip = view.tooltip_for(0)
     assert "invented problem: a kind the tests add at run time" in tip

@@ -11,7 +11,6 @@ from PySide6.QtCore import Qt
 
 from inspector.core.source.bytesource import MemorySource
 from inspector.core.units import decoder, kinds as K, unicode_db
-from inspector.gui.document import Document
 from inspector.gui.docks.inspectordock import SequenceInspector, explanation_for
 from inspector.gui.look import style
 from inspector.gui.panes import textlayout as TL
@@ -54,14 +53,8 @@ def test_the_text_layout_draws_them_as_characters_of_their_width():
     assert style.glyph_for(face.unit) == (chr(SHAKING_FACE), style.GLYPH)
 
 
-def test_the_text_pane_shows_the_character_not_a_code_point_box(qtbot):
-    doc = Document()
-    doc.set_source(MemorySource(f"a{chr(SHAKING_FACE)}b".encode()))
-    view = TextView(doc)
-    qtbot.addWidget(view)
-    view.resize(400, 200)
-    view.show()
-    qtbot.waitExposed(view)
+def test_the_text_pane_shows_the_character_not_a_code_point_box(widget_on):
+    doc, view = widget_on(TextView, f"a{chr(SHAKING_FACE)}b".encode(), 400, 200)
     cell = view.text_layout.line_at(0).cells[1]
     # The font decides between the glyph and a "U+1FAE8" box; never "unassigned".
     if view.text_layout.metrics.can_draw(SHAKING_FACE):
@@ -71,26 +64,16 @@ def test_the_text_pane_shows_the_character_not_a_code_point_box(qtbot):
     assert not cell.unit.warnings
 
 
-def test_double_click_selects_a_word_with_a_newer_letter(qtbot):
+def test_double_click_selects_a_word_with_a_newer_letter(widget_on, qtbot):
     data = f"x {'ab' + chr(KAWI_A) + 'cd'} y".encode()
-    doc = Document()
-    doc.set_source(MemorySource(data))
-    view = TextView(doc)
-    qtbot.addWidget(view)
-    view.resize(400, 200)
-    view.show()
-    qtbot.waitExposed(view)
+    doc, view = widget_on(TextView, data, 400, 200)
     qtbot.mouseDClick(view.viewport(), Qt.MouseButton.LeftButton,
                       pos=view.point_for_offset(2).toPoint())
     assert doc.selection == (2, len(data) - 2)
 
 
-def test_the_inspector_names_the_character_without_a_warning(qtbot):
-    doc = Document()
-    doc.set_source(MemorySource(f"a{chr(SHAKING_FACE)}b".encode()))
-    dock = SequenceInspector(doc)
-    qtbot.addWidget(dock)
-    dock.show()
+def test_the_inspector_names_the_character_without_a_warning(widget_on):
+    doc, dock = widget_on(SequenceInspector, f"a{chr(SHAKING_FACE)}b".encode())
     doc.set_cursor(1)
     assert dock.unit.kind == K.VALID and dock.unit.value == SHAKING_FACE
     facts = dict(dock.facts)

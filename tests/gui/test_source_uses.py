@@ -15,36 +15,31 @@ from inspector.gui.document import Document
 DATA = b"plain text " * 2000 + "é".encode()
 
 
-def write(tmp_path, data=DATA):
-    path = tmp_path / "data.txt"
-    path.write_bytes(data)
-    return path
-
-
-def test_the_document_path_is_the_sources(tmp_path):
+def test_the_document_path_is_the_sources(write_file):
     doc = Document()
     assert doc.path is None  # bytes in memory
-    path = write(tmp_path)
+    path = write_file(DATA, "data.txt")
     doc.open_path(path)
     assert doc.path == str(path)
     doc.set_source(MemorySource(b"pasted"))
     assert doc.path is None
 
 
-def test_invalidate_forgets_a_files_cached_blocks_and_is_harmless_in_memory(tmp_path):
-    doc = Document()
-    doc.set_source(MemorySource(b"pasted"))
+def test_invalidate_forgets_a_files_cached_blocks_and_is_harmless_in_memory(document_of,
+                                                                            write_file):
+    doc = document_of(b"pasted")
     doc.invalidate()
     assert doc.read(0, 6) == b"pasted"
-    doc.open_path(write(tmp_path))
+    doc.open_path(write_file(DATA, "data.txt"))
     doc.read(0, 10)
-    assert doc.source._cache
+    assert doc.source.cached_blocks == 1
     doc.invalidate()
-    assert not doc.source._cache
+    assert doc.source.cached_blocks == 0
+    doc.source.close()
 
 
-def test_an_export_names_the_file_or_the_bytes(tmp_path):
-    path = write(tmp_path)
+def test_an_export_names_the_file_or_the_bytes(tmp_path, write_file):
+    path = write_file(DATA, "data.txt")
     for source, shown in ((FileSource(path), str(path)), (MemorySource(DATA), "<memory>")):
         target = tmp_path / "report.json"
         run_to_end(ED.export_steps(ED.JSON, source, "utf-8", None, str(target)))
@@ -52,8 +47,8 @@ def test_an_export_names_the_file_or_the_bytes(tmp_path):
         source.close()
 
 
-def test_a_byte_class_search_reads_past_the_cache(tmp_path):
+def test_a_byte_class_search_reads_past_the_cache(write_file):
     mask = class_mask(CLASS_OF_BYTE[0xC3])
-    with FileSource(write(tmp_path)) as src:
+    with FileSource(write_file(DATA, "data.txt")) as src:
         assert run_to_end(find_class_steps(src, mask, 0, chunk=4096)) == len(DATA) - 2
-        assert not src._cache
+        assert src.cached_blocks == 0

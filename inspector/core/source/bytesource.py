@@ -102,7 +102,8 @@ class ByteSource:
     callers use every part of it plainly, never asking whether a source has it.
 
     A source that has a file behind it says so through ``path``, ``slice_path`` and
-    ``stat_result``; one with a cache overrides ``read_uncached`` and ``invalidate``;
+    ``stat_result``; one with a cache overrides ``read_uncached``, ``invalidate`` and
+    ``cached_blocks``;
     one that can change under it, ``check``."""
 
     size: int = 0
@@ -151,6 +152,11 @@ class ByteSource:
 
     def invalidate(self) -> None:
         """Forget cached reads (after a change is noticed); nothing to forget here."""
+
+    @property
+    def cached_blocks(self) -> int:
+        """How many blocks the read cache holds now; none without a cache."""
+        return 0
 
     def close(self) -> None:
         pass
@@ -365,6 +371,10 @@ class FileSource(ByteSource):
         """Forget cached blocks (after a change is noticed)."""
         with self._lock:
             self._cache.clear()
+
+    @property
+    def cached_blocks(self) -> int:
+        return len(self._cache)
 
     def close(self) -> None:
         with self._lock:

@@ -423,6 +423,11 @@ class SequenceInspector(QDockWidget):
             source, origin, dialect = d.source, d.origin, d.dialect
             self._start_worker(lambda: index_summary_steps(index, source, start, end, origin, dialect))
 
+    @property
+    def summary_worker(self):
+        """The worker counting the selection's units off the UI thread, or None."""
+        return self._worker
+
     def _start_worker(self, factory) -> None:
         generation = self._generation
         worker = workers.GeneratorWorker(factory)

@@ -343,7 +343,7 @@ class ProblemModel(NamedColumnsModel):
         index, kinds, source = self._index, self._kinds, self._source
         return lambda row: nth_problem(source, before + row, index, kinds)
 
-    def _block_units(self, block: int) -> list[decoder.Unit]:
+    def block_units(self, block: int) -> list[decoder.Unit]:
         """Every matching unit of a block (cut from its start)."""
         return self._block(block).all_units(self._cutter)
 
@@ -359,7 +359,7 @@ class ProblemModel(NamedColumnsModel):
             return 0
         block = min(max(offset - self._base, 0) // self._block_size, len(self._cumulative) - 1)
         before = int(self._cumulative[block - 1]) if block else 0
-        units = self._block_units(block)
+        units = self.block_units(block)
         within = next((i for i, u in enumerate(units) if u.end > offset), len(units))
         return min(before + within, max(self.rowCount() - 1, 0))
 

@@ -213,6 +213,10 @@ class OverviewStrip(QWidget):
         return rect.top() + int(offset * self.bin_count() // size)
 
     # ------------------------------------------------------------------ inputs
+    def visible_range(self) -> tuple[int, int]:
+        """The bytes the frame marks: the hex view's last report (start, end exclusive)."""
+        return self._visible
+
     def set_visible_range(self, start: int, end: int) -> None:
         """The bytes the hex view shows (the window tells us after each scroll/resize)."""
         value = (int(start), int(end))

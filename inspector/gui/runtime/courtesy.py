@@ -32,6 +32,10 @@ class UserActivity:
     def touch(self, *_args) -> None:
         self._last = self._clock()
 
+    def forget(self) -> None:
+        """Forget the last move: the user counts as still from now on."""
+        self._last = float("-inf")
+
     @property
     def last(self) -> float:
         """When the user last moved (the clock's time; minus infinity if never)."""

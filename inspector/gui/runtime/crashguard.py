@@ -76,10 +76,12 @@ def report_exception(exc_type, exc, tb, context: str = "") -> None:
     if _showing or len(_recent) > 3:
         return  # one dialog at a time; a storm is already in the log
     # Show the dialog from the event loop, not from inside a paint.
-    QTimer.singleShot(0, lambda: _show_dialog(exc, details))
+    QTimer.singleShot(0, lambda: show_dialog(exc, details))
 
 
-def _show_dialog(exc, details: str) -> None:
+def show_dialog(exc, details: str) -> None:
+    """The modal crash dialog (looked up when a report comes: a test replaces it to see
+    what would be shown)."""
     global _showing
     _showing = True
     try:
@@ -98,7 +100,8 @@ def _show_dialog(exc, details: str) -> None:
         _showing = False
 
 
-def _hook(exc_type, exc, tb):
+def excepthook(exc_type, exc, tb):
+    """What :func:`install` puts in ``sys.excepthook``: report, then keep running."""
     if issubclass(exc_type, KeyboardInterrupt):
         QApplication.quit()
         return
@@ -110,5 +113,5 @@ def install() -> None:
     if _installed:
         return
     _setup_logging()
-    sys.excepthook = _hook
+    sys.excepthook = excepthook
     _installed = True

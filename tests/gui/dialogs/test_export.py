@@ -19,27 +19,19 @@ from inspector.core.units import decoder
 from inspector.core.units import kinds as K
 from inspector.gui.dialogs import export as ED
 from inspector.gui.dialogs import repair as RD
-from inspector.gui.document import Document
 
 SAMPLE = ((("Caf\xe9 ol\xe9 ").encode("latin-1") + "naïve € ".encode()
            + b"\xc0\xaf bad \xed\xa0\x80 x \xe2\x82 end \xff\n") * 40)
 
 
 @pytest.fixture
-def inspected(tmp_path):
-    path = tmp_path / "evidence" / "mixed.txt"
-    path.parent.mkdir()
-    path.write_bytes(SAMPLE)
-    os.utime(path, ns=(1_600_000_000_000_000_000, 1_600_000_000_000_000_000))
-    return path
+def inspected(evidence_file):
+    return evidence_file(SAMPLE)
 
 
 @pytest.fixture
-def doc(inspected):
-    d = Document()
-    d.open_path(inspected)
-    yield d
-    d.source.close()
+def doc(open_document, inspected):
+    return open_document(inspected)
 
 
 def _fingerprint(path):
@@ -109,13 +101,10 @@ PAIRS = (b"a\xed\xa0\xbd\xed\xb8\x80b\xed\xa0\x80\xed\xb0\x80\xc0\x80\x00"
 
 
 @pytest.mark.parametrize("dialect", K.DIALECTS)
-def test_csv_regions_give_the_whole_file_cut(qtbot, tmp_path, monkeypatch, dialect):
+def test_csv_regions_give_the_whole_file_cut(document_on_file, qtbot, tmp_path, monkeypatch, dialect):
     # Tiny regions: boundaries fall next to surrogate pairs, 1993 forms and strays.
     monkeypatch.setattr(ED, "CSV_REGION", 37)
-    path = tmp_path / "pairs.bin"
-    path.write_bytes(PAIRS)
-    doc = Document()
-    doc.open_path(path)
+    doc = document_on_file(PAIRS, "pairs.bin")
     doc.set_dialect(dialect)
     target = tmp_path / "pairs.csv"
     outcome, message = _export(qtbot, doc, ED.CSV, target)
@@ -333,11 +322,8 @@ def test_export_failure_is_reported_and_leaves_nothing(qtbot, doc, inspected, tm
     assert _fingerprint(inspected) == before
 
 
-def test_export_cancel_leaves_nothing(qtbot, tmp_path):
-    big = tmp_path / "big.bin"
-    big.write_bytes(bytes(range(256)) * (16 << 12))  # 16 MiB of dense errors
-    doc = Document()
-    doc.open_path(big)
+def test_export_cancel_leaves_nothing(document_on_file, qtbot, tmp_path):
+    doc = document_on_file(bytes(range(256)) * (16 << 12), "big.bin")  # 16 MiB of dense errors
     out = tmp_path / "out"
     out.mkdir()
     exporter = ED.Exporter(doc)

@@ -1,22 +1,19 @@
 """The UTF-8 reference: its tables, the byte map's classes, and click-to-find (a legend
 button, a map cell, "none after the cursor", a search big enough to run on a worker)."""
 
+import pytest
 from PySide6.QtCore import Qt
 
 from inspector.core.source.bytesource import MemorySource
-from inspector.gui.document import Document
 from inspector.gui.dialogs.reference import (BYTE_CLASSES, CLASS_OF_BYTE, SYNC_LIMIT,
                                            ReferenceDialog, class_mask, find_class_steps,
                                            run_to_end, well_formed_rows)
 
 
-def make(qtbot, data: bytes):
-    doc = Document()
-    doc.set_source(MemorySource(data))
-    dialog = ReferenceDialog(doc)
-    qtbot.addWidget(dialog)
-    dialog.show()
-    return doc, dialog
+@pytest.fixture
+def make(widget_on):
+    """``make(data)``: (document, reference dialog) on these bytes, shown."""
+    return lambda data: widget_on(ReferenceDialog, data)
 
 
 def test_every_byte_has_one_class():
@@ -31,8 +28,8 @@ def test_every_byte_has_one_class():
     assert len({c.mark for c in BYTE_CLASSES}) == len(BYTE_CLASSES)  # readable without colour
 
 
-def test_tables(qtbot):
-    doc, dialog = make(qtbot, b"")
+def test_tables(make):
+    doc, dialog = make(b"")
     t = dialog.encoding_table
     assert t.rowCount() == 4
     assert t.item(2, 0).text() == "U+0800-U+FFFF"
@@ -43,9 +40,9 @@ def test_tables(qtbot):
                     "EE-EF": "80-BF", "F0": "90-BF", "F1-F3": "80-BF", "F4": "80-8F"}
 
 
-def test_legend_click_finds_next_of_class(qtbot):
+def test_legend_click_finds_next_of_class(make, qtbot):
     data = b"abc" + "é".encode() + b"xyz" + "ü".encode() + b"\xff"
-    doc, dialog = make(qtbot, data)
+    doc, dialog = make(data)
     button = dialog.class_buttons["lead2"]
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
     assert doc.cursor == 3
@@ -58,9 +55,9 @@ def test_legend_click_finds_next_of_class(qtbot):
     assert dialog.last_result is None
 
 
-def test_map_cell_click_finds_that_class(qtbot):
+def test_map_cell_click_finds_that_class(make, qtbot):
     data = b"hello \x80 world \xfe"
-    doc, dialog = make(qtbot, data)
+    doc, dialog = make(data)
     # Clicking the cell of BF (a continuation byte) finds the 80 at offset 6.
     qtbot.mouseClick(dialog.map, Qt.MouseButton.LeftButton, pos=dialog.map.cell_rect(0xBF).center())
     assert doc.cursor == 6
@@ -69,11 +66,11 @@ def test_map_cell_click_finds_that_class(qtbot):
     assert doc.cursor == len(data) - 1
 
 
-def test_large_search_runs_on_a_worker(qtbot):
+def test_large_search_runs_on_a_worker(make, qtbot):
     size = SYNC_LIMIT + (2 << 20)
     data = bytearray(b"a" * size)
     data[-2] = 0xF5
-    doc, dialog = make(qtbot, bytes(data))
+    doc, dialog = make(bytes(data))
     with qtbot.waitSignal(dialog.found, timeout=20000) as blocker:
         dialog.find_class("above_max")
         assert dialog.busy
@@ -82,8 +79,8 @@ def test_large_search_runs_on_a_worker(qtbot):
     qtbot.waitUntil(lambda: not dialog.busy, timeout=5000)
 
 
-def test_large_search_none_found(qtbot):
-    doc, dialog = make(qtbot, b"a" * (SYNC_LIMIT + (1 << 20)))
+def test_large_search_none_found(make, qtbot):
+    doc, dialog = make(b"a" * (SYNC_LIMIT + (1 << 20)))
     with qtbot.waitSignal(dialog.found, timeout=20000) as blocker:
         qtbot.mouseClick(dialog.class_buttons["never"], Qt.MouseButton.LeftButton)
     assert blocker.args == [None]
@@ -91,8 +88,8 @@ def test_large_search_none_found(qtbot):
     assert doc.cursor == 0
 
 
-def test_cancel_a_search(qtbot):
-    doc, dialog = make(qtbot, b"a" * (SYNC_LIMIT + (8 << 20)))
+def test_cancel_a_search(make):
+    doc, dialog = make(b"a" * (SYNC_LIMIT + (8 << 20)))
     dialog.find_class("never")
     assert dialog.busy
     dialog.cancel()
@@ -107,6 +104,6 @@ def test_find_steps_across_chunks():
     assert run_to_end(find_class_steps(src, mask, 101, chunk=7)) is None
 
 
-def test_screenshot(qtbot, tmp_path):
-    doc, dialog = make(qtbot, b"abc")
+def test_screenshot(make, tmp_path):
+    doc, dialog = make(b"abc")
     assert dialog.grab().save(str(tmp_path / "reference.png"))

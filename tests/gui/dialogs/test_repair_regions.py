@@ -14,7 +14,6 @@ from inspector.core.analysis.encodings import regionrepair
 from inspector.core.analysis.judgedscan import judged_scan_steps
 from inspector.core.scan import scanner
 from inspector.gui.dialogs import repair as RD
-from inspector.gui.document import Document
 
 from tests.core.analysis import corpus
 from tests.gui.docks.test_problemlist import finish
@@ -33,21 +32,15 @@ REPAIRED_DROP = (HEAD + FRENCH + MEANT + TAIL).encode()
 
 
 @pytest.fixture
-def inspected(tmp_path):
-    path = tmp_path / "evidence" / "mixed.txt"
-    path.parent.mkdir()
-    path.write_bytes(DATA)
-    os.utime(path, ns=(1_600_000_000_000_000_000, 1_600_000_000_000_000_000))
-    return path
+def inspected(evidence_file):
+    return evidence_file(DATA)
 
 
 @pytest.fixture
-def doc(inspected):
-    d = Document()
-    d.open_path(inspected)
+def doc(open_document, inspected):
+    d = open_document(inspected)
     d.set_scan(*finish(judged_scan_steps(d.source)))
-    yield d
-    d.source.close()
+    return d
 
 
 def _fingerprint(path):
@@ -140,13 +133,9 @@ def test_the_region_preview_near_the_cursor(qtbot, doc, tmp_path):
     assert table.horizontalHeaderItem(0).text() == "Offset"
 
 
-def test_no_region_policy_before_the_map(qtbot, inspected, tmp_path):
-    d = Document()
-    d.open_path(inspected)
-    try:
-        d.set_scan(scanner.scan(d.source))   # no verdict: no map
-        dlg = _dialog(qtbot, d, tmp_path / "x.txt")
-        assert not dlg.regions_button.isEnabled()
-        assert "scan is complete" in dlg.regions_button.toolTip()
-    finally:
-        d.source.close()
+def test_no_region_policy_before_the_map(qtbot, open_document, inspected, tmp_path):
+    d = open_document(inspected)
+    d.set_scan(scanner.scan(d.source))   # no verdict: no map
+    dlg = _dialog(qtbot, d, tmp_path / "x.txt")
+    assert not dlg.regions_button.isEnabled()
+    assert "scan is complete" in dlg.regions_button.toolTip()

@@ -248,7 +248,7 @@ def test_notes_show_in_both_panes_tooltips(opened, qtbot):
     # The text pane: a real tooltip event over the unit.
     tv = w.text_view
     w.document.set_cursor(3)
-    qtbot.wait(20)
+    qtbot.waitUntil(lambda: tv.point_for_offset(3) is not None)
     point = tv.point_for_offset(3)
     pos = QPoint(int(point.x()) + 3, int(point.y()) + 3)
     event = QHelpEvent(QHelpEvent.Type.ToolTip, pos, tv.viewport().mapToGlobal(pos))

@@ -150,8 +150,8 @@ def test_cancel(window, qtbot, tmp_path):
     window.files.open_folder(top)
     dock = window.triage_dock
     assert dock.cancel_button.isVisible()
-    qtbot.mouseClick(dock.cancel_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: not dock._feed.isActive(), timeout=5000)
+    with qtbot.waitSignal(dock.filled, timeout=5000):   # the rows found so far are in
+        qtbot.mouseClick(dock.cancel_button, Qt.MouseButton.LeftButton)
     assert not dock.running
     assert "cancelled" in dock.status.text()
     assert len(dock.model.rows) < 400 or "cancelled" in dock.status.text()
@@ -227,11 +227,11 @@ def test_cancel_stops_the_pool_promptly(window, qtbot, tmp_path):
     window.files.open_folder(_many(tmp_path))
     qtbot.waitUntil(lambda: dock.pool.used and len(dock.shared) > 0, timeout=20000)
     worker = dock.worker
-    t = __import__("time").perf_counter()
-    qtbot.mouseClick(dock.cancel_button, Qt.MouseButton.LeftButton)
-    assert __import__("time").perf_counter() - t < 0.1  # the UI does not wait
-    assert worker.wait(5)
-    qtbot.waitUntil(lambda: not dock._feed.isActive(), timeout=5000)
+    with qtbot.waitSignal(dock.filled, timeout=5000):   # the rows found so far are in
+        t = __import__("time").perf_counter()
+        qtbot.mouseClick(dock.cancel_button, Qt.MouseButton.LeftButton)
+        assert __import__("time").perf_counter() - t < 0.1  # the UI does not wait
+        assert worker.wait(5)
     assert "cancelled" in dock.status.text() and len(dock.model.rows) < 600
     assert _extra(baseline) == set()
 
@@ -272,10 +272,11 @@ def test_a_pool_that_does_not_answer_is_said_in_the_status(window, qtbot, tmp_pa
     monkeypatch.setattr(TR, "_unanswered", False)  # forgotten after the test
     monkeypatch.setattr(TR, "POOL_ANSWER_SECONDS", 1.0)
     dock = window.triage_dock
-    window.files.open_folder(_many(tmp_path, "slow", 40))
-    qtbot.waitUntil(lambda: dock.status.text().startswith("Starting worker processes for 40 files"),
-                    timeout=5000)
-    qtbot.waitUntil(lambda: not dock.running and not dock._feed.isActive(), timeout=20000)
+    with qtbot.waitSignal(dock.filled, timeout=20000):
+        window.files.open_folder(_many(tmp_path, "slow", 40))
+        qtbot.waitUntil(lambda: dock.status.text().startswith(
+            "Starting worker processes for 40 files"), timeout=5000)
+    assert not dock.running
     text = dock.status.text()
     assert len(dock.model.rows) == 40 and dock.complete
     assert text.startswith("40 files, 5 with problems in ")

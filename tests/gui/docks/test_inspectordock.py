@@ -8,7 +8,6 @@ from PySide6.QtGui import QGuiApplication
 from inspector.core.units import kinds as K
 from inspector.core.units import unitinfo
 from inspector.core.source.bytesource import MemorySource
-from inspector.gui.document import Document
 from inspector.gui.docks.inspectordock import SequenceInspector
 
 # (bytes, dialect, kind, expected (marker, payload) per byte, joined payload bits or
@@ -48,20 +47,17 @@ CASES = [
 ]
 
 
-def make(qtbot, data: bytes):
-    doc = Document()
-    doc.set_source(MemorySource(data))
-    dock = SequenceInspector(doc)
-    qtbot.addWidget(dock)
-    dock.show()
-    return doc, dock
+@pytest.fixture
+def make(widget_on):
+    """``make(data)``: (document, inspector) on these bytes, shown."""
+    return lambda data: widget_on(SequenceInspector, data)
 
 
 @pytest.mark.parametrize("raw,dialect,kind,segments,joined", CASES,
                          ids=[f"{c[1]}-{c[2]}-{c[0].hex()}" for c in CASES])
-def test_bits_for_every_kind(qtbot, raw, dialect, kind, segments, joined):
+def test_bits_for_every_kind(make, raw, dialect, kind, segments, joined):
     # The unit sits after an ASCII byte and is followed by one, as in a real file.
-    doc, dock = make(qtbot, b"x" + raw + b"y")
+    doc, dock = make(b"x" + raw + b"y")
     doc.set_dialect(dialect)
     doc.set_cursor(1)
     assert dock.unit is not None and dock.unit.kind == kind
@@ -94,8 +90,8 @@ def test_bits_for_every_kind(qtbot, raw, dialect, kind, segments, joined):
         assert not dock.dialect_table.isVisibleTo(dock)
 
 
-def test_bits_of_a_byte_lost_to_the_origin(qtbot):
-    doc, dock = make(qtbot, "é".encode())
+def test_bits_of_a_byte_lost_to_the_origin(make):
+    doc, dock = make("é".encode())
     doc.set_origin(1)
     doc.set_cursor(1)
     assert dock.unit.kind == K.UNEXPECTED_CONTINUATION
@@ -103,8 +99,8 @@ def test_bits_of_a_byte_lost_to_the_origin(qtbot):
     assert "binary   10101001" in dock.layout_info.text()
 
 
-def test_valid_facts_name_category_utf16(qtbot):
-    doc, dock = make(qtbot, "a😀".encode())
+def test_valid_facts_name_category_utf16(make):
+    doc, dock = make("a😀".encode())
     doc.set_cursor(2)  # inside the emoji: the inspector shows the whole unit
     facts = dict(dock.facts)
     assert facts["Code point"] == "U+1F600"
@@ -116,8 +112,8 @@ def test_valid_facts_name_category_utf16(qtbot):
     assert "U+1F600" in dock.heading.text()
 
 
-def test_warning_unit_is_explained(qtbot):
-    doc, dock = make(qtbot, "a\u200bb".encode())
+def test_warning_unit_is_explained(make):
+    doc, dock = make("a\u200bb".encode())
     doc.set_cursor(1)
     assert dock.unit.warnings == (K.ZERO_WIDTH,)
     assert dict(dock.facts)["Warnings"] == "zero_width"
@@ -125,8 +121,8 @@ def test_warning_unit_is_explained(qtbot):
     assert dock.dialect_table.rowCount() == len(K.DIALECTS)
 
 
-def test_dialect_table_shows_what_each_dialect_makes(qtbot):
-    doc, dock = make(qtbot, b"\xed\xa0\xbd\xed\xb8\x80")  # CESU-8 for U+1F600
+def test_dialect_table_shows_what_each_dialect_makes(make):
+    doc, dock = make(b"\xed\xa0\xbd\xed\xb8\x80")  # CESU-8 for U+1F600
     doc.set_cursor(0)
     rows = {r[0]: r for r in dock.dialect_rows}
     assert rows[K.UTF8][2] == K.SURROGATE
@@ -142,17 +138,17 @@ def test_dialect_table_shows_what_each_dialect_makes(qtbot):
     assert "U+D83D + U+DE00 = U+1F600" in text
 
 
-def test_origin_change_refreshes(qtbot):
-    doc, dock = make(qtbot, "é".encode())
+def test_origin_change_refreshes(make):
+    doc, dock = make("é".encode())
     doc.set_cursor(1)
     assert dock.unit.kind == K.VALID and dock.unit.offset == 0
     doc.set_origin(1)
     assert dock.unit.kind == K.UNEXPECTED_CONTINUATION and dock.unit.offset == 1
 
 
-def test_selection_summary_small(qtbot):
+def test_selection_summary_small(make):
     data = b"ab" + "é€😀".encode() + b"\xc0\xaf\xff"
-    doc, dock = make(qtbot, data)
+    doc, dock = make(data)
     doc.set_selection(0, len(data))
     s = dock.summary
     assert s is not None
@@ -168,10 +164,10 @@ def test_selection_summary_small(qtbot):
     assert dock.unit is not None and dock.bits.isVisibleTo(dock)
 
 
-def test_selection_summary_on_worker(qtbot):
+def test_selection_summary_on_worker(make, qtbot):
     block = "héllo €😀 ".encode() + b"\xe0\x80\xaf"
     data = block * (100 * 1024 // len(block) + 1)  # over the UI-thread limit
-    doc, dock = make(qtbot, data)
+    doc, dock = make(data)
     assert len(data) > dock.SYNC_SUMMARY_LIMIT
     doc.set_selection(0, len(data))
     assert "Counting" in dock.summary_label.text()
@@ -183,15 +179,15 @@ def test_selection_summary_on_worker(qtbot):
     assert dock.summary.replacements == 3 * n
 
 
-def test_large_selection_asks_for_less_or_the_scan(qtbot):
-    doc, dock = make(qtbot, b"a" * (5 * 1024 * 1024))
+def test_large_selection_asks_for_less_or_the_scan(make):
+    doc, dock = make(b"a" * (5 * 1024 * 1024))
     doc.set_selection(0, doc.size)
     assert dock.summary is None
     assert "select less than 4 MiB" in dock.summary_label.text()
 
 
-def test_copy_button_puts_the_text_on_the_clipboard(qtbot):
-    doc, dock = make(qtbot, b"x" + "€".encode())
+def test_copy_button_puts_the_text_on_the_clipboard(make, qtbot):
+    doc, dock = make(b"x" + "€".encode())
     doc.set_cursor(1)
     QGuiApplication.clipboard().clear()
     qtbot.mouseClick(dock.copy_button, Qt.MouseButton.LeftButton)
@@ -201,14 +197,14 @@ def test_copy_button_puts_the_text_on_the_clipboard(qtbot):
     assert "payload  0010000010101100 = U+20AC" in text
 
 
-def test_empty_document(qtbot):
-    doc, dock = make(qtbot, b"")
+def test_empty_document(make):
+    doc, dock = make(b"")
     assert dock.unit is None
     assert dock.heading.text() == "No data"
 
 
-def test_screenshot(qtbot, tmp_path):
-    doc, dock = make(qtbot, b"x" + b"\xe0\x80\xaf")
+def test_screenshot(make, tmp_path):
+    doc, dock = make(b"x" + b"\xe0\x80\xaf")
     dock.resize(560, 720)
     doc.set_cursor(1)
     path = tmp_path / "inspector.png"
@@ -216,13 +212,13 @@ def test_screenshot(qtbot, tmp_path):
     assert path.stat().st_size > 0
 
 
-def test_selection_summary_counted_in_chunks_matches_the_cut(qtbot):
+def test_selection_summary_counted_in_chunks_matches_the_cut(make):
     from inspector.core.units import decoder
     from inspector.core.analysis.summary import summarize
 
     block = "añ€😀".encode() + b"\xf0\x9f\x98" + b"\xed\xa0\x80"
     data = block * (12 * 1024 // len(block))
-    doc, dock = make(qtbot, data)
+    doc, dock = make(data)
     assert dock.VIEW_SUMMARY_LIMIT < len(data) <= dock.SYNC_SUMMARY_LIMIT
     doc.set_selection(0, len(data))
     units = decoder.cut(data)
@@ -236,26 +232,26 @@ def test_selection_summary_counted_in_chunks_matches_the_cut(qtbot):
         s.units, dict(s.errors), dict(s.by_length))
 
 
-def test_unreadable_source_is_reported(qtbot):
+def test_unreadable_source_is_reported(make):
     from inspector.core.source.bytesource import ByteSourceError
 
     class Failing(MemorySource):
         def read(self, offset, length):
             raise ByteSourceError("read failed at offset 0: I/O error")
 
-    doc, dock = make(qtbot, b"abc")
+    doc, dock = make(b"abc")
     doc.set_source(Failing(b"abc"))
     assert dock.heading.text().startswith("Cannot read the file")
     assert dock.unit is None
 
 
-def test_large_selection_uses_the_scan_index(qtbot):
+def test_large_selection_uses_the_scan_index(make, qtbot):
     from inspector.core.scan import scanner
     from inspector.core.units import decoder
 
     block = "añ€😀 ".encode() + b"\xc0\xaf" + b"\xe2\x82" + b"\xef\xbb\xbf" + b"\x80"
     data = block * (400 * 1024 // len(block) + 3)
-    doc, dock = make(qtbot, data)
+    doc, dock = make(data)
     # The index path is for selections past the worker's limit; a lower limit keeps the
     # decoder's reference count below quick (seven 64 KiB blocks here).
     dock.WORKER_SUMMARY_LIMIT = 64 * 1024
@@ -278,14 +274,14 @@ def test_large_selection_uses_the_scan_index(qtbot):
     assert "block index" in dock.summary_label.text()
 
 
-def test_moving_on_cancels_the_count(qtbot):
+def test_moving_on_cancels_the_count(make, qtbot):
     data = "héllo €😀 ".encode() * (1024 * 1024 // 14)
-    doc, dock = make(qtbot, data)
+    doc, dock = make(data)
     doc.set_selection(0, len(data))
-    worker = dock._worker
+    worker = dock.summary_worker
     assert worker is not None
     doc.set_cursor(3)  # the selection is gone: back to the unit view
-    assert worker.is_cancelled() and dock._worker is None
+    assert worker.is_cancelled() and dock.summary_worker is None
     assert worker.wait(10)
     qtbot.wait(20)  # let any late signal arrive: it must not bring the summary back
     assert dock.summary is None and dock.unit is not None
@@ -309,10 +305,10 @@ def test_a_theme_change_rewrites_the_facts_in_the_new_colours(opened, qtbot):
     w.set_theme("light")
 
 
-def test_fewer_facts_empty_rows_instead_of_hiding_them(qtbot):
+def test_fewer_facts_empty_rows_instead_of_hiding_them(make):
     """A row once shown stays (emptied): hiding and showing rows again relaid out the
     whole dock on every move between a letter and a NUL."""
-    doc, dock = make(qtbot, "é".encode() + b"\x80")
+    doc, dock = make("é".encode() + b"\x80")
     grid = dock.facts_label
     dock.show()
     doc.set_cursor(0)      # a letter: value rows (code point, name, ...)
@@ -320,7 +316,9 @@ def test_fewer_facts_empty_rows_instead_of_hiding_them(qtbot):
     doc.set_cursor(2)      # a stray byte: fewer rows
     few = len(dock.facts)
     assert few < many
-    rows = grid._rows
+    lay = grid.layout()
+    rows = [(lay.itemAtPosition(r, 0).widget(), lay.itemAtPosition(r, 1).widget())
+            for r in range(lay.rowCount())]
     assert all(not name.isHidden() and not value.isHidden() for name, value in rows[:many])
     assert all(name.text() == "" and value.text() == "" for name, value in rows[few:many])
     assert all(name.isHidden() for name, _ in rows[grid.SHOWN_ROWS:])  # never needed yet
@@ -330,13 +328,13 @@ def test_fewer_facts_empty_rows_instead_of_hiding_them(qtbot):
     assert [(n.text(), v.text()) for n, v in rows[:many]] == dock.facts
 
 
-def test_the_dialect_table_is_updated_in_place(qtbot):
+def test_the_dialect_table_is_updated_in_place(make):
     """Moving from one problem to another sets only what differs in the table's items
     (rebuilding them cost ~8 ms a move); what it shows is the new unit's rows, with the
     current dialect in bold and each kind in its colour."""
     from inspector.gui.look.style import Palette
 
-    doc, dock = make(qtbot, b"\xc0\xaf \xed\xa0\x80 ")
+    doc, dock = make(b"\xc0\xaf \xed\xa0\x80 ")
     dock.show()
     t = dock.dialect_table
 
@@ -391,9 +389,10 @@ def test_the_dock_primes_its_problem_widgets_once_shown_and_shows_what_it_showed
     primed stray byte stays in view or in what the dock copies."""
     w = opened(b"abc\x80def")
     dock = w.inspector_dock
-    # The prime runs from the event loop after the first show, then the dock shows
-    # its own unit again.
-    qtbot.waitUntil(lambda: dock._primed and dock.dialect_table.isHidden(), timeout=2000)
+    # The prime runs from the event loop after the first show (it makes the table's
+    # items), then the dock shows its own unit again.
+    qtbot.waitUntil(lambda: dock.dialect_table.rowCount() == len(K.DIALECTS)
+                    and dock.dialect_table.isHidden(), timeout=2000)
     assert dock.dialect_table.rowCount() == len(K.DIALECTS)   # items made, kept
     assert dock.dialect_table.isHidden() and dock.explanation.isHidden()
     assert dock.dialect_rows == [] and "80" not in dock.text().split("Hex: ")[1][:3]
@@ -438,10 +437,10 @@ def test_a_warning_is_explained_once(data, warning):
     assert len(sentences) == len(set(sentences)), text
 
 
-def test_copy_of_a_valid_unit_after_a_problem_has_no_explanation(qtbot):
+def test_copy_of_a_valid_unit_after_a_problem_has_no_explanation(make):
     """The hidden explanation keeps the last problem's words; what the dock copies for
     a valid unit must not include them."""
-    doc, dock = make(qtbot, b"\x80abc")
+    doc, dock = make(b"\x80abc")
     doc.set_cursor(0)
     assert "stray continuation" in dock.text()
     doc.set_cursor(1)

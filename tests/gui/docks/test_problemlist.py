@@ -17,7 +17,6 @@ from inspector.core.units import kinds as K
 from inspector.core.scan import results, scanner
 from inspector.core.source.bytesource import MemorySource
 from inspector.gui.docks import problemlist
-from inspector.gui.document import Document
 from inspector.gui.docks.problemlist import (SHOW_BOTH, SHOW_ERRORS, SHOW_WARNINGS, ProblemListDock,
                                        kinds_for, unit_matches)
 
@@ -54,13 +53,8 @@ def expected_units(kinds, data=DATA):
 
 
 @pytest.fixture
-def dock(qtbot):
-    doc = Document()
-    doc.set_source(MemorySource(DATA, name="problems"))
-    dock = ProblemListDock(doc)
-    qtbot.addWidget(dock)
-    dock.resize(900, 500)
-    dock.show()
+def dock(widget_on):
+    doc, dock = widget_on(ProblemListDock, DATA, 900, 500, name="problems")
     doc.set_scan(scanner.scan(doc.source, block_size=1024))
     return dock
 
@@ -138,12 +132,8 @@ def test_enter_and_double_click_go_there(qtbot, dock):
     assert doc.selection == (expected[-1].offset, expected[-1].end)
 
 
-def test_partial_results_fill_in(qtbot):
-    doc = Document()
-    doc.set_source(MemorySource(DATA, name="problems"))
-    dock = ProblemListDock(doc)
-    qtbot.addWidget(dock)
-    dock.show()
+def test_partial_results_fill_in(qtbot, widget_on):
+    doc, dock = widget_on(ProblemListDock, DATA, name="problems")
     assert dock.model.rowCount() == 0
     assert "No scan yet" in dock.status.text()
     every = expected_units(kinds_for(SHOW_BOTH, None))
@@ -182,14 +172,11 @@ def test_new_file_clears_the_list(dock):
     assert "No scan yet" in dock.status.text()
 
 
-def test_row_count_capped_with_a_note(qtbot, monkeypatch):
+def test_row_count_capped_with_a_note(widget_on, monkeypatch):
     # More problems than Qt can count (2**31 - 1 rows) would take a scan of gigabytes:
     # the limit is lowered instead, below the 4,096 stray bytes of a real scan.
     monkeypatch.setattr(problemlist, "QT_MAX_ROWS", 1000)
-    doc = Document()
-    doc.set_source(MemorySource(b"\xff" * 4096))
-    dock = ProblemListDock(doc)
-    qtbot.addWidget(dock)
+    doc, dock = widget_on(ProblemListDock, b"\xff" * 4096, show=False)
     doc.set_scan(scanner.scan(doc.source, block_size=1024))
     assert dock.model.total == 4096
     assert dock.model.rowCount() == 1000
@@ -200,11 +187,8 @@ def test_row_count_capped_with_a_note(qtbot, monkeypatch):
 
 # ------------------------------------------------------------------ bigger files
 
-def test_with_the_real_scanner(qtbot):
-    doc = Document()
-    doc.set_source(MemorySource(DATA, name="problems"))
-    dock = ProblemListDock(doc)
-    qtbot.addWidget(dock)
+def test_with_the_real_scanner(widget_on):
+    doc, dock = widget_on(ProblemListDock, DATA, show=False, name="problems")
     result = scanner.scan(doc.source, dialect=K.UTF8)
     doc.set_scan(result)
     every = kinds_for(SHOW_BOTH, None)
@@ -218,30 +202,30 @@ def test_with_the_real_scanner(qtbot):
     assert dock.model.rowCount() == result.index.total(frozenset(K.ERROR_KINDS))
 
 
-def test_real_partial_scan_fills_in(qtbot, tmp_path):
-    path = tmp_path / "damaged.bin"
-    path.write_bytes(problem_data(seed=9, n=60_000))
-    doc = Document()
-    doc.open_path(path)
-    dock = ProblemListDock(doc)
-    qtbot.addWidget(dock)
-    dock.show()
+def test_real_partial_scan_fills_in(qtbot, document_on_file, shown):
+    data = problem_data(seed=9, n=60_000)
+    doc = document_on_file(data, "damaged.bin")
+    dock = shown(ProblemListDock(doc))
     resets = []
     dock.model.modelReset.connect(lambda: resets.append(1))
     steps = scanner.scan_steps(doc.source, dialect=K.UTF8, block_size=16384, chunk_size=65536)
+    every = kinds_for(SHOW_BOTH, None)
+    expected = expected_units(every, data)
     counts = []
     try:
         while True:
-            progress = next(steps)
-            doc.set_scan(progress.snapshot().result)
-            qtbot.wait(1)
-            counts.append(dock.model.rowCount())
+            partial = next(steps).snapshot().result
+            doc.set_scan(partial)
+            # Throttled: the rows of the finished blocks arrive after the refresh interval.
+            done = partial.index.blocks_done * 16384
+            rows = sum(u.offset < done for u in expected)
+            qtbot.waitUntil(lambda: dock.model.rowCount() == rows, timeout=3000)
+            counts.append(rows)
     except StopIteration as stop:
         result = stop.value
-    qtbot.waitUntil(lambda: dock.model.rowCount() > 0, timeout=3000)
+    assert counts[-1] > 0
     first_reset = len(resets)
     doc.set_scan(result)
-    every = kinds_for(SHOW_BOTH, None)
     assert dock.model.rowCount() == result.index.total(every)
     assert counts == sorted(counts)
     assert len(resets) == first_reset  # the final result appended rows, no reset
@@ -249,14 +233,9 @@ def test_real_partial_scan_fills_in(qtbot, tmp_path):
     assert last is not None and unit_matches(last, every)
 
 
-def test_jumps_use_the_index_and_agree_with_the_decoder(qtbot):
+def test_jumps_use_the_index_and_agree_with_the_decoder(widget_on):
     data = problem_data(seed=9, n=60_000)
-    doc = Document()
-    doc.set_source(MemorySource(data))
-    dock = ProblemListDock(doc)
-    qtbot.addWidget(dock)
-    dock.resize(800, 400)
-    dock.show()
+    doc, dock = widget_on(ProblemListDock, data, 800, 400)
     doc.set_scan(scanner.scan(doc.source, dialect=K.UTF8, block_size=65536))
     every = kinds_for(SHOW_BOTH, None)
     expected = expected_units(every, data)
@@ -275,10 +254,15 @@ def test_jumps_use_the_index_and_agree_with_the_decoder(qtbot):
         dock.table.viewport().repaint()
         top = dock.table.rowAt(0)
         assert model.data(model.index(top, 0)) == f"0x{expected[top].offset:08X}"
-    # Runs joined up: the block is one run again once cut through.
-    block = model._blocks[next(iter(model._blocks))]
-    assert block.all_units(model._cutter) == [u for u in expected
-                                              if block.start <= u.offset < block.end]
+    # Runs joined up: a block the jumps above cut into pieces lists all its units again,
+    # exactly the rows of that block.
+    block, within = model.block_of_row(row)
+    first = row - within
+    units = model.block_units(block)
+    assert units and units == expected[first:first + len(units)]
+    assert first == 0 or model.block_of_row(first - 1)[0] != block
+    end = first + len(units)
+    assert end == len(expected) or model.block_of_row(end)[0] != block
 
 
 def test_says_when_the_views_decode_differently(dock):

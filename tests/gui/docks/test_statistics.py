@@ -12,7 +12,6 @@ from inspector.core.scan import scanner
 from inspector.core.analysis import verdict as verdict_mod
 from inspector.core.analysis.judgedscan import judged_scan_steps
 from inspector.core.source.bytesource import ByteSourceError, MemorySource
-from inspector.gui.document import Document
 from inspector.gui.docks.statistics import PENDING_VERDICT, UNREADABLE_VERDICT, StatisticsDock, scan_figures
 
 # A BOM, ASCII, 2-, 3- and 4-byte units, then an overlong C0 AF, a truncated E2 82, two
@@ -22,13 +21,8 @@ DATA = (b"\xef\xbb\xbf" + b"plain text, " * 40 + "é€😀 ".encode() * 5
 
 
 @pytest.fixture
-def setup(qtbot):
-    doc = Document()
-    doc.set_source(MemorySource(DATA))
-    dock = StatisticsDock(doc)
-    qtbot.addWidget(dock)
-    dock.show()
-    return doc, dock
+def setup(widget_on):
+    return widget_on(StatisticsDock, DATA)
 
 
 @pytest.fixture

@@ -11,21 +11,14 @@ from inspector.core.analysis.encodings.regions import EncodingMap, Region
 from inspector.core.scan import scanner
 from inspector.core.source.bytesource import MemorySource
 from inspector.gui.docks.statistics import RegionTable, StatisticsDock
-from inspector.gui.document import Document
 
 from tests.core.analysis import corpus
 from tests.gui.docks.test_problemlist import finish
 
 
 @pytest.fixture
-def dock(qtbot):
-    doc = Document()
-    dock = StatisticsDock(doc)
-    qtbot.addWidget(dock)
-    dock.resize(520, 700)
-    dock.show()
-    qtbot.waitExposed(dock)
-    return dock
+def dock(widget_on):
+    return widget_on(StatisticsDock, b"", 520, 700)[1]
 
 
 def _open(dock, data: bytes):

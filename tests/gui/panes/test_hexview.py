@@ -20,6 +20,14 @@ def cell_point(view, offset, area="hex") -> QPoint:
     return QPoint(x - view.horizontalScrollBar().value(), y)
 
 
+def settled(view) -> bool:
+    """The view's as-needed scroll bar is shown exactly when its range asks for it: Qt
+    shows or hides it in a queued call after a resize, which resizes the viewport once
+    more."""
+    bar = view.horizontalScrollBar()
+    return bar.isVisible() == (bar.maximum() > 0)
+
+
 def click(qtbot, view, offset, area="hex", modifier=MOD.NoModifier):
     qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, modifier, cell_point(view, offset, area))
 
@@ -323,13 +331,13 @@ def test_a_resize_keeps_a_shown_cursor_on_screen(opened, qtbot, row_width):
     for before, after in [((800, 500), (712, 804)), ((1500, 900), (1493, 434)),
                           ((600, 1000), (1391, 785))]:
         w.resize(*before)
-        qtbot.wait(1)
+        qtbot.waitUntil(lambda: settled(w.hex_view))
         w.go_to(w.document.size - 1)
-        qtbot.wait(1)
+        qtbot.waitUntil(lambda: settled(w.hex_view))
         start, end = w.hex_view.visible_range()
         assert start <= w.document.cursor < end
         w.resize(*after)
-        qtbot.wait(1)
+        qtbot.waitUntil(lambda: settled(w.hex_view))
         start, end = w.hex_view.visible_range()
         assert start <= w.document.cursor < end, (before, after, start, end)
 
@@ -341,7 +349,7 @@ def test_scrolled_pages_match_fresh_ones(opened, qtbot):
     w = opened(text + bytes(range(256)) * 4)
     view = w.hex_view
     w.resize(900, 260)
-    qtbot.wait(1)
+    qtbot.waitUntil(lambda: settled(view))
     for offset in range(0, len(text), 5171):
         w.go_to(offset)
         view.viewport().repaint()
@@ -382,7 +390,7 @@ def test_glyph_coverage_is_one_helper_for_both_panes(opened):
 
     w = opened(b"abc")
     assert isinstance(w.hex_view.sprites.coverage, GlyphCoverage)
-    assert w.text_view._metrics.coverage is w.hex_view.sprites.coverage
+    assert w.text_view.text_layout.metrics.coverage is w.hex_view.sprites.coverage
     cov = GlyphCoverage(w.hex_view.sprites.font)
     assert cov.can_draw("A") and cov.can_draw("é")
     assert not cov.can_draw("\U0010FFFD")      # private use, plane 16: no font has it
@@ -404,13 +412,13 @@ def test_small_pictures_are_redrawn_at_a_new_pixel_ratio(opened):
     w = opened(bytes(range(256)))
     view = w.hex_view
     view.viewport().grab()
-    view._drop_base()
+    view.painter.forget_pictures()
     view.viewport().grab()   # control pictures met a second time are kept as pictures
     assert view.sprites.pictures
     stale = object()
     view.sprites.pictures[("text", "zz", 0)] = stale
     view.sprites.ratio = view.devicePixelRatioF() * 2   # as if it had been drawn elsewhere
-    view._drop_base()
+    view.painter.forget_pictures()
     view.viewport().grab()
     assert view.sprites.ratio == view.devicePixelRatioF()
     assert stale not in view.sprites.pictures.values()

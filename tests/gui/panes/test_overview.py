@@ -12,7 +12,6 @@ from inspector.core.units import kinds as K
 from inspector.core.scan import scanner
 from inspector.core.source.bytesource import MemorySource
 from inspector.gui.look import style
-from inspector.gui.document import Document
 from inspector.gui.panes.overview import ERROR_KINDS, OverviewStrip, bins_from_index
 
 from tests.gui.docks.test_problemlist import finish, step_to
@@ -28,14 +27,8 @@ DATA = CLEAN + DAMAGE + TEXT + BINARY
 
 
 @pytest.fixture
-def strip(qtbot):
-    doc = Document()
-    doc.set_source(MemorySource(DATA, name="overview"))
-    strip = OverviewStrip(doc)
-    qtbot.addWidget(strip)
-    strip.resize(strip.sizeHint().width(), 304)
-    strip.show()
-    qtbot.waitExposed(strip)
+def strip(widget_on):
+    doc, strip = widget_on(OverviewStrip, DATA, height=304, name="overview")
     doc.set_scan(scanner.scan(doc.source, block_size=BLOCK))
     return strip
 
@@ -138,13 +131,8 @@ def test_tooltip_text(strip):
     assert "no errors" in top
 
 
-def test_before_and_during_a_scan(qtbot):
-    doc = Document()
-    doc.set_source(MemorySource(DATA, name="overview"))
-    strip = OverviewStrip(doc)
-    qtbot.addWidget(strip)
-    strip.resize(strip.sizeHint().width(), 204)
-    strip.show()
+def test_before_and_during_a_scan(widget_on, qtbot):
+    doc, strip = widget_on(OverviewStrip, DATA, height=204, name="overview")
     rect = strip.bar_rect()
     assert strip.bins is None
     assert "not scanned yet" in strip.describe_row(rect.top() + 5)
@@ -165,14 +153,10 @@ def test_before_and_during_a_scan(qtbot):
     assert strip.bins.scanned.all()
 
 
-def test_a_region_scan_shows_its_region_only(qtbot):
+def test_a_region_scan_shows_its_region_only(widget_on):
     # The damaged middle third, scanned on its own: its blocks start at the region.
     start, end = len(CLEAN), len(CLEAN) + len(DAMAGE)
-    doc = Document()
-    doc.set_source(MemorySource(DATA, name="overview"))
-    strip = OverviewStrip(doc)
-    qtbot.addWidget(strip)
-    strip.resize(strip.sizeHint().width(), 304)
+    doc, strip = widget_on(OverviewStrip, DATA, height=304, show=False, name="overview")
     result = scanner.scan(doc.source, start=start, end=end, block_size=BLOCK)
     doc.set_scan(result)
     # Each block counted once (fewer bins than blocks)...
@@ -194,12 +178,8 @@ def test_new_file_clears(strip):
     strip.grab()  # paints without a scan
 
 
-def test_with_the_default_blocks(qtbot):
-    doc = Document()
-    doc.set_source(MemorySource(DATA, name="overview"))
-    strip = OverviewStrip(doc)
-    qtbot.addWidget(strip)
-    strip.resize(strip.sizeHint().width(), 304)
+def test_with_the_default_blocks(widget_on):
+    doc, strip = widget_on(OverviewStrip, DATA, height=304, show=False, name="overview")
     result = scanner.scan(doc.source, dialect=K.UTF8)
     doc.set_scan(result)
     bins = strip.bins
@@ -215,15 +195,10 @@ def test_with_the_default_blocks(qtbot):
     assert bins.errors[bins.ends <= min(bs, len(CLEAN))].sum() == 0
 
 
-def test_small_file_gets_a_fine_picture(qtbot):
+def test_small_file_gets_a_fine_picture(widget_on, qtbot):
     # 40 KiB, one block of the main index; the damage is in the middle third only.
     small = b"a" * 14000 + b"\xc0\xaf" * 6000 + b"b" * 14000
-    doc = Document()
-    doc.set_source(MemorySource(small))
-    strip = OverviewStrip(doc)
-    qtbot.addWidget(strip)
-    strip.resize(strip.sizeHint().width(), 304)
-    strip.show()
+    doc, strip = widget_on(OverviewStrip, small, height=304)
     doc.set_scan(scanner.scan(doc.source, dialect=K.UTF8))
     qtbot.waitUntil(lambda: not strip.fine_scan_running, timeout=10000)
     bins = strip.bins

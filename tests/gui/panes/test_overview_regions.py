@@ -9,7 +9,6 @@ from inspector.core.analysis.judgedscan import judged_scan_steps
 from inspector.core.analysis.encodings.regions import EncodingMap, Region
 from inspector.core.scan import scanner
 from inspector.core.source.bytesource import MemorySource
-from inspector.gui.document import Document
 from inspector.gui.look import regionlook, style
 from inspector.gui.panes.overview import OverviewStrip
 
@@ -26,14 +25,8 @@ def judged(data: bytes):
 
 
 @pytest.fixture
-def strip(qtbot):
-    doc = Document()
-    doc.set_source(MemorySource(b"a" * SIZE, name="regions"))
-    strip = OverviewStrip(doc)
-    qtbot.addWidget(strip)
-    strip.resize(strip.sizeHint().width(), 204)
-    strip.show()
-    qtbot.waitExposed(strip)
+def strip(widget_on):
+    doc, strip = widget_on(OverviewStrip, b"a" * SIZE, height=204, name="regions")
     result = scanner.scan(doc.source)
     doc.set_scan(result, _Verdict(EncodingMap(0, SIZE, [Region(a, b, e) for a, b, e in MAP])))
     return strip
@@ -86,14 +79,9 @@ def test_tooltip_names_the_region(strip):
     assert strip.describe_point(strip.bar_rect().left() + 2, strip.y_of_offset(20000)).startswith("0x")
 
 
-def test_a_short_region_still_shows(qtbot):
-    doc = Document()
+def test_a_short_region_still_shows(widget_on):
     size = 1 << 20
-    doc.set_source(MemorySource(b"a" * size, name="big"))
-    strip = OverviewStrip(doc)
-    qtbot.addWidget(strip)
-    strip.resize(strip.sizeHint().width(), 104)
-    strip.show()
+    doc, strip = widget_on(OverviewStrip, b"a" * size, height=104, name="big")
     result = scanner.scan(doc.source)
     # 40 bytes of binary in a MiB: less than a pixel row.
     regions = [Region(0, 500_000, "utf-8"), Region(500_000, 500_040, "binary"),
@@ -106,15 +94,10 @@ def test_a_short_region_still_shows(qtbot):
     assert strip.describe_point(x, y).startswith("binary")
 
 
-def test_nothing_before_the_map_and_from_a_real_judged_scan(qtbot):
+def test_nothing_before_the_map_and_from_a_real_judged_scan(widget_on):
     data = ("UTF-8 text: café, naïve, 東京.\n" * 40).encode() + bytes(range(0, 32)) * 20 + \
         ("more UTF-8 text: Grüße.\n" * 40).encode()
-    doc = Document()
-    doc.set_source(MemorySource(data, name="judged"))
-    strip = OverviewStrip(doc)
-    qtbot.addWidget(strip)
-    strip.resize(strip.sizeHint().width(), 204)
-    strip.show()
+    doc, strip = widget_on(OverviewStrip, data, height=204, name="judged")
     plain = scanner.scan(doc.source)          # no verdict: no band, nothing judged here
     doc.set_scan(plain)
     assert strip.encoding_map is None and doc.verdict is None

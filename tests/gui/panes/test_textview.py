@@ -44,15 +44,9 @@ def sample_bytes() -> bytes:
 
 
 @pytest.fixture
-def make_view(qtbot):
+def make_view(widget_on):
     def make(data: bytes, width=700, height=400):
-        doc = Document()
-        doc.set_source(MemorySource(data))
-        view = TextView(doc)
-        qtbot.addWidget(view)
-        view.resize(width, height)
-        view.show()
-        qtbot.waitExposed(view)
+        doc, view = widget_on(TextView, data, width, height)
         view.setFocus()
         return doc, view
     return make

@@ -54,7 +54,7 @@ def test_steps_wait_until_the_user_is_still():
     clock.now += 0.05
     assert next(gen) == 1     # ran only after the quiet period
     assert abs(sum(clock.slept) - 0.10) < 1e-9
-    assert clock.now >= activity._last + 0.15
+    assert clock.now >= activity.last + 0.15
 
 
 def test_endless_activity_slows_the_work_but_does_not_stop_it():
@@ -99,7 +99,7 @@ def test_cancel_ends_the_wait_and_closes_the_job():
 
 def test_the_window_marks_navigation_as_activity(opened):
     w = opened(b"abc" * 100)
-    w.user_activity._last = float("-inf")
+    w.user_activity.forget()
     assert w.user_activity.busy_for() == 0
     w.go_to(50)
     assert w.user_activity.busy_for() > 0
@@ -109,10 +109,10 @@ def test_opening_and_painting_are_activity_too(opened, write_file, qtbot):
     w = opened(b"abc" * 100)
     activity = w.user_activity
     for pane in (w.hex_view, w.text_view):
-        activity._last = float("-inf")
+        activity.forget()
         pane.viewport().repaint()
         assert activity.busy_for() > 0, pane.objectName()
-    activity._last = float("-inf")
+    activity.forget()
     w.status_fields.verdict.repaint()  # the scan's own progress repaints never stall it
     assert activity.busy_for() == 0
     assert w.files.open_file(write_file(b"xyz" * 10, "other.bin"))

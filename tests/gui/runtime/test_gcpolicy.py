@@ -5,16 +5,23 @@ from __future__ import annotations
 
 import gc
 
+import pytest
+
 from inspector.gui.runtime import gcpolicy
 
 
-def test_collects_when_still_and_only_young_passes_while_busy(opened):
+@pytest.fixture
+def ticked_by_hand(monkeypatch):
+    """The collectors made in the test tick only when the test calls ``tick()``."""
+    monkeypatch.setattr(gcpolicy.IdleCollector, "TICK_MS", 2**31 - 1)
+
+
+def test_collects_when_still_and_only_young_passes_while_busy(opened, ticked_by_hand):
     w = opened(b"abc" * 100)
     collector = gcpolicy.install(w)
     try:
         assert not gc.isenabled()
-        collector._timer.stop()           # ticks by hand
-        w.user_activity._last = float("-inf")
+        w.user_activity.forget()
         assert collector.still()
         collector.FULL_EVERY = 0
         collector.tick()
@@ -42,13 +49,12 @@ def test_collects_when_still_and_only_young_passes_while_busy(opened):
     assert gc.isenabled()
 
 
-def test_a_cycle_made_during_activity_is_freed_at_the_next_still_tick(opened):
+def test_a_cycle_made_during_activity_is_freed_at_the_next_still_tick(opened, ticked_by_hand):
     import weakref
 
     w = opened(b"xyz" * 10)
     collector = gcpolicy.install(w)
     try:
-        collector._timer.stop()
 
         class Node:
             pass
@@ -58,7 +64,7 @@ def test_a_cycle_made_during_activity_is_freed_at_the_next_still_tick(opened):
         alive = weakref.ref(a)
         del a, b
         assert alive() is not None        # automatic collection is off
-        w.user_activity._last = float("-inf")
+        w.user_activity.forget()
         collector.tick()
         assert alive() is None
     finally:

@@ -10,17 +10,13 @@ from PySide6.QtGui import QGuiApplication
 from inspector.core.analysis import copyformats
 from inspector.core.source.bytesource import MemorySource
 from inspector.gui.window.copyactions import WORKER_THRESHOLD, build_copy_menu
-from inspector.gui.document import Document
 
 DATA = b"A\t" + "é€".encode() + b"\xc0\xaf" + "😀".encode() + b"\xff"
 
 
 @pytest.fixture
-def setup(qtbot):
-    doc = Document()
-    doc.set_source(MemorySource(DATA))
-    menu = build_copy_menu(doc)
-    qtbot.addWidget(menu)
+def setup(widget_on):
+    doc, menu = widget_on(build_copy_menu, DATA, show=False)
     QGuiApplication.clipboard().clear()
     return doc, menu
 

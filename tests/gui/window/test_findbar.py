@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import Qt
 
-from inspector.core.source.bytesource import FileSource, MemorySource
-from inspector.gui.document import Document
+from inspector.core.source.bytesource import FileSource
 from inspector.gui.window.findbar import MODE_CODEPOINT, MODE_HEX, MODE_TEXT, FindBar
 
 # "../" three ways: plain, 2-byte overlong, 3-byte overlong; a euro sign; a CESU-8 emoji.
@@ -21,13 +20,8 @@ OVERLONG3 = DATA.index(b"\xe0\x80\xae")
 
 
 @pytest.fixture
-def bar(qtbot):
-    doc = Document()
-    doc.set_source(MemorySource(DATA, name="find-sample"))
-    bar = FindBar(doc)
-    qtbot.addWidget(bar)
-    bar.show()
-    return bar
+def bar(widget_on):
+    return widget_on(FindBar, DATA, name="find-sample")[1]
 
 
 def _type(qtbot, bar, text, mode=MODE_TEXT, spellings=False):
@@ -136,15 +130,9 @@ def test_not_found(qtbot, bar):
     assert bar.document.matches == []
 
 
-def test_find_all_limit_note(qtbot, tmp_path):
-    path = tmp_path / "many.bin"
-    path.write_bytes(b"ab" * 5000)
-    doc = Document()
-    doc.open_path(path)
-    bar = FindBar(doc)
-    qtbot.addWidget(bar)
+def test_find_all_limit_note(qtbot, document_on_file, shown):
+    bar = shown(FindBar(document_on_file(b"ab" * 5000, "many.bin")))
     bar.FIND_ALL_LIMIT = 100
-    bar.show()
     _type(qtbot, bar, "ab")
     qtbot.mouseClick(bar.all_button, Qt.MouseButton.LeftButton)
     _wait(qtbot, bar)
@@ -161,14 +149,9 @@ def test_escape_hides_and_show_bar_focuses(qtbot, bar):
     assert bar.document.matches == []
 
 
-def test_cancel_a_whole_file_search(qtbot, tmp_path):
-    path = tmp_path / "big.bin"
-    path.write_bytes(b"\0" * (48 << 20))
-    doc = Document()
-    doc.open_path(path)
-    bar = FindBar(doc)
-    qtbot.addWidget(bar)
-    bar.show()
+def test_cancel_a_whole_file_search(qtbot, document_on_file, shown):
+    doc = document_on_file(b"\0" * (48 << 20), "big.bin")
+    bar = shown(FindBar(doc))
     _type(qtbot, bar, "C0 ?? AF", MODE_HEX)
     qtbot.mouseClick(bar.all_button, Qt.MouseButton.LeftButton)
     assert bar.busy and bar.cancel_button.isVisible()
@@ -191,14 +174,10 @@ def test_a_new_query_clears_the_old_matches(qtbot, bar):
     assert seen[-1] == []
 
 
-def test_a_match_at_the_cursor_is_brought_back_on_screen(qtbot):
+def test_a_match_at_the_cursor_is_brought_back_on_screen(document_of):
     """Scrolled away from the cursor, a find whose match starts at the cursor still
     shows it (the cursor did not move, so it must be announced anyway)."""
-    from inspector.core.source.bytesource import MemorySource
-    from inspector.gui.document import Document
-
-    doc = Document()
-    doc.set_source(MemorySource(b"needle " + b"x" * 100_000))
+    doc = document_of(b"needle " + b"x" * 100_000)
     seen = []
     doc.cursorChanged.connect(seen.append)
     doc.set_anchor(50_000, scrolled=True)

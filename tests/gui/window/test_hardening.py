@@ -252,7 +252,7 @@ def test_run_installs_the_crash_guard_and_opens_the_path(monkeypatch, write_file
 def guarded(monkeypatch):
     """crashguard's hook installed for one test, reports collected, no modal dialog."""
     monkeypatch.setenv("UTF8_INSPECTOR_NO_CRASH_DIALOG", "1")
-    monkeypatch.setattr(sys, "excepthook", crashguard._hook)
+    monkeypatch.setattr(sys, "excepthook", crashguard.excepthook)
     monkeypatch.setattr(sys, "stderr", open(os.devnull, "w"))
     crashguard.reports.clear()
     yield crashguard.reports
@@ -283,12 +283,12 @@ def test_exception_in_a_paint_is_reported_and_the_view_recovers(opened, guarded,
     def broken_paint(painter):
         raise ValueError("paint failed")
 
-    view._paint = broken_paint  # an instance attribute shadows the method
-    # From the event loop, as a real paint comes (a repaint() called from Python would
-    # hand the exception back to the caller instead).
-    view.viewport().update()
-    qtbot.waitUntil(lambda: any("paint failed" in r for r in guarded), timeout=5000)
-    del view._paint
+    with monkeypatch.context() as broken:
+        broken.setattr(view.painter, "paint", broken_paint)
+        # From the event loop, as a real paint comes (a repaint() called from Python
+        # would hand the exception back to the caller instead).
+        view.viewport().update()
+        qtbot.waitUntil(lambda: any("paint failed" in r for r in guarded), timeout=5000)
     before = len(guarded)
     view.viewport().update()
     qtbot.wait(50)   # a negative check: the queued paint must not fail again
@@ -301,7 +301,7 @@ def test_exception_in_a_paint_is_reported_and_the_view_recovers(opened, guarded,
 def test_crash_dialog_is_shown_with_details(monkeypatch, qtbot):
     monkeypatch.delenv("UTF8_INSPECTOR_NO_CRASH_DIALOG", raising=False)
     shown = []
-    monkeypatch.setattr(crashguard, "_show_dialog", lambda exc, details: shown.append(details))
+    monkeypatch.setattr(crashguard, "show_dialog", lambda exc, details: shown.append(details))
     monkeypatch.setattr(crashguard, "_recent", [])
     try:
         raise KeyError("details please")

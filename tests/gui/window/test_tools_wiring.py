@@ -179,8 +179,8 @@ def test_matches_in_finds_overlaps_by_binary_search():
 def test_overview_follows_the_hex_view(opened, qtbot):
     w = opened(bytes(range(256)) * 400)
     w.go_to(50_000)
-    assert w.overview._visible == w.hex_view.visible_range()
-    assert w.overview._visible[0] <= 50_000 < w.overview._visible[1]
+    assert w.overview.visible_range() == w.hex_view.visible_range()
+    assert w.overview.visible_range()[0] <= 50_000 < w.overview.visible_range()[1]
 
 
 def test_exports_and_repair_from_the_window(opened, tmp_path, qtbot):
