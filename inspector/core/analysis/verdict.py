@@ -217,7 +217,8 @@ def verdict(result, source) -> Verdict:
     by_encoding = emap.bytes_by_encoding()
     only = emap.regions[0] if len(emap) == 1 else None
     if only is not None and only.encoding.startswith(("utf-16", "utf-32")):
-        how = "BOM" if only.bom else "NUL byte pattern, no BOM"
+        how = ("BOM" if only.bom else "NUL byte pattern, no BOM" if only.by == "nul_pattern"
+               else "CJK characters in pairs of bytes, no BOM")
         title = CS.charset_title(only.encoding)
         return judged("utf16" if "16" in only.encoding else "utf32", f"probably {title} ({how})",
                       {"encoding": title, "by": only.by})
@@ -238,11 +239,15 @@ def verdict(result, source) -> Verdict:
         return judged("mojibake", f"UTF-8 encoded twice (mojibake){shown} (ftfy)",
                       {"seen": seen, "meant": meant, "via": via, "by": "ftfy"})
     if only is not None and only.is_legacy:
+        by = only.by or "chardet"
         language = f"; {only.language}" if only.language else ""
+        same = CS.iso_reading_alike(source.read(only.start, min(only.length, HEAD_SAMPLE)),
+                                    only.encoding)
+        alike = f", read the same as {CS.charset_title(same)}" if same else ""
         return judged("legacy_charset",
-                      f"probably {CS.charset_title(only.encoding)}, not UTF-8 "
-                      f"(charset-normalizer{language})",
-                      {"encoding": only.encoding, "by": "charset-normalizer",
+                      f"probably {CS.charset_title(only.encoding)}{alike}, not UTF-8 "
+                      f"({by}{language})",
+                      {"encoding": only.encoding, "by": by,
                        **({"language": only.language} if only.language else {}), **evidence})
     multibyte = sum(n for length, n in result.units.items() if length > 1)
     controls = result.binary_bytes - result.error_bytes

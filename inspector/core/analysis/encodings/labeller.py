@@ -153,7 +153,8 @@ def _western_if_better(members: list[Stretch], guess):
     when it explains the bytes that are not UTF-8 strictly better (a ½ that ISO-8859-2
     reads as a lone ˝). Windows-1252 when a byte of 0x80-0x9F is among them, else
     ISO-8859-1."""
-    if guess.encoding in ("cp1252", "iso8859-1", "iso8859-15") or CS.is_multibyte(guess.encoding):
+    if (guess.by != "charset-normalizer" or guess.encoding in ("cp1252", "iso8859-1", "iso8859-15")
+            or CS.is_multibyte(guess.encoding)):
         return guess
     if not {"cp1252", "iso8859-1", "iso8859-15"} & set(guess.candidates):
         return guess
@@ -187,4 +188,4 @@ def _set_legacy(s: Stretch, guess) -> None:
         return
     s.label = guess.encoding
     s.language = guess.language
-    s.by = "charset-normalizer"
+    s.by = guess.by

@@ -46,6 +46,8 @@ from inspector.core.analysis.encodings.stretches import (ASC, BIN, BIN_GAP, DENS
                                                    LEGACY_WEIGHT, MOJ, PAD, SPARSE, UTF, Stretch,
                                                    Window)
 from inspector.core.analysis.encodings.labeller import Labeller, plausibility
+from inspector.core.analysis.encodings.legacyguess import escape_encoding
+from inspector.core.analysis.encodings.onereading import one_legacy_reading
 from inspector.core.units.boundaries import char_start_at_or_after, char_start_at_or_before
 
 FULL_LIMIT = CLEAN_LIMIT   # scanned ranges up to this are read whole
@@ -144,6 +146,15 @@ def _assemble(pieces: list[_Piece], start: int, end: int) -> list[Region]:
                 p.in_start, p.in_end = p.start, p.end
             else:
                 p.label, p.ascii, p.by = UTF8, True, "ascii"
+    # ASCII between a double-encoded part and the file's edge is UTF-8 text: a mojibake
+    # region covers the lines that hold double encoding, not the ASCII beyond them.
+    for i, p in enumerate(items):
+        if p.label is not None:
+            continue
+        before = items[i - 1].label if i > 0 else None
+        after = items[i + 1].label if i + 1 < len(items) else None
+        if MOJIBAKE in (before, after) and None in (before, after):
+            p.label, p.ascii, p.by = UTF8, True, "ascii"
     # Same encodings merged, across ASCII too.
     merged: list[_Piece] = []
     for p in items:
@@ -258,6 +269,13 @@ def encoding_map(source, result, *, clean_shortcut: bool = True) -> EncodingMap:
     by = "bom"
     if wide is None:
         wide, by = CS.nul_pattern(head), "nul_pattern"
+    if wide is None and not result.error_units and (b"\x1b" in head or b"~{" in head):
+        escaped = escape_encoding(head)
+        if escaped is not None:  # ISO-2022-JP/KR, HZ: 7-bit, valid UTF-8 but for ESC, SO, SI
+            return EncodingMap(start, end, [Region(start, end, escaped, by="escape sequences")],
+                               len(head))
+    if wide is None and result.error_units:
+        wide, by = CS.wide_text_pattern(head), "cjk_pattern"
     if wide is not None:
         return EncodingMap(start, end, [Region(start, end, wide[1], bom=by == "bom", by=by)],
                            len(head))
@@ -290,6 +308,7 @@ class _MapBuilder:
         self.windows: list[tuple[int, int, Window | None, list[Stretch]]] = []
         self.spans: list[_Piece] = []  # unread parts, labelled
         self.labeller = Labeller()
+        self.one_reading: Region | None = None  # the whole range in one legacy charset
 
     # -------------------------------------------------------------------- reading
 
@@ -303,6 +322,13 @@ class _MapBuilder:
         data = self.source.read(self.start, self.end - self.start)
         self.bytes_read += len(data)
         w = Window(data, self.start, True, True)
+        if len(data) == self.end - self.start:
+            guess = one_legacy_reading(w)
+            if guess is not None:  # one charset throughout: one region, not cut in lines
+                self.one_reading = Region(self.start, self.end, guess.encoding,
+                                          language=guess.language, by=guess.by)
+                self.windows.append((self.start, self.end, w, []))
+                return
         stretches = w.stretches()
         for k, s in enumerate(stretches):
             s.group = k if s.end - s.start >= GUESS_ALONE else None
@@ -508,6 +534,8 @@ class _MapBuilder:
     # ------------------------------------------------------------------ assembly
 
     def regions(self) -> list[Region]:
+        if self.one_reading is not None:
+            return [self.one_reading]
         pieces: list[_Piece] = []
         for lo, hi, w, stretches in self.windows:
             pieces += _pieces_of_window(w, stretches, lo, hi)
