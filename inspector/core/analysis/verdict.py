@@ -4,10 +4,12 @@ Codes: ``empty``, ``valid``, ``valid_bom``, ``problems``, ``truncated_end``,
 ``dialect_cesu-8``, ``dialect_mutf-8``, ``dialect_wtf-8``, ``dialect_fss-utf``,
 ``utf16``, ``utf32``, ``legacy_charset``, ``mojibake``, ``binary``, ``mixed``.
 
-The verdict reads the encoding map (:mod:`inspector.core.analysis.encodings.regions`), which weighs
-the shape of the errors (what only a UTF-8 encoder writes against isolated high bytes
-between letters), asks charset-normalizer only about the stretches that are not UTF-8 and
-only on enough evidence, and asks ftfy about double encoding. Then:
+The verdict reads the encoding map (:mod:`inspector.core.analysis.encodings.regions`), which
+judges a file of up to 2 MiB whole first (one legacy charset throughout, named by chardet:
+:mod:`~inspector.core.analysis.encodings.onereading`), else weighs the shape of the errors
+(what only a UTF-8 encoder writes against isolated high bytes between letters), asks
+chardet (:mod:`~inspector.core.analysis.encodings.legacyguess`) only about the stretches
+that are not UTF-8 and only on enough evidence, and asks ftfy about double encoding. Then:
 
 * ``mixed``: the map has more than one encoding (binary counts, and so does mojibake),
   unless binary covers most of the range and the rest is plain ASCII (``binary``);

@@ -1,12 +1,13 @@
-"""Names of encodings, and the two outside judges the verdict asks: ``charset-normalizer``
-for a charset that is not UTF-8, ``ftfy`` for UTF-8 encoded twice.
+"""Names of encodings, and the outside judges the verdict asks: ``chardet`` for a charset that
+is not UTF-8 (:mod:`.legacyguess`, which says why it is asked first), ``charset-normalizer``
+when chardet has no answer, ``ftfy`` for UTF-8 encoded twice.
 
 Every encoding is named the way Python spells it, ``codecs.lookup(name).name``
 (``cp1252``, ``iso8859-1``, ``koi8-r``, ``shift_jis``, ``utf-16-le``), so that a name
 can be handed straight to ``bytes.decode``; :func:`charset_title` gives the name a person
 reads ("Windows-1252", "ISO-8859-1 (Latin-1)").
 
-How a guess is made (:func:`guess_charset`). charset-normalizer ranks the charsets that
+How charset-normalizer's guess is made (:func:`normalizer_guess`). charset-normalizer ranks the charsets that
 decode the bytes by how messy the result is (``chaos``) and how much it looks like a
 language (``coherence``); it is good at telling the script and the language, and poor at
 choosing among the single-byte charsets of one script, which all decode the same letters
@@ -357,7 +358,12 @@ def guess_charset(data: bytes) -> CharsetGuess | None:
     if found is not None:
         return CharsetGuess(found.encoding, found.language, 1.0 - found.confidence,
                             found.confidence, [found.encoding], "chardet", found.same_as)
-    return normalizer_guess(data)
+    found = normalizer_guess(data)
+    if found is not None and found.by == "charset-normalizer":
+        from inspector.core.analysis.encodings.legacyguess import sharpen
+
+        found.encoding, found.same_as = sharpen(head_lines(data, GUESS_LIMIT), found.encoding)
+    return found
 
 
 def normalizer_guess(data: bytes) -> CharsetGuess | None:

@@ -5,7 +5,7 @@ A damaged stretch can be in a legacy charset only when it has a legacy-shaped ru
 ``LEGACY_WEIGHT`` times as many of them as UTF-8-shaped runs, and no more valid UTF-8
 bytes than damaged ones; any other is UTF-8 with problems and joins the UTF-8 around
 it. A stretch with ``MIN_LEGACY_RUNS`` legacy-shaped runs or more is given to
-charset-normalizer (only its own bytes, from its first to its last damaged word, at most
+chardet (only its own bytes, from its first to its last damaged word, at most
 32 KiB cut at a line; see
 :func:`inspector.core.analysis.encodings.charsets.guess_charset`): on its own when it
 is ``GUESS_ALONE`` bytes or more (in a large file: all the stretches of one run of
@@ -13,7 +13,7 @@ blocks together), else pooled with the other small ones and with the stretches
 that have fewer legacy-shaped runs but no UTF-8-shaped one (when the whole map leans
 that way). The guess is kept when it explains the bytes that are not UTF-8
 (:func:`~inspector.core.analysis.encodings.charsets.plausible`: letters where letters
-stand; random damage in English text does not pass). charset-normalizer is asked at most
+stand; random damage in English text does not pass). chardet is asked at most
 ``MAX_GUESSES`` + 1 times; further stretches take the nearest guess that explains them.
 Double-encoded stretches are asked to ftfy (the ``MAX_MOJI_CHECKS`` largest; others
 take the nearest answer) and become ``mojibake`` when it undoes them, UTF-8 otherwise.
@@ -35,7 +35,7 @@ MOJI_TEXT = 16 << 10       # characters handed to ftfy to confirm a stretch
 
 class Labeller:
     """Labels the stretches of every window once all are known, so that small damaged
-    ones are pooled and charset-normalizer and ftfy are asked a bounded number of
+    ones are pooled and chardet and ftfy are asked a bounded number of
     times (``MAX_GUESSES``, ``MAX_MOJI_CHECKS``)."""
 
     def __init__(self):
@@ -66,7 +66,7 @@ class Labeller:
         if legacy < LEGACY_WEIGHT * shaped:
             weak = []  # the damage is UTF-8-shaped on the whole: small legacy-like bits are chance
         # Large stretches (or all of a run of blocks) are guessed on their own, small ones
-        # pooled: charset-normalizer cannot tell much from a line.
+        # pooled: no detector can tell much from a line.
         groups: dict = {}
         pool = list(weak)
         for s in strong:
