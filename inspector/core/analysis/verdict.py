@@ -12,7 +12,8 @@ chardet (:mod:`~inspector.core.analysis.encodings.legacyguess`) only about the s
 that are not UTF-8 and only on enough evidence, and asks ftfy about double encoding. Then:
 
 * ``mixed``: the map has more than one encoding (binary counts, and so does mojibake),
-  unless binary covers most of the range and the rest is plain ASCII (``binary``);
+  unless binary covers most of the range and the rest is plain ASCII (``binary``), or
+  mojibake covers at least half of it and the rest is plain ASCII lines (``mojibake``);
 * one region in UTF-16/32, a legacy charset, mojibake, binary: ``utf16``/``utf32``,
   ``legacy_charset``, ``mojibake``, ``binary``;
 * UTF-8: ``valid``/``valid_bom`` without errors; ``truncated_end`` when the only error
@@ -229,7 +230,11 @@ def verdict(result, source) -> Verdict:
     if binary_share and (not text_regions or (binary_share > MOSTLY_BINARY * scanned
                                               and all(r.ascii for r in text_regions))):
         return judged("binary", "binary data with little text")
-    if emap.mixed:
+    moji = [r for r in emap if r.encoding == MOJIBAKE]
+    if (emap.mixed and len({r.via for r in moji}) == 1 and 2 * sum(r.length for r in moji) >= scanned
+            and all(r.encoding == MOJIBAKE or (r.encoding == UTF8 and r.ascii) for r in emap)):
+        only = max(moji, key=lambda r: r.length)  # double encoded but for ASCII lines: mojibake
+    elif emap.mixed:
         return judged("mixed", _mixed_text(emap, scanned),
                       {"encodings": by_encoding, "regions": len(emap), **evidence})
     if only is not None and only.encoding == MOJIBAKE:

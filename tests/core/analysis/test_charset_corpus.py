@@ -71,3 +71,25 @@ def test_the_corpus_is_what_the_manifest_says():
     for c in CASES:  # each file decodes to its text in its own charset
         if c.encoding not in ("mixed", "ascii") and c.code != "problems":
             c.data.decode(L.codec(c.encoding) if c.encoding != "utf-8-sig" else "utf-8-sig")
+
+
+@pytest.mark.parametrize("text", ["en", "de", "ru", "ja", "fr"])
+def test_random_runs_in_text_stay_utf8_with_problems(text):
+    """Runs of 4 to 16 random bytes written over ASCII or UTF-8 text are damage, never
+    a legacy charset or a region of one, whatever the seed. (One random byte that reads
+    as a letter inside an English word cannot be told from a Latin-1 letter, so runs.)"""
+    import random
+
+    base = (L.load_text(text) * 3).encode()
+    for seed in range(12):
+        rng = random.Random(seed)
+        data = bytearray(base)
+        length = rng.choice([4, 8, 16])
+        for _ in range(rng.choice([1, 2, 3])):
+            at = rng.randrange(len(data) // 10, len(data) * 9 // 10)
+            high = rng.random() < 0.5
+            for k in range(length):
+                data[at + k] = rng.randrange(0x80 if high else 0, 256)
+        v = judge(bytes(data))
+        assert v.code in ("problems", "valid"), (seed, v.text)
+        assert [r.encoding for r in v.regions] == ["utf-8"], (seed, v.text)

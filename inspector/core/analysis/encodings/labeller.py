@@ -13,7 +13,8 @@ blocks together), else pooled with the other small ones and with the stretches
 that have fewer legacy-shaped runs but no UTF-8-shaped one (when the whole map leans
 that way). The guess is kept when it explains the bytes that are not UTF-8
 (:func:`~inspector.core.analysis.encodings.charsets.plausible`: letters where letters
-stand; random damage in English text does not pass). chardet is asked at most
+stand; random damage in English text does not pass, nor do a few bytes in words that
+read as no word: ``onereading.odd_words``). chardet is asked at most
 ``MAX_GUESSES`` + 1 times; further stretches take the nearest guess that explains them.
 Double-encoded stretches are asked to ftfy (the ``MAX_MOJI_CHECKS`` largest; others
 take the nearest answer) and become ``mojibake`` when it undoes them, UTF-8 otherwise.
@@ -91,7 +92,7 @@ class Labeller:
         if guess is None:
             return None
         guess = _western_if_better(members, guess)
-        if not _explains(members, guess.encoding):
+        if not _explains(members, guess.encoding) or _damage(members, guess.encoding):
             return None
         self.found.append((members[0].start, guess))
         return guess
@@ -164,6 +165,18 @@ def _western_if_better(members: list[Stretch], guess):
     if plausibility(members, western) > plausibility(members, guess.encoding):
         return CS.CharsetGuess(western, "", guess.chaos, guess.coherence, guess.candidates)
     return guess
+
+
+def _damage(members: list[Stretch], encoding: str) -> bool:
+    """A few bytes that are not UTF-8 (``FEW_ERRORS`` or fewer) standing in words that
+    are not words in ``encoding``: random damage, not a charset's letters
+    (:func:`~.onereading.odd_words`)."""
+    from inspector.core.analysis.encodings.onereading import FEW_ERRORS, odd_words
+
+    if CS.is_multibyte(encoding) or sum(s.count(s.w.n_err) for s in members) > FEW_ERRORS:
+        return False
+    return all(odd_words(s.w, encoding, int(s.w.cell_start[s.first]), int(s.w.cell_end[s.last]))
+               for s in members)
 
 
 def _explains(members: list[Stretch], encoding: str) -> bool:

@@ -556,7 +556,51 @@ class _MapBuilder:
             pos = p.end
         if pos < self.end:
             clean.append(_Piece(pos, self.end, None, seen=False))
-        return _assemble(clean, self.start, self.end)
+        return _without_chance_utf8(_assemble(clean, self.start, self.end), self.source)
+
+
+CHANCE_UTF8_CHARS = 3     # valid multibyte characters a UTF-8 region needs amid legacy text
+CHANCE_UTF8_BYTES = 4096  # longer UTF-8 regions are never read again for this
+
+
+def _without_chance_utf8(regions: list[Region], source) -> list[Region]:
+    """Regions with the UTF-8 ones that are chance amid a legacy charset given to it: a
+    short UTF-8 region beside a legacy region, with fewer than ``CHANCE_UTF8_CHARS``
+    valid multibyte characters, whose bytes the legacy charset decodes without reading
+    them as double encoding (年 in EUC-JP is C7 AF, valid UTF-8 for ǯ; "GrÃ¼ÃŸe" is
+    what Windows-1252 makes of UTF-8, so "Grüße" stays UTF-8)."""
+    out: list[Region] = []
+    for i, r in enumerate(regions):
+        legacy = [n for n in (out[-1] if out else None,
+                              regions[i + 1] if i + 1 < len(regions) else None)
+                  if n is not None and n.is_legacy]
+        if r.encoding != UTF8 or r.ascii or not legacy or r.length > CHANCE_UTF8_BYTES:
+            out.append(r)
+            continue
+        data = source.read(r.start, r.length)
+        text = data.decode("utf-8", "replace")
+        valid = sum(1 for ch in text if ord(ch) > 0x7F and ch != "\ufffd")
+        host = legacy[0]
+        try:
+            reading = data.decode(host.encoding)
+        except (UnicodeDecodeError, LookupError):
+            reading = None
+        if valid >= CHANCE_UTF8_CHARS or reading is None or CS.mojibake_in(reading):
+            out.append(r)
+            continue
+        if out and out[-1] is host:
+            host.end = r.end
+        else:
+            host.start = r.start
+            continue
+    merged: list[Region] = []
+    for r in out:  # a legacy region on both sides of what was given away: one region
+        if merged and merged[-1].encoding == r.encoding and merged[-1].end == r.start:
+            merged[-1].end = r.end
+            merged[-1].exact = merged[-1].exact and r.exact
+        else:
+            merged.append(r)
+    return merged
 
 
 def _majority(counts):

@@ -16,12 +16,15 @@ whole line of such chance sequences is rare), and only when such lines hold at l
 cells, the range is one reading: chardet names the charset (:mod:`.legacyguess`), and
 the answer is kept when the charset decodes the whole range and explains its bytes that
 are not UTF-8 (:func:`~.labeller.plausibility`: letters where letters stand), and no
-control that text does not use stands near them (``NEAR`` bytes). Random
+control that text does not use stands near them (``NEAR`` bytes), and, when they are few
+(``FEW_ERRORS``), the words that hold them read as words (letters, not "Per@¦ssion"). Random
 damage in ASCII or UTF-8 text is explained by no charset (bytes that decode to symbols
 and controls in the middle of words) and stays UTF-8 with problems, as the map says.
 """
 
 from __future__ import annotations
+
+import unicodedata
 
 import numpy as np
 
@@ -32,6 +35,7 @@ from inspector.core.analysis.encodings.stretches import BIN, ERR, LEGACY_WEIGHT,
 UTF8_LINE = 4       # valid bytes above 0x7F in a line without errors: a line of UTF-8 text
 UTF8_PART = 0.02    # of the bytes above 0x7F, in such lines: a UTF-8 part the map must cut
 NEAR = 16           # bytes between a control and an error that make them one piece of damage
+FEW_ERRORS = 64     # up to this many bytes that are not UTF-8, the words holding them are read
 PLAUSIBLE = 0.85    # the labeller's PLAUSIBLE: the share of the bytes a charset must explain
 
 
@@ -79,4 +83,36 @@ def one_legacy_reading(w: Window) -> CS.CharsetGuess | None:
     whole = Stretch(w, 0, len(w.cls) - 1, ERR)
     if plausibility([whole], guess.encoding) < PLAUSIBLE:
         return None
+    if errors <= FEW_ERRORS and not CS.is_multibyte(guess.encoding) and odd_words(w, guess.encoding):
+        return None
     return guess
+
+
+_IN_WORDS = "'’-°№."
+_EDGE_PUNCTUATION = ".,;:!?\"'()[]{}<>«»‹›-–—…“”„‘’*/"
+
+
+def odd_words(w: Window, encoding: str, lo: int = 0, hi: int | None = None) -> bool:
+    """A third or more of the bytes that are not UTF-8 (in ``lo:hi`` of the window) stand in words that are not words
+    when read in ``encoding`` (a sign or an ASCII symbol among letters: "Per@¦ssion"): a
+    few random bytes in ASCII text, not a legacy charset's letters."""
+    text = w.data.decode(encoding, "replace")
+    err = (np.flatnonzero(w.err[lo:hi]) + lo).tolist()
+    if not err:
+        return False
+    odd = 0
+    for p in err:
+        a = p
+        while a > 0 and p - a < 40 and not text[a - 1].isspace():
+            a -= 1
+        b = p + 1
+        while b < len(text) and b - p < 40 and not text[b].isspace():
+            b += 1
+        core = text[a:b].strip(_EDGE_PUNCTUATION)
+        # Odd: letters and something else that words do not hold ("©", "½", "10 °C" and
+        # "MP3" are text).
+        if any(ch.isalpha() for ch in core) and not all(
+                ch.isalnum() or ch in _IN_WORDS or unicodedata.category(ch) in ("Mn", "Mc")
+                for ch in core):
+            odd += 1
+    return odd * 3 >= len(err)
