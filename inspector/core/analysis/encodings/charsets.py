@@ -1,5 +1,6 @@
 """Names of encodings, and the outside judges the verdict asks: ``chardet`` for a charset that
-is not UTF-8 (:mod:`.legacyguess`, which says why it is asked first), ``charset-normalizer``
+is not UTF-8 (:mod:`.legacyguess`, which says why it is asked first, and holds
+:func:`~.legacyguess.guess_charset`), ``charset-normalizer``
 when chardet has no answer, ``ftfy`` for UTF-8 encoded twice.
 
 Every encoding is named the way Python spells it, ``codecs.lookup(name).name``
@@ -7,9 +8,10 @@ Every encoding is named the way Python spells it, ``codecs.lookup(name).name``
 can be handed straight to ``bytes.decode``; :func:`charset_title` gives the name a person
 reads ("Windows-1252", "ISO-8859-1 (Latin-1)").
 
-How charset-normalizer's guess is made (:func:`normalizer_guess`). charset-normalizer ranks the charsets that
-decode the bytes by how messy the result is (``chaos``) and how much it looks like a
-language (``coherence``); it is good at telling the script and the language, and poor at
+How charset-normalizer's guess is made (:func:`normalizer_guess`, asked by
+:func:`~.legacyguess.guess_charset` when chardet has no answer). charset-normalizer
+ranks the charsets that decode the bytes by how messy the result is (``chaos``) and how
+much it looks like a language (``coherence``); it is good at telling the script and the language, and poor at
 choosing among the single-byte charsets of one script, which all decode the same letters
 of a short sample alike ("French" in ISO-8859-10, German in Windows-1250). So:
 
@@ -221,7 +223,7 @@ def wide_text_pattern(data: bytes) -> tuple[str, str] | None:
 # ----------------------------------------------------------------------- legacy charsets
 
 class CharsetGuess:
-    """What :func:`guess_charset` found: the codec name, the language charset-normalizer
+    """What :func:`~.legacyguess.guess_charset` found: the codec name, the language charset-normalizer
     saw (empty when it saw none with a coherence of ``CONFIDENT`` or more), its chaos and
     coherence, and the other candidates."""
 
@@ -345,25 +347,6 @@ def head_lines(data: bytes, limit: int) -> bytes:
     data = data[:limit]
     nl = data.rfind(b"\n")
     return data[:nl + 1] if nl >= limit // 2 else data
-
-
-def guess_charset(data: bytes) -> CharsetGuess | None:
-    """The legacy charset of ``data`` (bytes that are not UTF-8): chardet's, sharpened by
-    the tell-tales of the bytes (:mod:`.legacyguess`, which says why chardet is asked
-    first); charset-normalizer's (below) when chardet has none. None when neither finds
-    a legacy charset."""
-    from inspector.core.analysis.encodings.legacyguess import guess_legacy
-
-    found = guess_legacy(data)
-    if found is not None:
-        return CharsetGuess(found.encoding, found.language, 1.0 - found.confidence,
-                            found.confidence, [found.encoding], "chardet", found.same_as)
-    found = normalizer_guess(data)
-    if found is not None and found.by == "charset-normalizer":
-        from inspector.core.analysis.encodings.legacyguess import sharpen
-
-        found.encoding, found.same_as = sharpen(head_lines(data, GUESS_LIMIT), found.encoding)
-    return found
 
 
 def normalizer_guess(data: bytes) -> CharsetGuess | None:

@@ -7,7 +7,7 @@ bytes than damaged ones; any other is UTF-8 with problems and joins the UTF-8 ar
 it. A stretch with ``MIN_LEGACY_RUNS`` legacy-shaped runs or more is given to
 chardet (only its own bytes, from its first to its last damaged word, at most
 32 KiB cut at a line; see
-:func:`inspector.core.analysis.encodings.charsets.guess_charset`): on its own when it
+:func:`inspector.core.analysis.encodings.legacyguess.guess_charset`): on its own when it
 is ``GUESS_ALONE`` bytes or more (in a large file: all the stretches of one run of
 blocks together), else pooled with the other small ones and with the stretches
 that have fewer legacy-shaped runs but no UTF-8-shaped one (when the whole map leans
@@ -23,6 +23,7 @@ take the nearest answer) and become ``mojibake`` when it undoes them, UTF-8 othe
 from __future__ import annotations
 
 from inspector.core.analysis.encodings import charsets as CS
+from inspector.core.analysis.encodings.legacyguess import guess_charset
 from inspector.core.analysis.encodings.regions import BINARY, MOJIBAKE, UTF8
 from inspector.core.analysis.encodings.stretches import (ASC, BIN, ERR, LEGACY_WEIGHT, MOJ, UTF,
                                                    Stretch)
@@ -88,7 +89,7 @@ class Labeller:
                 _set_legacy(s, guess)
 
     def _guess(self, members):
-        guess = CS.guess_charset(_joined(members))
+        guess = guess_charset(_joined(members))
         if guess is None:
             return None
         guess = _western_if_better(members, guess)

@@ -34,6 +34,8 @@ from __future__ import annotations
 
 import re
 
+from inspector.core.analysis.encodings import charsets as CS
+
 CHARDET_LIMIT = 64 << 10       # bytes handed to chardet at most
 LANGUAGE_CONFIDENCE = 0.4      # chardet's confidence from which its language is named
 
@@ -172,14 +174,12 @@ _HIGH_RUN = re.compile(rb"[\x80-\xff]+")
 def _text_share(data: bytes, encoding: str) -> float:
     """How well a single-byte ``encoding`` reads the bytes above 0x7F of ``data`` (the
     share :func:`~.charsets.plausible` gives: letters inside words, text beside them)."""
-    from inspector.core.analysis.encodings.charsets import plausible
-
     in_words, alone = [], []
     for m in _HIGH_RUN.finditer(data):
         a, b = m.span()
         near = data[a - 1:a] + data[b:b + 1]
         (in_words if near.strip(b"0123456789 \t\r\n.,;:!?'\"()<>-") else alone).append(m.group())
-    return plausible(b"".join(in_words), b"".join(alone), encoding)
+    return CS.plausible(b"".join(in_words), b"".join(alone), encoding)
 
 
 def sharpen(data: bytes, encoding: str, language: str = "") -> tuple[str, str]:
@@ -220,11 +220,9 @@ def guess_legacy(data: bytes) -> Guess | None:
     """chardet's charset for ``data`` (bytes that are not UTF-8) after the tell-tales
     (module text), or None when chardet names none, names a Unicode encoding, or names
     one that does not decode the bytes."""
-    from inspector.core.analysis.encodings.charsets import codec_name
-
     sample = data[:CHARDET_LIMIT]
     for found in _answers(sample):
-        encoding = codec_name(found["encoding"])
+        encoding = CS.codec_name(found["encoding"])
         if encoding in _UNICODE:
             return None
         if decodes(sample, encoding) and not mixes_scripts(sample, encoding):
@@ -236,6 +234,21 @@ def guess_legacy(data: bytes) -> Guess | None:
     confidence = float(found.get("confidence") or 0.0)
     language = LANGUAGES.get(lang, "") if confidence >= LANGUAGE_CONFIDENCE else ""
     return Guess(encoding, language, confidence, same_as)
+
+
+def guess_charset(data: bytes):
+    """The legacy charset of ``data`` (bytes that are not UTF-8), a
+    :class:`~.charsets.CharsetGuess`: chardet's, sharpened by the tell-tales of the bytes
+    (module text); charset-normalizer's (:func:`~.charsets.normalizer_guess`), sharpened
+    alike, when chardet has none. None when neither finds a legacy charset."""
+    found = guess_legacy(data)
+    if found is not None:
+        return CS.CharsetGuess(found.encoding, found.language, 1.0 - found.confidence,
+                               found.confidence, [found.encoding], "chardet", found.same_as)
+    found = CS.normalizer_guess(data)
+    if found is not None and found.by == "charset-normalizer":
+        found.encoding, found.same_as = sharpen(CS.head_lines(data, CS.GUESS_LIMIT), found.encoding)
+    return found
 
 
 # ------------------------------------------------------------------- escape sequences

@@ -15,7 +15,7 @@ whole line of such chance sequences is rare), and only when such lines hold at l
 ``UTF8_PART`` share of the bytes above 0x7F. Without such a part, and without binary
 cells, the range is one reading: chardet names the charset (:mod:`.legacyguess`), and
 the answer is kept when the charset decodes the whole range and explains its bytes that
-are not UTF-8 (:func:`~.labeller.plausibility`: letters where letters stand), and no
+are not UTF-8 (the labeller's measure, :func:`~.charsets.plausible`: letters where letters stand), and no
 control that text does not use stands near them (``NEAR`` bytes), and, when they are few
 (``FEW_ERRORS``), the words that hold them read as words (letters, not "Per@¦ssion"). Random
 damage in ASCII or UTF-8 text is explained by no charset (bytes that decode to symbols
@@ -24,12 +24,11 @@ and controls in the middle of words) and stays UTF-8 with problems, as the map s
 
 from __future__ import annotations
 
-import unicodedata
-
 import numpy as np
 
 from inspector.core.analysis.encodings import charsets as CS
-from inspector.core.analysis.encodings.legacyguess import decodes
+from inspector.core.analysis.encodings.legacyguess import decodes, guess_charset
+from inspector.core.units.unicode_db import category_of_char
 from inspector.core.analysis.encodings.stretches import BIN, ERR, LEGACY_WEIGHT, Stretch, Window
 
 UTF8_LINE = 4       # valid bytes above 0x7F in a line without errors: a line of UTF-8 text
@@ -75,13 +74,14 @@ def one_legacy_reading(w: Window) -> CS.CharsetGuess | None:
     part = utf8_part(w)
     if part and part >= UTF8_PART * (errors + valid):
         return None
-    guess = CS.guess_charset(w.data)
+    guess = guess_charset(w.data)
     if guess is None or not decodes(w.data, guess.encoding):
         return None
-    from inspector.core.analysis.encodings.labeller import plausibility
-
-    whole = Stretch(w, 0, len(w.cls) - 1, ERR)
-    if plausibility([whole], guess.encoding) < PLAUSIBLE:
+    if CS.is_multibyte(guess.encoding):
+        explained = CS.plausible_text(w.data, guess.encoding)
+    else:
+        explained = CS.plausible(*Stretch(w, 0, len(w.cls) - 1, ERR).runs(), guess.encoding)
+    if explained < PLAUSIBLE:
         return None
     if errors <= FEW_ERRORS and not CS.is_multibyte(guess.encoding) and odd_words(w, guess.encoding):
         return None
@@ -112,7 +112,7 @@ def odd_words(w: Window, encoding: str, lo: int = 0, hi: int | None = None) -> b
         # Odd: letters and something else that words do not hold ("©", "½", "10 °C" and
         # "MP3" are text).
         if any(ch.isalpha() for ch in core) and not all(
-                ch.isalnum() or ch in _IN_WORDS or unicodedata.category(ch) in ("Mn", "Mc")
+                ch.isalnum() or ch in _IN_WORDS or category_of_char(ch) in ("Mn", "Mc")
                 for ch in core):
             odd += 1
     return odd * 3 >= len(err)
