@@ -11,9 +11,10 @@ reads ("Windows-1252", "ISO-8859-1 (Latin-1)").
 How charset-normalizer's guess is made (:func:`normalizer_guess`, asked by
 :func:`~.legacyguess.guess_charset` when chardet has no answer). charset-normalizer
 ranks the charsets that decode the bytes by how messy the result is (``chaos``) and how
-much it looks like a language (``coherence``); it is good at telling the script and the language, and poor at
-choosing among the single-byte charsets of one script, which all decode the same letters
-of a short sample alike ("French" in ISO-8859-10, German in Windows-1250). So:
+much it looks like a language (``coherence``); it is good at telling the script and the
+language, and poor at choosing among the single-byte charsets of one script, which all
+decode the same letters of a short sample alike ("French" in ISO-8859-10, German in
+Windows-1250). So:
 
 1. The candidates are the charsets rated within ``TIE_CHAOS`` of the least messy one,
    together with the charsets charset-normalizer says decode those bytes identically;
