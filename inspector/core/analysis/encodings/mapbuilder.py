@@ -274,7 +274,8 @@ def encoding_map(source, result, *, clean_shortcut: bool = True) -> EncodingMap:
         if escaped is not None:  # ISO-2022-JP/KR, HZ: 7-bit, valid UTF-8 but for ESC, SO, SI
             return EncodingMap(start, end, [Region(start, end, escaped, by="escape sequences")],
                                len(head))
-    if wide is None and result.error_units:
+    if wide is None and result.error_units and (len(head) <= 400 or b"\x00" in head):
+        # (its line ends hold a NUL: without one only a few lines are looked at)
         wide, by = CS.wide_text_pattern(head), "cjk_pattern"
     if wide is not None:
         return EncodingMap(start, end, [Region(start, end, wide[1], bom=by == "bom", by=by)],
