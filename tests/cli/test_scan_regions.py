@@ -19,7 +19,7 @@ def test_json_has_regions_covering_the_file(tmp_path, capsys):
     status, out = run_json(path, capsys)
     assert status == 1 and out["verdict_code"] == "mixed"
     assert [(r["start"], r["end"], r["encoding"]) for r in out["regions"]] == case.regions
-    assert out["regions"][1]["by"] == "charset-normalizer" and out["regions"][1]["exact"] is True
+    assert out["regions"][1]["by"] == "chardet" and out["regions"][1]["exact"] is True
 
 
 def test_json_regions_of_a_valid_file_and_of_mojibake(tmp_path, capsys):

@@ -1,5 +1,5 @@
 """A scan and then its verdict, as one cancellable generator: what the window's
-background worker runs, so that the verdict (charset-normalizer and ftfy read samples,
+background worker runs, so that the verdict (chardet and ftfy read samples,
 up to ~0.2 s) is worked out off the user interface's thread and handed over with the
 result, once, when both are done.
 

@@ -4,13 +4,16 @@ Codes: ``empty``, ``valid``, ``valid_bom``, ``problems``, ``truncated_end``,
 ``dialect_cesu-8``, ``dialect_mutf-8``, ``dialect_wtf-8``, ``dialect_fss-utf``,
 ``utf16``, ``utf32``, ``legacy_charset``, ``mojibake``, ``binary``, ``mixed``.
 
-The verdict reads the encoding map (:mod:`inspector.core.analysis.encodings.regions`), which weighs
-the shape of the errors (what only a UTF-8 encoder writes against isolated high bytes
-between letters), asks charset-normalizer only about the stretches that are not UTF-8 and
-only on enough evidence, and asks ftfy about double encoding. Then:
+The verdict reads the encoding map (:mod:`inspector.core.analysis.encodings.regions`), which
+judges a file of up to 2 MiB whole first (one legacy charset throughout, named by chardet:
+:mod:`~inspector.core.analysis.encodings.onereading`), else weighs the shape of the errors
+(what only a UTF-8 encoder writes against isolated high bytes between letters), asks
+chardet (:mod:`~inspector.core.analysis.encodings.legacyguess`) only about the stretches
+that are not UTF-8 and only on enough evidence, and asks ftfy about double encoding. Then:
 
 * ``mixed``: the map has more than one encoding (binary counts, and so does mojibake),
-  unless binary covers most of the range and the rest is plain ASCII (``binary``);
+  unless binary covers most of the range and the rest is plain ASCII (``binary``), or
+  mojibake covers at least half of it and the rest is plain ASCII lines (``mojibake``);
 * one region in UTF-16/32, a legacy charset, mojibake, binary: ``utf16``/``utf32``,
   ``legacy_charset``, ``mojibake``, ``binary``;
 * UTF-8: ``valid``/``valid_bom`` without errors; ``truncated_end`` when the only error
@@ -217,7 +220,8 @@ def verdict(result, source) -> Verdict:
     by_encoding = emap.bytes_by_encoding()
     only = emap.regions[0] if len(emap) == 1 else None
     if only is not None and only.encoding.startswith(("utf-16", "utf-32")):
-        how = "BOM" if only.bom else "NUL byte pattern, no BOM"
+        how = ("BOM" if only.bom else "NUL byte pattern, no BOM" if only.by == "nul_pattern"
+               else "CJK characters in pairs of bytes, no BOM")
         title = CS.charset_title(only.encoding)
         return judged("utf16" if "16" in only.encoding else "utf32", f"probably {title} ({how})",
                       {"encoding": title, "by": only.by})
@@ -226,7 +230,11 @@ def verdict(result, source) -> Verdict:
     if binary_share and (not text_regions or (binary_share > MOSTLY_BINARY * scanned
                                               and all(r.ascii for r in text_regions))):
         return judged("binary", "binary data with little text")
-    if emap.mixed:
+    moji = [r for r in emap if r.encoding == MOJIBAKE]
+    if (emap.mixed and len({r.via for r in moji}) == 1 and 2 * sum(r.length for r in moji) >= scanned
+            and all(r.encoding == MOJIBAKE or (r.encoding == UTF8 and r.ascii) for r in emap)):
+        only = max(moji, key=lambda r: r.length)  # double encoded but for ASCII lines: mojibake
+    elif emap.mixed:
         return judged("mixed", _mixed_text(emap, scanned),
                       {"encodings": by_encoding, "regions": len(emap), **evidence})
     if only is not None and only.encoding == MOJIBAKE:
@@ -238,11 +246,15 @@ def verdict(result, source) -> Verdict:
         return judged("mojibake", f"UTF-8 encoded twice (mojibake){shown} (ftfy)",
                       {"seen": seen, "meant": meant, "via": via, "by": "ftfy"})
     if only is not None and only.is_legacy:
+        by = only.by or "chardet"
         language = f"; {only.language}" if only.language else ""
+        same = CS.iso_reading_alike(source.read(only.start, min(only.length, HEAD_SAMPLE)),
+                                    only.encoding)
+        alike = f", read the same as {CS.charset_title(same)}" if same else ""
         return judged("legacy_charset",
-                      f"probably {CS.charset_title(only.encoding)}, not UTF-8 "
-                      f"(charset-normalizer{language})",
-                      {"encoding": only.encoding, "by": "charset-normalizer",
+                      f"probably {CS.charset_title(only.encoding)}{alike}, not UTF-8 "
+                      f"({by}{language})",
+                      {"encoding": only.encoding, "by": by,
                        **({"language": only.language} if only.language else {}), **evidence})
     multibyte = sum(n for length, n in result.units.items() if length > 1)
     controls = result.binary_bytes - result.error_bytes

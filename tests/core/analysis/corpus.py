@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import random
 
+# Legacy text is named by the decode-safe charset that reads it (Windows-1252 for Latin-1
+# text without bytes 80-9F, Windows-932 for Shift JIS...: encodings/legacyguess.py).
 # Paragraphs of our own, about a day out, in each language (no quotation of anyone).
 FR = """Le matin, la brume couvrait encore les collines quand Hélène ouvrit la fenêtre de la cuisine.
 Elle prépara du café, coupa quelques tranches de pain et regarda les élèves traverser la place à vélo.
@@ -152,11 +154,12 @@ def cases() -> list[Case]:
     bom = b"\xef\xbb\xbf" + multi
     out.append(Case("utf8_bom", bom, "valid_bom", [(0, len(bom), "utf-8")]))
     # Legacy charsets, whole files.
-    out.append(whole("fr_latin1", FR * 3, "iso8859-1"))
+    out.append(whole("fr_latin1", FR * 3, "iso8859-1", region="cp1252"))
     out.append(whole("fr_cp1252", FR_TYPO * 3, "cp1252"))
     out.append(whole("de_cp1252", DE * 3, "cp1252"))
-    out.append(whole("de_latin1", (DE * 3).replace("„", '"').replace("“", '"'), "iso8859-1"))
-    out.append(whole("es_latin1", ES * 3, "iso8859-1"))
+    out.append(whole("de_latin1", (DE * 3).replace("„", '"').replace("“", '"'), "iso8859-1",
+                     region="cp1252"))
+    out.append(whole("es_latin1", ES * 3, "iso8859-1", region="cp1252"))
     out.append(whole("pl_cp1250", PL * 3, "cp1250"))
     out.append(whole("pl_iso8859_2", PL * 3, "iso8859-2"))
     out.append(whole("cs_cp1250", CS * 3, "cp1250"))
@@ -164,12 +167,12 @@ def cases() -> list[Case]:
     out.append(whole("ru_koi8_r", RU * 3, "koi8-r"))
     out.append(whole("ru_cp866", RU * 3, "cp866"))
     out.append(whole("ru_iso8859_5", RU * 3, "iso8859-5"))
-    out.append(whole("el_iso8859_7", EL * 3, "iso8859-7"))
-    out.append(whole("ja_shift_jis", JA * 3, "shift_jis"))
+    out.append(whole("el_iso8859_7", EL * 3, "iso8859-7", region="cp1253"))
+    out.append(whole("ja_shift_jis", JA * 3, "shift_jis", region="cp932"))
     out.append(whole("ja_euc_jp", JA * 3, "euc_jp"))
-    out.append(whole("zh_gbk", ZH * 3, "gbk"))
-    out.append(whole("zh_big5", ZH_TW * 3, "big5"))
-    out.append(whole("ko_euc_kr", KO * 3, "euc_kr"))
+    out.append(whole("zh_gbk", ZH * 3, "gbk", region="gb18030"))
+    out.append(whole("zh_big5", ZH_TW * 3, "big5", region="big5hkscs"))
+    out.append(whole("ko_euc_kr", KO * 3, "euc_kr", region="cp949"))
     # UTF-16/32, with and without a BOM.
     for enc, code in (("utf-16-le", "utf16"), ("utf-16-be", "utf16"), ("utf-32-le", "utf32")):
         data = MULTI.encode(enc)
@@ -186,10 +189,10 @@ def cases() -> list[Case]:
     # Mixed: a paragraph in another charset inside UTF-8 text.
     host = EN + DE + FR + EN
     out.append(inserted("utf8_with_cp1252", host, FR_TYPO.encode("cp1252"), "cp1252"))
-    out.append(inserted("utf8_with_latin1", host, (ES * 2).encode("latin-1"), "iso8859-1"))
+    out.append(inserted("utf8_with_latin1", host, (ES * 2).encode("latin-1"), "cp1252"))
     out.append(inserted("utf8_with_cp1251", host, (RU * 2).encode("cp1251"), "cp1251"))
     out.append(inserted("utf8_with_koi8_r", host, (RU * 2).encode("koi8-r"), "koi8-r"))
-    out.append(inserted("utf8_with_shift_jis", host, (JA * 2).encode("shift_jis"), "shift_jis"))
+    out.append(inserted("utf8_with_shift_jis", host, (JA * 2).encode("shift_jis"), "cp932"))
     out.append(inserted("utf8_with_mojibake", host, double_encoded(FR * 2, "cp1252"),
                         ("mojibake", "cp1252")))
     out.append(inserted("utf8_with_mojibake_cp1251", host, double_encoded(RU * 2, "cp1251"),
@@ -223,7 +226,7 @@ def cases() -> list[Case]:
     short = ("Legacy Latin-1 text, not UTF-8: café crème brûlée, © 2024, 10 °C, ½ cup, "
              "naïve\n").encode("latin-1")
     out.append(Case("short_latin1_symbols", short, "legacy_charset",
-                    [(0, len(short), "iso8859-1")]))
+                    [(0, len(short), "cp1252")]))
     # UTF-8 with scattered damage is UTF-8 with problems, not a mixture.
     rng = random.Random(5)
     damaged = bytearray((EN * 40).encode())

@@ -30,7 +30,7 @@ FRENCH = "Voilà déjà l’été, ça coûte très cher, façade élégante, na
     ("hello world\n".encode("utf-16"), "utf16", "UTF-16LE (BOM)"),
     ("hello world text\n".encode("utf-16-be") * 20, "utf16", "UTF-16BE"),
     ("hello world\n".encode("utf-32"), "utf32", "UTF-32LE (BOM)"),
-    ((FRENCH * 40).encode("cp1252"), "legacy_charset", "charset-normalizer"),
+    ((FRENCH * 40).encode("cp1252"), "legacy_charset", "probably Windows-1252, not UTF-8 (chardet"),
     (("café naïve résumé déjà vu\n" * 5).encode().decode("latin-1").encode(), "mojibake", "'Ã©' for 'é'"),
     (os.urandom(50000), "binary", "binary data with little text"),
 ], ids=lambda v: v if isinstance(v, str) and len(v) < 20 else None)

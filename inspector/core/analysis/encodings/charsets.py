@@ -1,16 +1,20 @@
-"""Names of encodings, and the two outside judges the verdict asks: ``charset-normalizer``
-for a charset that is not UTF-8, ``ftfy`` for UTF-8 encoded twice.
+"""Names of encodings, and the outside judges the verdict asks: ``chardet`` for a charset that
+is not UTF-8 (:mod:`.legacyguess`, which says why it is asked first, and holds
+:func:`~.legacyguess.guess_charset`), ``charset-normalizer``
+when chardet has no answer, ``ftfy`` for UTF-8 encoded twice.
 
 Every encoding is named the way Python spells it, ``codecs.lookup(name).name``
 (``cp1252``, ``iso8859-1``, ``koi8-r``, ``shift_jis``, ``utf-16-le``), so that a name
 can be handed straight to ``bytes.decode``; :func:`charset_title` gives the name a person
 reads ("Windows-1252", "ISO-8859-1 (Latin-1)").
 
-How a guess is made (:func:`guess_charset`). charset-normalizer ranks the charsets that
-decode the bytes by how messy the result is (``chaos``) and how much it looks like a
-language (``coherence``); it is good at telling the script and the language, and poor at
-choosing among the single-byte charsets of one script, which all decode the same letters
-of a short sample alike ("French" in ISO-8859-10, German in Windows-1250). So:
+How charset-normalizer's guess is made (:func:`normalizer_guess`, asked by
+:func:`~.legacyguess.guess_charset` when chardet has no answer). charset-normalizer
+ranks the charsets that decode the bytes by how messy the result is (``chaos``) and how
+much it looks like a language (``coherence``); it is good at telling the script and the
+language, and poor at choosing among the single-byte charsets of one script, which all
+decode the same letters of a short sample alike ("French" in ISO-8859-10, German in
+Windows-1250). So:
 
 1. The candidates are the charsets rated within ``TIE_CHAOS`` of the least messy one,
    together with the charsets charset-normalizer says decode those bytes identically;
@@ -117,8 +121,13 @@ def charset_title(name: str) -> str:
     titles = {"utf-8": "UTF-8", "utf-16-le": "UTF-16LE", "utf-16-be": "UTF-16BE",
               "utf-32-le": "UTF-32LE", "utf-32-be": "UTF-32BE", "shift_jis": "Shift JIS",
               "euc_jp": "EUC-JP", "euc_kr": "EUC-KR", "gbk": "GBK", "gb18030": "GB18030",
-              "big5": "Big5", "koi8-r": "KOI8-R", "koi8-u": "KOI8-U", "cp932": "Windows-932",
-              "cp949": "Windows-949", "binary": "binary", "mojibake": "mojibake"}
+              "big5": "Big5", "koi8-r": "KOI8-R", "koi8-u": "KOI8-U",
+              "cp949": "Windows-949 (EUC-KR)", "cp932": "Windows-932 (Shift JIS)",
+              "cp874": "Windows-874 (Thai)", "tis-620": "TIS-620", "big5hkscs": "Big5-HKSCS",
+              "euc_jis_2004": "EUC-JIS-2004 (EUC-JP)", "shift_jis_2004": "Shift_JIS-2004",
+              "iso2022_jp": "ISO-2022-JP", "iso2022_jp_2": "ISO-2022-JP-2",
+              "iso2022_jp_ext": "ISO-2022-JP-EXT", "iso2022_kr": "ISO-2022-KR",
+              "hz": "HZ-GB-2312", "johab": "Johab", "binary": "binary", "mojibake": "mojibake"}
     return titles.get(e, e.upper().replace("_", "-"))
 
 
@@ -177,21 +186,59 @@ def nul_pattern(data: bytes) -> tuple[str, str] | None:
     return None
 
 
+def wide_text_pattern(data: bytes) -> tuple[str, str] | None:
+    """(``utf16``, codec name) for UTF-16 text without a BOM and without NULs: Chinese,
+    Japanese or Korean, whose characters have no zero byte. It must decode without
+    error, hold the line ends of UTF-16 (0A 00 or 00 0A at a character's place: a text
+    in a byte charset has none), unless it is a few lines at most, and be made of CJK
+    characters: ideographs, kana, Hangul, CJK punctuation and full-width forms, with the
+    kana, Hangul and punctuation making a tenth of it (bytes of another charset read in
+    pairs make ideographs and rarer blocks, hardly any kana or punctuation)."""
+    import numpy as np
+
+    n = len(data) - len(data) % 2
+    if n < 8:
+        return None
+    for codec, dtype in (("utf-16-le", "<u2"), ("utf-16-be", ">u2")):
+        units = np.frombuffer(data, dtype=dtype, count=n // 2)
+        newlines = int((units == 0x0A).sum())
+        if not newlines and n > 400:
+            continue
+        if ((units >= 0xD800) & (units <= 0xDFFF)).any():
+            continue  # UTF-16 text in these scripts uses no surrogate pairs
+        common = ((units >= 0x3000) & (units <= 0x30FF)) | ((units >= 0xAC00) & (units <= 0xD7A3)) \
+            | ((units >= 0xFF00) & (units <= 0xFFEF))
+        ideographs = (units >= 0x4E00) & (units <= 0x9FFF)
+        ascii_text = (units == 0x20) | (units == 0x0A) | (units == 0x0D) | (units == 0x09) \
+            | ((units >= 0x21) & (units <= 0x7E))
+        n_common = int(common.sum())
+        if n_common * 10 < len(units):
+            continue
+        if n_common + int(ideographs.sum()) + int(ascii_text.sum()) < 0.95 * len(units):
+            continue
+        if _text_like(data[:n], codec):
+            return "utf16", codec
+    return None
+
+
 # ----------------------------------------------------------------------- legacy charsets
 
 class CharsetGuess:
-    """What :func:`guess_charset` found: the codec name, the language charset-normalizer
+    """What :func:`~.legacyguess.guess_charset` found: the codec name, the language charset-normalizer
     saw (empty when it saw none with a coherence of ``CONFIDENT`` or more), its chaos and
     coherence, and the other candidates."""
 
-    __slots__ = ("encoding", "language", "chaos", "coherence", "candidates")
+    __slots__ = ("encoding", "language", "chaos", "coherence", "candidates", "by", "same_as")
 
-    def __init__(self, encoding, language, chaos, coherence, candidates):
+    def __init__(self, encoding, language, chaos, coherence, candidates, by="charset-normalizer",
+                 same_as=""):
         self.encoding = encoding
         self.language = language
         self.chaos = chaos
         self.coherence = coherence
         self.candidates = candidates
+        self.by = by  # who named it: "chardet" or "charset-normalizer"
+        self.same_as = same_as  # the ISO 8859 part that reads the bytes alike, or ""
 
     def __repr__(self):
         return f"CharsetGuess({self.encoding!r}, {self.language!r}, chaos={self.chaos:.3f})"
@@ -228,6 +275,21 @@ def windows_or_iso(data: bytes, windows: str, iso: str) -> str:
     if uses_c1_range(data) and _decodes(data, windows):
         return windows
     return iso if _decodes(data, iso) else windows
+
+
+_ISO_OF_WINDOWS = {"cp1252": "iso8859-1", "cp1250": "iso8859-2", "cp1253": "iso8859-7",
+                   "cp1254": "iso8859-9", "cp1255": "iso8859-8", "cp1257": "iso8859-13",
+                   "cp874": "tis-620"}
+
+
+def iso_reading_alike(data: bytes, windows: str) -> str | None:
+    """The ISO 8859 part (TIS-620 for Windows-874) that reads ``data`` exactly as the
+    Windows code page ``windows`` does (no byte 80-9F, none of the letters the two place
+    differently), else None."""
+    iso = _ISO_OF_WINDOWS.get(windows)
+    if iso is None or not data or data.isascii():
+        return None
+    return iso if _decodes_same(data, windows, iso) else None
 
 
 def letter_share(data: bytes, encoding: str) -> float:
@@ -288,9 +350,9 @@ def head_lines(data: bytes, limit: int) -> bytes:
     return data[:nl + 1] if nl >= limit // 2 else data
 
 
-def guess_charset(data: bytes) -> CharsetGuess | None:
-    """The legacy charset of ``data`` (bytes that are not UTF-8), or None when
-    charset-normalizer finds none, or finds a Unicode encoding. Only the first
+def normalizer_guess(data: bytes) -> CharsetGuess | None:
+    """The legacy charset of ``data`` as charset-normalizer ranks it (module text), or
+    None when it finds none, or finds a Unicode encoding. Only the first
     ``GUESS_LIMIT`` bytes are looked at."""
     try:
         from charset_normalizer import from_bytes
@@ -364,9 +426,10 @@ def _wordlike(ch: str) -> bool:
 
 def _textlike(ch: str) -> bool:
     # Symbols too (© 2024, ½ cup, ± 3, £ 5): short Western text is full of them. Modifier
-    # symbols (a lone ¨ ´ ¸ ¯ ˝) are not: text does not write them alone.
+    # symbols (a lone ¨ ´ ¸ ¯ ˝) are not: text does not write them alone. Combining marks
+    # are (Thai vowels and tone marks, Hebrew points, Vietnamese tones in Windows-1258).
     cat = category_of_char(ch)
-    return cat[0] in "LPZN" or cat in ("Sc", "Sm", "So")
+    return cat[0] in "LPZN" or cat in ("Sc", "Sm", "So", "Mn", "Mc")
 
 
 _TABLES: dict[str, tuple] = {}

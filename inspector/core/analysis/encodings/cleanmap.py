@@ -54,6 +54,11 @@ def clean_utf8_map(source, result) -> EncodingMap | None:
     if len(data) != end - start or _may_hold_double_encoding(data):
         return None
     plain = data.isascii()
+    if plain and (b"\x1b" in data or b"~{" in data):
+        from inspector.core.analysis.encodings.legacyguess import escape_encoding
+
+        if escape_encoding(data[:1 << 16]) is not None:
+            return None  # ISO-2022-JP/KR or HZ: the map names it
     region = Region(start, end, UTF8, ascii=plain, by="ascii" if plain else "",
                     bom=data.startswith(b"\xef\xbb\xbf"))
     return EncodingMap(start, end, [region], len(data), 0, 0)

@@ -5,15 +5,16 @@ A damaged stretch can be in a legacy charset only when it has a legacy-shaped ru
 ``LEGACY_WEIGHT`` times as many of them as UTF-8-shaped runs, and no more valid UTF-8
 bytes than damaged ones; any other is UTF-8 with problems and joins the UTF-8 around
 it. A stretch with ``MIN_LEGACY_RUNS`` legacy-shaped runs or more is given to
-charset-normalizer (only its own bytes, from its first to its last damaged word, at most
+chardet (only its own bytes, from its first to its last damaged word, at most
 32 KiB cut at a line; see
-:func:`inspector.core.analysis.encodings.charsets.guess_charset`): on its own when it
+:func:`inspector.core.analysis.encodings.legacyguess.guess_charset`): on its own when it
 is ``GUESS_ALONE`` bytes or more (in a large file: all the stretches of one run of
 blocks together), else pooled with the other small ones and with the stretches
 that have fewer legacy-shaped runs but no UTF-8-shaped one (when the whole map leans
 that way). The guess is kept when it explains the bytes that are not UTF-8
 (:func:`~inspector.core.analysis.encodings.charsets.plausible`: letters where letters
-stand; random damage in English text does not pass). charset-normalizer is asked at most
+stand; random damage in English text does not pass, nor do a few bytes in words that
+read as no word: ``onereading.odd_words``). chardet is asked at most
 ``MAX_GUESSES`` + 1 times; further stretches take the nearest guess that explains them.
 Double-encoded stretches are asked to ftfy (the ``MAX_MOJI_CHECKS`` largest; others
 take the nearest answer) and become ``mojibake`` when it undoes them, UTF-8 otherwise.
@@ -22,6 +23,7 @@ take the nearest answer) and become ``mojibake`` when it undoes them, UTF-8 othe
 from __future__ import annotations
 
 from inspector.core.analysis.encodings import charsets as CS
+from inspector.core.analysis.encodings.legacyguess import guess_charset
 from inspector.core.analysis.encodings.regions import BINARY, MOJIBAKE, UTF8
 from inspector.core.analysis.encodings.stretches import (ASC, BIN, ERR, LEGACY_WEIGHT, MOJ, UTF,
                                                    Stretch)
@@ -35,7 +37,7 @@ MOJI_TEXT = 16 << 10       # characters handed to ftfy to confirm a stretch
 
 class Labeller:
     """Labels the stretches of every window once all are known, so that small damaged
-    ones are pooled and charset-normalizer and ftfy are asked a bounded number of
+    ones are pooled and chardet and ftfy are asked a bounded number of
     times (``MAX_GUESSES``, ``MAX_MOJI_CHECKS``)."""
 
     def __init__(self):
@@ -66,7 +68,7 @@ class Labeller:
         if legacy < LEGACY_WEIGHT * shaped:
             weak = []  # the damage is UTF-8-shaped on the whole: small legacy-like bits are chance
         # Large stretches (or all of a run of blocks) are guessed on their own, small ones
-        # pooled: charset-normalizer cannot tell much from a line.
+        # pooled: no detector can tell much from a line.
         groups: dict = {}
         pool = list(weak)
         for s in strong:
@@ -87,11 +89,11 @@ class Labeller:
                 _set_legacy(s, guess)
 
     def _guess(self, members):
-        guess = CS.guess_charset(_joined(members))
+        guess = guess_charset(_joined(members))
         if guess is None:
             return None
         guess = _western_if_better(members, guess)
-        if not _explains(members, guess.encoding):
+        if not _explains(members, guess.encoding) or _damage(members, guess.encoding):
             return None
         self.found.append((members[0].start, guess))
         return guess
@@ -153,7 +155,8 @@ def _western_if_better(members: list[Stretch], guess):
     when it explains the bytes that are not UTF-8 strictly better (a ½ that ISO-8859-2
     reads as a lone ˝). Windows-1252 when a byte of 0x80-0x9F is among them, else
     ISO-8859-1."""
-    if guess.encoding in ("cp1252", "iso8859-1", "iso8859-15") or CS.is_multibyte(guess.encoding):
+    if (guess.by != "charset-normalizer" or guess.encoding in ("cp1252", "iso8859-1", "iso8859-15")
+            or CS.is_multibyte(guess.encoding)):
         return guess
     if not {"cp1252", "iso8859-1", "iso8859-15"} & set(guess.candidates):
         return guess
@@ -163,6 +166,18 @@ def _western_if_better(members: list[Stretch], guess):
     if plausibility(members, western) > plausibility(members, guess.encoding):
         return CS.CharsetGuess(western, "", guess.chaos, guess.coherence, guess.candidates)
     return guess
+
+
+def _damage(members: list[Stretch], encoding: str) -> bool:
+    """A few bytes that are not UTF-8 (``FEW_ERRORS`` or fewer) standing in words that
+    are not words in ``encoding``: random damage, not a charset's letters
+    (:func:`~.onereading.odd_words`)."""
+    from inspector.core.analysis.encodings.onereading import FEW_ERRORS, odd_words
+
+    if CS.is_multibyte(encoding) or sum(s.count(s.w.n_err) for s in members) > FEW_ERRORS:
+        return False
+    return all(odd_words(s.w, encoding, int(s.w.cell_start[s.first]), int(s.w.cell_end[s.last]))
+               for s in members)
 
 
 def _explains(members: list[Stretch], encoding: str) -> bool:
@@ -187,4 +202,4 @@ def _set_legacy(s: Stretch, guess) -> None:
         return
     s.label = guess.encoding
     s.language = guess.language
-    s.by = "charset-normalizer"
+    s.by = guess.by

@@ -46,6 +46,8 @@ from inspector.core.analysis.encodings.stretches import (ASC, BIN, BIN_GAP, DENS
                                                    LEGACY_WEIGHT, MOJ, PAD, SPARSE, UTF, Stretch,
                                                    Window)
 from inspector.core.analysis.encodings.labeller import Labeller, plausibility
+from inspector.core.analysis.encodings.legacyguess import escape_encoding
+from inspector.core.analysis.encodings.onereading import one_legacy_reading
 from inspector.core.units.boundaries import char_start_at_or_after, char_start_at_or_before
 
 FULL_LIMIT = CLEAN_LIMIT   # scanned ranges up to this are read whole
@@ -144,6 +146,15 @@ def _assemble(pieces: list[_Piece], start: int, end: int) -> list[Region]:
                 p.in_start, p.in_end = p.start, p.end
             else:
                 p.label, p.ascii, p.by = UTF8, True, "ascii"
+    # ASCII between a double-encoded part and the file's edge is UTF-8 text: a mojibake
+    # region covers the lines that hold double encoding, not the ASCII beyond them.
+    for i, p in enumerate(items):
+        if p.label is not None:
+            continue
+        before = items[i - 1].label if i > 0 else None
+        after = items[i + 1].label if i + 1 < len(items) else None
+        if MOJIBAKE in (before, after) and None in (before, after):
+            p.label, p.ascii, p.by = UTF8, True, "ascii"
     # Same encodings merged, across ASCII too.
     merged: list[_Piece] = []
     for p in items:
@@ -258,6 +269,14 @@ def encoding_map(source, result, *, clean_shortcut: bool = True) -> EncodingMap:
     by = "bom"
     if wide is None:
         wide, by = CS.nul_pattern(head), "nul_pattern"
+    if wide is None and not result.error_units and (b"\x1b" in head or b"~{" in head):
+        escaped = escape_encoding(head)
+        if escaped is not None:  # ISO-2022-JP/KR, HZ: 7-bit, valid UTF-8 but for ESC, SO, SI
+            return EncodingMap(start, end, [Region(start, end, escaped, by="escape sequences")],
+                               len(head))
+    if wide is None and result.error_units and (len(head) <= 400 or b"\x00" in head):
+        # (its line ends hold a NUL: without one only a few lines are looked at)
+        wide, by = CS.wide_text_pattern(head), "cjk_pattern"
     if wide is not None:
         return EncodingMap(start, end, [Region(start, end, wide[1], bom=by == "bom", by=by)],
                            len(head))
@@ -290,6 +309,7 @@ class _MapBuilder:
         self.windows: list[tuple[int, int, Window | None, list[Stretch]]] = []
         self.spans: list[_Piece] = []  # unread parts, labelled
         self.labeller = Labeller()
+        self.one_reading: Region | None = None  # the whole range in one legacy charset
 
     # -------------------------------------------------------------------- reading
 
@@ -303,6 +323,13 @@ class _MapBuilder:
         data = self.source.read(self.start, self.end - self.start)
         self.bytes_read += len(data)
         w = Window(data, self.start, True, True)
+        if len(data) == self.end - self.start:
+            guess = one_legacy_reading(w)
+            if guess is not None:  # one charset throughout: one region, not cut in lines
+                self.one_reading = Region(self.start, self.end, guess.encoding,
+                                          language=guess.language, by=guess.by)
+                self.windows.append((self.start, self.end, w, []))
+                return
         stretches = w.stretches()
         for k, s in enumerate(stretches):
             s.group = k if s.end - s.start >= GUESS_ALONE else None
@@ -508,6 +535,8 @@ class _MapBuilder:
     # ------------------------------------------------------------------ assembly
 
     def regions(self) -> list[Region]:
+        if self.one_reading is not None:
+            return [self.one_reading]
         pieces: list[_Piece] = []
         for lo, hi, w, stretches in self.windows:
             pieces += _pieces_of_window(w, stretches, lo, hi)
@@ -528,7 +557,51 @@ class _MapBuilder:
             pos = p.end
         if pos < self.end:
             clean.append(_Piece(pos, self.end, None, seen=False))
-        return _assemble(clean, self.start, self.end)
+        return _without_chance_utf8(_assemble(clean, self.start, self.end), self.source)
+
+
+CHANCE_UTF8_CHARS = 3     # valid multibyte characters a UTF-8 region needs amid legacy text
+CHANCE_UTF8_BYTES = 4096  # longer UTF-8 regions are never read again for this
+
+
+def _without_chance_utf8(regions: list[Region], source) -> list[Region]:
+    """Regions with the UTF-8 ones that are chance amid a legacy charset given to it: a
+    short UTF-8 region beside a legacy region, with fewer than ``CHANCE_UTF8_CHARS``
+    valid multibyte characters, whose bytes the legacy charset decodes without reading
+    them as double encoding (年 in EUC-JP is C7 AF, valid UTF-8 for ǯ; "GrÃ¼ÃŸe" is
+    what Windows-1252 makes of UTF-8, so "Grüße" stays UTF-8)."""
+    out: list[Region] = []
+    for i, r in enumerate(regions):
+        legacy = [n for n in (out[-1] if out else None,
+                              regions[i + 1] if i + 1 < len(regions) else None)
+                  if n is not None and n.is_legacy]
+        if r.encoding != UTF8 or r.ascii or not legacy or r.length > CHANCE_UTF8_BYTES:
+            out.append(r)
+            continue
+        data = source.read(r.start, r.length)
+        text = data.decode("utf-8", "replace")
+        valid = sum(1 for ch in text if ord(ch) > 0x7F and ch != "\ufffd")
+        host = legacy[0]
+        try:
+            reading = data.decode(host.encoding)
+        except (UnicodeDecodeError, LookupError):
+            reading = None
+        if valid >= CHANCE_UTF8_CHARS or reading is None or CS.mojibake_in(reading):
+            out.append(r)
+            continue
+        if out and out[-1] is host:
+            host.end = r.end
+        else:
+            host.start = r.start
+            continue
+    merged: list[Region] = []
+    for r in out:  # a legacy region on both sides of what was given away: one region
+        if merged and merged[-1].encoding == r.encoding and merged[-1].end == r.start:
+            merged[-1].end = r.end
+            merged[-1].exact = merged[-1].exact and r.exact
+        else:
+            merged.append(r)
+    return merged
 
 
 def _majority(counts):

@@ -33,7 +33,7 @@ MOJIBAKE = "mojibake"
 
 class Region:
     """One stretch of the map: [start, end) in ``encoding``. ``via``: for ``mojibake``,
-    the charset the UTF-8 went through. ``language``: the language charset-normalizer
+    the charset the UTF-8 went through. ``language``: the language chardet
     saw, for a legacy charset. ``bom``: the region starts with a byte order mark.
     ``ascii``: a UTF-8 region with no byte above 0x7F. ``exact``: both boundaries were
     found in bytes read (False: placed between two samples). ``by``: what named it."""

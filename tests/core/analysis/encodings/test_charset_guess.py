@@ -1,4 +1,4 @@
-"""guess_charset asks charset-normalizer to look for a declared encoding only when the
+"""normalizer_guess asks charset-normalizer to look for a declared encoding only when the
 sample's ASCII holds "coding" or "charset": the answer must be the one it gives when
 always asked (its search runs over the ASCII of the sample, case folded)."""
 
@@ -32,8 +32,8 @@ def test_declared_encoding_search_is_skipped_only_when_it_finds_nothing(parts):
 def test_a_declaration_is_still_read():
     text = "Привет мир, как дела? " * 30
     declared = ("# -*- coding: koi8-r -*-\n" + text).encode("koi8-r")
-    assert CS.guess_charset(declared).encoding == "koi8-r"
+    assert CS.normalizer_guess(declared).encoding == "koi8-r"
     # A high byte inside the word is dropped by charset-normalizer's ASCII decode, and
     # by the check before it.
     hidden = b"# cod\xe9ing: koi8-r\n" + text.encode("koi8-r")
-    assert CS.guess_charset(hidden).encoding == "koi8-r"
+    assert CS.normalizer_guess(hidden).encoding == "koi8-r"

@@ -107,7 +107,7 @@ def test_repair_file_writes_a_new_file_and_tells_what_it_did(tmp_path):
     target = tmp_path / "fixed.txt"
     with FileSource(path) as src:
         regions = verdict(scan(src), src).regions
-        assert [r.encoding for r in regions] == ["utf-8", "binary", "utf-8", "iso8859-1"]
+        assert [r.encoding for r in regions] == ["utf-8", "binary", "utf-8", "cp1252"]
         summary = region_repair_file(src, target, regions, binary=DROP_BINARY, chunk_size=4096)
         with pytest.raises(RepairError):
             region_repair_file(src, path, regions)  # never the inspected file
@@ -116,10 +116,10 @@ def test_repair_file_writes_a_new_file_and_tells_what_it_did(tmp_path):
     d = summary.to_dict()
     assert d["policy"] == "regions" and d["binary"] == "drop"
     assert d["by_encoding"]["binary"]["regions"] == 1 and d["by_encoding"]["binary"]["bytes_out"] == 0
-    assert d["by_encoding"]["iso8859-1"]["bytes_in"] == len((C.FR * 2).encode("latin-1"))
+    assert d["by_encoding"]["cp1252"]["bytes_in"] == len((C.FR * 2).encode("latin-1"))
     assert d["bytes_out"] == len(out.encode()) and d["output_sha256"]
     text = summary.describe()
-    assert "1 binary region" in text and "dropped" in text and "iso8859-1 region" in text
+    assert "1 binary region" in text and "dropped" in text and "cp1252 region" in text
 
 
 def test_cancel_leaves_nothing(tmp_path):

@@ -1,0 +1,280 @@
+"""Which legacy charset bytes that are not UTF-8 are in: chardet's answer, checked and
+sharpened by the tell-tales of the bytes (:func:`guess_legacy`); and the charsets told
+by their escape sequences alone (:func:`escape_encoding`).
+
+Why chardet. On the project's labelled corpus (``tests/data/charsets``, 276 files in 60
+charsets, ``tests/benchmarks/bench_detectors.py``) chardet 7 names the right charset for
+93 % of the files, charset-normalizer for 78 %, cchardet for 73 %; on short files the gap
+is wider. chardet's language models tell Czech Windows-1250 from Western Windows-1252,
+Bulgarian Windows-1251 from KOI8-R, DOS Greek and Hebrew from the Windows pages, where
+charset-normalizer's chaos measure sees the same letters. charset-normalizer remains the
+second opinion when chardet has no answer (:mod:`.charsets`).
+
+What is added to chardet's answer (the tell-tales):
+
+* the decode-safe name: when the ISO 8859 part chardet names reads the bytes exactly as
+  the Windows code page of its script does (no byte 80-9F, none of the few letters the
+  two place differently), the Windows page is named, the same text and the charset
+  browsers and editors use; likewise Windows-932 for Shift JIS, Windows-949 for EUC-KR,
+  GB18030 for GB2312/GBK, Big5-HKSCS for Big5, Windows-874 for TIS-620. A byte 80-9F
+  that the Windows page reads as punctuation (curly quotes, dashes, the euro sign) makes
+  it the Windows page; one it leaves undefined keeps the ISO part;
+* ISO-8859-15 against Latin-1 and Windows-1252: the euro sign at A4 beside a digit or a
+  space, œ Œ š Š between letters (Latin-1 reads ¤ ½ ¼ ¦ ¨ there), and no byte 80-9F;
+* ISO-8859-16 for Romanian (ș ț with a comma below) when no byte 80-9F makes it
+  Windows-1250;
+* a reading that glues letters of another script (Greek, Cyrillic, Hebrew, Arabic,
+  Thai) to ASCII letters is not taken: chardet's next answer is (French text with many
+  accents may score best as Mac Cyrillic);
+* the language chardet saw, only when its confidence is ``LANGUAGE_CONFIDENCE`` or more
+  (a few words of French are not told from Spanish).
+"""
+
+from __future__ import annotations
+
+import re
+
+from inspector.core.analysis.encodings import charsets as CS
+
+CHARDET_LIMIT = 64 << 10       # bytes handed to chardet at most
+LANGUAGE_CONFIDENCE = 0.4      # chardet's confidence from which its language is named
+
+# (ISO 8859 part, Windows code page) of one script.
+_ISO_WINDOWS = {"iso8859-1": "cp1252", "iso8859-2": "cp1250", "iso8859-5": "cp1251",
+                "iso8859-6": "cp1256", "iso8859-7": "cp1253", "iso8859-8": "cp1255",
+                "iso8859-9": "cp1254", "iso8859-13": "cp1257", "iso8859-15": "cp1252",
+                "tis-620": "cp874", "iso8859-11": "cp874"}
+# A wider charset that reads the same bytes alike (and more): named when it does.
+_WIDER = {"shift_jis": "cp932", "euc_kr": "cp949", "gb2312": "gb18030", "gbk": "gb18030",
+          "big5": "big5hkscs", "cp950": "big5hkscs"}
+# chardet's names for charsets better known by another that reads the bytes alike.
+_USUAL = {"euc_jis_2004": "euc_jp", "shift_jis_2004": "cp932", "iso2022_jp_2": "iso2022_jp"}
+_UNICODE = {"utf-8", "utf-8-sig", "ascii", "utf-16", "utf-16-le", "utf-16-be", "utf-32",
+            "utf-32-le", "utf-32-be", "utf-7"}
+# Encodings no text file with ASCII line ends is in (EBCDIC): chardet is not asked about them.
+_NOT_ASKED = ("cp037", "cp500", "cp1026", "cp1140", "cp273", "cp875", "cp424")
+
+LANGUAGES = {"ar": "Arabic", "be": "Belarusian", "bg": "Bulgarian", "br": "Breton",
+             "cs": "Czech", "cy": "Welsh", "da": "Danish", "de": "German", "el": "Greek",
+             "en": "English", "eo": "Esperanto", "es": "Spanish", "et": "Estonian",
+             "fa": "Farsi", "fi": "Finnish", "fr": "French", "ga": "Irish", "gd": "Gaelic",
+             "he": "Hebrew", "hr": "Croatian", "hu": "Hungarian", "id": "Indonesian",
+             "is": "Icelandic", "it": "Italian", "ja": "Japanese", "kk": "Kazakh",
+             "ko": "Korean", "lt": "Lithuanian", "lv": "Latvian", "mk": "Macedonian",
+             "ms": "Malay", "mt": "Maltese", "nl": "Dutch", "no": "Norwegian",
+             "pl": "Polish", "pt": "Portuguese", "ro": "Romanian", "ru": "Russian",
+             "sk": "Slovak", "sl": "Slovene", "sr": "Serbian", "sv": "Swedish",
+             "tg": "Tajik", "th": "Thai", "tr": "Turkish", "uk": "Ukrainian",
+             "ur": "Urdu", "vi": "Vietnamese", "zh": "Chinese"}
+
+_C1 = re.compile(rb"[\x80-\x9f]")
+# ISO-8859-15's own letters and sign where Latin-1 has ¤ ¦ ¨ ´ ¸ ¼ ½ ¾: the euro sign
+# beside a digit or a space, œ Œ š Š between letters.
+_EURO_A4 = re.compile(rb"[0-9 ]\xa4|\xa4[0-9 ]")
+_LATIN9_LETTERS = re.compile(rb"[A-Za-z\xc0-\xff][\xa6\xa8\xbc\xbd][A-Za-z\xc0-\xff]")
+
+
+class Guess:
+    """chardet's answer after the tell-tales: ``encoding`` (a codec name), ``language``
+    (empty unless confidently seen), ``confidence`` (chardet's), ``same_as``: the ISO 8859
+    part that reads these bytes exactly like the Windows page named (or "")."""
+
+    __slots__ = ("encoding", "language", "confidence", "same_as")
+
+    def __init__(self, encoding: str, language: str, confidence: float, same_as: str = ""):
+        self.encoding = encoding
+        self.language = language
+        self.confidence = confidence
+        self.same_as = same_as
+
+    def __repr__(self):
+        return f"Guess({self.encoding!r}, {self.language!r}, {self.confidence:.2f})"
+
+
+def decodes(data: bytes, encoding: str, cut_end: bool = True) -> bool:
+    """``data`` decodes in ``encoding`` (but for a character cut by its end, when
+    ``cut_end``)."""
+    for trim in range(4 if cut_end else 1):
+        if trim >= len(data) and trim:
+            break
+        try:
+            (data[:len(data) - trim] if trim else data).decode(encoding)
+            return True
+        except UnicodeDecodeError:
+            continue
+        except LookupError:
+            return False
+    return False
+
+
+def _same(data: bytes, a: str, b: str) -> bool:
+    try:
+        return data.decode(a) == data.decode(b)
+    except (UnicodeDecodeError, LookupError):
+        return False
+
+
+def _chardet(data: bytes, every: bool = False):
+    """chardet's answer for ``data`` (a dict), or all its answers, best first."""
+    try:
+        import chardet
+        from chardet import EncodingEra
+    except ImportError:  # pragma: no cover - a declared dependency
+        return None
+    if every:
+        return chardet.detect_all(data, ignore_threshold=True, encoding_era=EncodingEra.ALL,
+                                  compat_names=False, max_bytes=CHARDET_LIMIT,
+                                  exclude_encodings=_NOT_ASKED)
+    return chardet.detect(data, encoding_era=EncodingEra.ALL, compat_names=False,
+                          max_bytes=CHARDET_LIMIT, exclude_encodings=_NOT_ASKED)
+
+
+# Letters of the scripts with their own single-byte charsets (Greek, Cyrillic, Hebrew,
+# Arabic, Thai), against an ASCII letter: a word that mixes two scripts.
+_OTHER_SCRIPT = "\u0370-\u052f\u0590-\u06ff\u0e00-\u0e7f"
+_SCRIPT_LETTER = re.compile(f"[{_OTHER_SCRIPT}]")
+_MIXED_WORD = re.compile(f"[A-Za-z][{_OTHER_SCRIPT}]|[{_OTHER_SCRIPT}][A-Za-z]")
+
+
+def mixes_scripts(data: bytes, encoding: str) -> bool:
+    """``encoding`` reads the bytes above 0x7F of ``data`` as letters of another script
+    than Latin glued to ASCII letters, in a tenth of the places or more: Cyrillic inside
+    French words ("dщjр" for "déjà") is a wrong reading, not text."""
+    try:
+        text = data.decode(encoding, "replace")
+    except LookupError:
+        return False
+    letters = len(_SCRIPT_LETTER.findall(text))
+    if not letters:
+        return False
+    mixed = len(_MIXED_WORD.findall(text))
+    return mixed >= 2 and mixed * 10 >= letters
+
+
+def _answers(sample: bytes):
+    """chardet's answers for ``sample`` that may hold: its first, and when that one
+    reads the bytes as another script glued to ASCII letters, the next that does not."""
+    found = _chardet(sample)
+    if not found or not found.get("encoding"):
+        return
+    yield found
+    for other in _chardet(sample, every=True) or ():
+        if other.get("encoding") and other["encoding"] != found["encoding"]:
+            yield other
+
+
+# Latin charsets of other scripts than the Western one, which chardet may name for a
+# few words of Western text.
+_OTHER_LATIN = {"cp1250", "iso8859-2", "cp1257", "iso8859-13", "cp1254", "iso8859-9",
+                "iso8859-16", "iso8859-3", "iso8859-4", "iso8859-10", "iso8859-14",
+                "mac-latin2", "cp1258", "cp852", "cp775"}
+_HIGH_RUN = re.compile(rb"[\x80-\xff]+")
+
+
+def _text_share(data: bytes, encoding: str) -> float:
+    """How well a single-byte ``encoding`` reads the bytes above 0x7F of ``data`` (the
+    share :func:`~.charsets.plausible` gives: letters inside words, text beside them)."""
+    in_words, alone = [], []
+    for m in _HIGH_RUN.finditer(data):
+        a, b = m.span()
+        near = data[a - 1:a] + data[b:b + 1]
+        (in_words if near.strip(b"0123456789 \t\r\n.,;:!?'\"()<>-") else alone).append(m.group())
+    return CS.plausible(b"".join(in_words), b"".join(alone), encoding)
+
+
+def sharpen(data: bytes, encoding: str, language: str = "") -> tuple[str, str]:
+    """(the charset the tell-tales make of ``encoding``, the ISO 8859 part that reads the
+    bytes the same when a Windows page was named in its place, or "")."""
+    western = encoding in ("cp1252", "iso8859-1", "iso8859-15")
+    c1 = bool(_C1.search(data))
+    if western and not c1:
+        if _EURO_A4.search(data) or _LATIN9_LETTERS.search(data):
+            if decodes(data, "iso8859-15"):
+                return "iso8859-15", ""
+        elif encoding == "iso8859-15":
+            encoding = "iso8859-1"  # none of its own letters: it reads as Latin-1
+    if language == "ro" and encoding in ("cp1250", "iso8859-2", "iso8859-16") and not c1:
+        return "iso8859-16", ""
+    if encoding == "iso8859-15":
+        return encoding, ""
+    if encoding in _OTHER_LATIN and not c1 | (encoding == "cp1250"):
+        western = "iso8859-1"
+        if _text_share(data, western) > _text_share(data, encoding):
+            encoding = western  # ½ and © of Western text, not ˝ and Š of another Latin script
+    elif encoding in _OTHER_LATIN and decodes(data, "cp1252"):
+        if _text_share(data, "cp1252") > _text_share(data, encoding):
+            encoding = "cp1252"
+    windows = _ISO_WINDOWS.get(encoding)
+    if windows and _same(data, encoding, windows):
+        return windows, encoding
+    usual = _USUAL.get(encoding)
+    if usual and _same(data, encoding, usual):
+        return usual, ""
+    wider = _WIDER.get(encoding)
+    if wider and _same(data, encoding, wider):
+        return wider, ""
+    return encoding, ""
+
+
+def guess_legacy(data: bytes) -> Guess | None:
+    """chardet's charset for ``data`` (bytes that are not UTF-8) after the tell-tales
+    (module text), or None when chardet names none, names a Unicode encoding, or names
+    one that does not decode the bytes."""
+    sample = data[:CHARDET_LIMIT]
+    for found in _answers(sample):
+        encoding = CS.codec_name(found["encoding"])
+        if encoding in _UNICODE:
+            return None
+        if decodes(sample, encoding) and not mixes_scripts(sample, encoding):
+            break
+    else:
+        return None
+    lang = found.get("language") or ""
+    encoding, same_as = sharpen(sample, encoding, lang)
+    confidence = float(found.get("confidence") or 0.0)
+    language = LANGUAGES.get(lang, "") if confidence >= LANGUAGE_CONFIDENCE else ""
+    return Guess(encoding, language, confidence, same_as)
+
+
+def guess_charset(data: bytes):
+    """The legacy charset of ``data`` (bytes that are not UTF-8), a
+    :class:`~.charsets.CharsetGuess`: chardet's, sharpened by the tell-tales of the bytes
+    (module text); charset-normalizer's (:func:`~.charsets.normalizer_guess`), sharpened
+    alike, when chardet has none. None when neither finds a legacy charset."""
+    found = guess_legacy(data)
+    if found is not None:
+        return CS.CharsetGuess(found.encoding, found.language, 1.0 - found.confidence,
+                               found.confidence, [found.encoding], "chardet", found.same_as)
+    found = CS.normalizer_guess(data)
+    if found is not None and found.by == "charset-normalizer":
+        found.encoding, found.same_as = sharpen(CS.head_lines(data, CS.GUESS_LIMIT), found.encoding)
+    return found
+
+
+# ------------------------------------------------------------------- escape sequences
+
+_ESCAPES = (  # (designation, the codecs that may read it, in order)
+    (re.compile(rb"\x1b\$\)C"), ("iso2022_kr",)),
+    (re.compile(rb"\x1b\$[@B]|\x1b\$\(D|\x1b\([BJI]"),
+     ("iso2022_jp", "iso2022_jp_ext", "iso2022_jp_2", "iso2022_jp_2004", "iso2022_jp_3")),
+    (re.compile(rb"\x1b\$[AG-H]|\x1b\$\(Q"), ("iso2022_jp_2", "iso2022_jp_2004")),
+)
+_HZ = re.compile(rb"~\{[\x21-\x7e]{2,}~\}")
+
+
+def escape_encoding(head: bytes) -> str | None:
+    """The 7-bit charset that ``head`` (the start of the data) is in when it switches
+    character sets by escape sequences (ISO-2022-JP, ISO-2022-KR) or HZ's ``~{ ~}``, and
+    decodes in it; else None. Only 7-bit data is looked at."""
+    if not head or not head.isascii():
+        return None
+    if b"\x1b" in head:
+        for pattern, codecs in _ESCAPES:
+            if pattern.search(head):
+                for name in codecs:
+                    if decodes(head, name):
+                        return name
+        return None
+    if b"~{" in head and len(_HZ.findall(head)) >= 2 and decodes(head, "hz"):
+        return "hz"
+    return None

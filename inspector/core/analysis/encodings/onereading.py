@@ -1,0 +1,118 @@
+"""Whether a range read whole is in one legacy charset throughout (:func:`one_legacy_reading`).
+
+The map cuts a range into stretches line by line and weighs each by the shape of its
+errors (:mod:`.stretches`). That reasoning is made for UTF-8 with a few foreign parts; a
+file wholly in a legacy charset is better judged whole, before it is cut: in Thai,
+Shift JIS, EUC-KR or DOS Greek a third of the bytes above 0x7F fall by chance into
+well-formed UTF-8 sequences (เก, 年 read as ǯ), enough to make lines of them look like
+UTF-8 with problems, or short UTF-8 regions between legacy ones.
+
+So, first: does the range hold a UTF-8 part at all? Errors of UTF-8's own shape (encoded surrogates, overlong forms: what a UTF-8 encoder
+writes) outweighing the runs a legacy charset makes leave it to the map too. Only lines
+without any error whose
+valid bytes above 0x7F number ``UTF8_LINE`` or more count as one (in a legacy charset a
+whole line of such chance sequences is rare), and only when such lines hold at least a
+``UTF8_PART`` share of the bytes above 0x7F. Without such a part, and without binary
+cells, the range is one reading: chardet names the charset (:mod:`.legacyguess`), and
+the answer is kept when the charset decodes the whole range and explains its bytes that
+are not UTF-8 (the labeller's measure, :func:`~.charsets.plausible`: letters where letters stand), and no
+control that text does not use stands near them (``NEAR`` bytes), and, when they are few
+(``FEW_ERRORS``), the words that hold them read as words (letters, not "Per@¦ssion"). Random
+damage in ASCII or UTF-8 text is explained by no charset (bytes that decode to symbols
+and controls in the middle of words) and stays UTF-8 with problems, as the map says.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from inspector.core.analysis.encodings import charsets as CS
+from inspector.core.analysis.encodings.legacyguess import decodes, guess_charset
+from inspector.core.units.unicode_db import category_of_char
+from inspector.core.analysis.encodings.stretches import BIN, ERR, LEGACY_WEIGHT, Stretch, Window
+
+UTF8_LINE = 4       # valid bytes above 0x7F in a line without errors: a line of UTF-8 text
+UTF8_PART = 0.02    # of the bytes above 0x7F, in such lines: a UTF-8 part the map must cut
+NEAR = 16           # bytes between a control and an error that make them one piece of damage
+FEW_ERRORS = 64     # up to this many bytes that are not UTF-8, the words holding them are read
+PLAUSIBLE = 0.85    # the labeller's PLAUSIBLE: the share of the bytes a charset must explain
+
+
+def utf8_part(w: Window) -> int:
+    """The valid bytes above 0x7F in lines of ``w`` that are UTF-8 text (module text)."""
+    clean = (w.n_err == 0) & (w.n_valid >= UTF8_LINE)
+    return int(w.n_valid[clean].sum())
+
+
+def _controls_near_errors(w: Window) -> bool:
+    """A control that text does not use (NUL, ESC, DEL...) within ``NEAR`` bytes of a
+    byte that is not UTF-8."""
+    ctrl = np.flatnonzero(w.ctrl)
+    err = np.flatnonzero(w.err)
+    if not len(ctrl) or not len(err):
+        return False
+    at = err.searchsorted(ctrl)
+    before = np.abs(ctrl - err[np.maximum(at - 1, 0)])
+    after = np.abs(err[np.minimum(at, len(err) - 1)] - ctrl)
+    return bool((np.minimum(before, after) <= NEAR).any())
+
+
+def one_legacy_reading(w: Window) -> CS.CharsetGuess | None:
+    """The legacy charset the whole window ``w`` is in, or None when it holds a UTF-8
+    part, binary, no error, or no charset explains it (module text)."""
+    if not len(w.cls) or not len(w.run_starts):
+        return None
+    errors = int(w.n_err.sum())
+    valid = int(w.n_valid.sum())
+    if (w.cls == BIN).any():
+        return None
+    shaped = int(w.n_shaped.sum())
+    if shaped and int(w.n_legacy.sum()) < LEGACY_WEIGHT * shaped:
+        return None  # errors a UTF-8 encoder makes (surrogates, overlong forms): UTF-8's shape
+    if w.ctrl.any() and _controls_near_errors(w):
+        return None  # random bytes among the errors: damage, not text in a charset
+    part = utf8_part(w)
+    if part and part >= UTF8_PART * (errors + valid):
+        return None
+    guess = guess_charset(w.data)
+    if guess is None or not decodes(w.data, guess.encoding):
+        return None
+    if CS.is_multibyte(guess.encoding):
+        explained = CS.plausible_text(w.data, guess.encoding)
+    else:
+        explained = CS.plausible(*Stretch(w, 0, len(w.cls) - 1, ERR).runs(), guess.encoding)
+    if explained < PLAUSIBLE:
+        return None
+    if errors <= FEW_ERRORS and not CS.is_multibyte(guess.encoding) and odd_words(w, guess.encoding):
+        return None
+    return guess
+
+
+_IN_WORDS = "'’-°№."
+_EDGE_PUNCTUATION = ".,;:!?\"'()[]{}<>«»‹›-–—…“”„‘’*/"
+
+
+def odd_words(w: Window, encoding: str, lo: int = 0, hi: int | None = None) -> bool:
+    """A third or more of the bytes that are not UTF-8 (in ``lo:hi`` of the window) stand in words that are not words
+    when read in ``encoding`` (a sign or an ASCII symbol among letters: "Per@¦ssion"): a
+    few random bytes in ASCII text, not a legacy charset's letters."""
+    text = w.data.decode(encoding, "replace")
+    err = (np.flatnonzero(w.err[lo:hi]) + lo).tolist()
+    if not err:
+        return False
+    odd = 0
+    for p in err:
+        a = p
+        while a > 0 and p - a < 40 and not text[a - 1].isspace():
+            a -= 1
+        b = p + 1
+        while b < len(text) and b - p < 40 and not text[b].isspace():
+            b += 1
+        core = text[a:b].strip(_EDGE_PUNCTUATION)
+        # Odd: letters and something else that words do not hold ("©", "½", "10 °C" and
+        # "MP3" are text).
+        if any(ch.isalpha() for ch in core) and not all(
+                ch.isalnum() or ch in _IN_WORDS or category_of_char(ch) in ("Mn", "Mc")
+                for ch in core):
+            odd += 1
+    return odd * 3 >= len(err)

@@ -1,0 +1,219 @@
+"""The verdict against the field's charset detectors on the labelled corpus
+(``tests/data/charsets``), in one run (run directly; not collected by pytest).
+
+    python3 tests/benchmarks/bench_detectors.py [--show-failures] [--only SUBSTRING]
+
+Scored on every file that has one encoding (mixed files are checked for their map by
+``tests/core/analysis/test_charset_corpus.py``; here only their verdict code is shown):
+
+* strict: the encoding named is the file's, or a superset counted as the same answer
+  (``labelled.SUPERSETS``, chardet's convention);
+* lenient: it decodes the file to the same text.
+
+The tools: this project (``utf8-inspector scan DIR --jsonl`` as a whole process; the
+encoding named is ``verdict_details.encoding`` for a legacy charset, the region's codec
+for UTF-16/32, UTF-8 for the UTF-8 verdicts, the largest region's for ``mixed``),
+chardet 7 (``chardet.detect``), charset-normalizer (``from_bytes(...).best()``) and
+cchardet (faust-cchardet), each also timed as a whole process over the same folder
+(import, walk, read, detect) and per file in this process, the best of 5 passes (detect
+only; for the project: scan + verdict, as ``scan`` does per file, and the verdict alone
+on a finished scan).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from tests.data.charsets import labelled as L  # noqa: E402
+
+DETECT_LOOP = r"""
+import os, sys, json, time
+t0 = time.perf_counter()
+tool = sys.argv[2]
+if tool == 'chardet':
+    import chardet
+    detect = lambda b: chardet.detect(b)['encoding']
+elif tool == 'charset-normalizer':
+    from charset_normalizer import from_bytes
+    def detect(b):
+        best = from_bytes(b).best()
+        return best.encoding if best else None
+else:
+    import cchardet
+    detect = lambda b: cchardet.detect(b)['encoding']
+out = {}
+for dp, dn, fn in os.walk(sys.argv[1]):
+    dn.sort()
+    for f in sorted(fn):
+        p = os.path.join(dp, f)
+        with open(p, 'rb') as fh:
+            out[p] = detect(fh.read())
+json.dump(out, sys.stdout)
+"""
+
+TOOLS = ("utf8-inspector", "chardet", "charset-normalizer", "cchardet")
+
+
+def project_named(report: dict) -> str | None:
+    code = report["verdict_code"]
+    details = report.get("verdict_details") or {}
+    regions = report.get("regions") or []
+    if code in ("valid", "valid_bom", "problems", "truncated_end", "mojibake") or code.startswith("dialect_"):
+        return "utf-8"
+    if code in ("utf16", "utf32"):
+        return regions[0]["encoding"] if regions else None
+    if code == "legacy_charset":
+        return details.get("encoding")
+    if code == "mixed" and regions:
+        sizes = defaultdict(int)
+        for r in regions:
+            sizes[r["encoding"]] += r["end"] - r["start"]
+        return max(sizes.items(), key=lambda kv: kv[1])[0]
+    return None
+
+
+def run_project(folder: str) -> tuple[float, dict]:
+    cmd = [sys.executable, "-c", "import sys; from inspector.cli import main; sys.exit(main())",
+           "scan", folder, "--jsonl"]
+    t0 = time.perf_counter()
+    out = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    took = time.perf_counter() - t0
+    reports = {}
+    for line in out.stdout.splitlines():
+        if line.startswith("{"):
+            r = json.loads(line)
+            reports[r["path"]] = r
+    return took, reports
+
+
+def run_library(folder: str, tool: str) -> tuple[float, dict]:
+    t0 = time.perf_counter()
+    out = subprocess.run([sys.executable, "-c", DETECT_LOOP, folder, tool], capture_output=True,
+                         text=True, check=True)
+    return time.perf_counter() - t0, json.loads(out.stdout)
+
+
+def per_file_times(cases) -> dict[str, float]:
+    """Mean seconds per file in this process, after a warm-up file (imports apart)."""
+    import cchardet
+    import chardet
+    from charset_normalizer import from_bytes
+
+    from inspector.core.analysis.verdict import verdict
+    from inspector.core.scan.scanner import scan
+    from inspector.core.source.bytesource import MemorySource
+
+    def ours(b):
+        src = MemorySource(b)
+        return verdict(scan(src), src)
+
+    scanned = {}
+    for c in cases:
+        src = MemorySource(c.data)
+        scanned[id(c.data)] = (scan(src), src)
+
+    def verdict_only(b):
+        return verdict(*scanned[id(b)])
+
+    fns = {"utf8-inspector": ours, "verdict only": verdict_only, "chardet": chardet.detect,
+           "charset-normalizer": lambda b: from_bytes(b).best(), "cchardet": cchardet.detect}
+    out = {}
+    for tool, fn in fns.items():
+        fn(cases[0].data)
+        best = float("inf")
+        for _ in range(5):
+            t0 = time.perf_counter()
+            for c in cases:
+                fn(c.data)
+            best = min(best, time.perf_counter() - t0)
+        out[tool] = best / len(cases)
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--show-failures", action="store_true")
+    ap.add_argument("--only", default="")
+    args = ap.parse_args()
+    cases = [c for c in L.cases() if args.only in c.name]
+    with tempfile.TemporaryDirectory() as tmp:
+        by_path = L.write_tree(tmp, cases)
+        took = {}
+        named = {}
+        took["utf8-inspector"], reports = run_project(tmp)
+        named["utf8-inspector"] = {p: project_named(r) for p, r in reports.items()}
+        for tool in TOOLS[1:]:
+            took[tool], named[tool] = run_library(tmp, tool)
+    scored = [(p, c) for p, c in by_path.items() if c.encoding != "mixed"]
+    per_file = per_file_times([c for _, c in scored])
+    print(f"{len(by_path)} files ({len(scored)} with one encoding, "
+          f"{sum(len(c.data) for c in by_path.values()):,} bytes)\n")
+    print(f"{'tool':20} {'strict':>8} {'lenient':>8} {'process':>9} {'per file':>10}")
+    failures = {}
+    for tool in TOOLS:
+        strict = lenient = 0
+        fails = []
+        for p, c in scored:
+            det = named[tool].get(p)
+            s = L.strict_right(c.encoding, det)
+            if tool == "utf8-inspector":
+                s = s and reports[p]["verdict_code"] == c.code
+            l_ok = s or L.lenient_right(c.data, c.encoding if c.encoding != "utf-8-sig" else "utf-8", det)
+            strict += s
+            lenient += l_ok
+            if not s:
+                fails.append((c, det, l_ok))
+        failures[tool] = fails
+        n = len(scored)
+        print(f"{tool:20} {100 * strict / n:7.1f}% {100 * lenient / n:7.1f}% "
+              f"{took[tool]:8.2f}s {1000 * per_file[tool]:8.2f}ms")
+    print(f"{'  verdict only':20} {'':8} {'':8} {'':9} {1000 * per_file['verdict only']:8.2f}ms"
+          "   (the verdict on a finished scan, as scan --jsonl asks it)")
+    print("\nstrict failures by charset family (label):")
+    fam = defaultdict(lambda: defaultdict(int))
+    for tool, fails in failures.items():
+        for c, _, _ in fails:
+            fam[c.encoding][tool] += 1
+    print(f"{'encoding':14}" + "".join(f"{t[:12]:>14}" for t in TOOLS))
+    for enc in sorted(fam):
+        print(f"{enc:14}" + "".join(f"{fam[enc].get(t, 0):>14}" for t in TOOLS))
+    by_kind = defaultdict(lambda: defaultdict(int))
+    for tool, fails in failures.items():
+        for c, _, _ in fails:
+            by_kind[c.kind][tool] += 1
+    print("\nstrict failures by kind of file:")
+    for kind in sorted(by_kind):
+        total = sum(1 for _, c in scored if c.kind == kind)
+        print(f"{kind:14}" + "".join(f"{by_kind[kind].get(t, 0):>14}" for t in TOOLS) + f"   of {total}")
+    mixed = [(p, c) for p, c in by_path.items() if c.encoding == "mixed"]
+    print("\nmixed files, the project's verdict:")
+    for p, c in mixed:
+        r = reports[p]
+        got = [(x["start"], x["end"], x["encoding"]) for x in r["regions"]]
+        print(f"  {c.name}: {r['verdict_code']} (want {c.code}); regions {got}; want {c.regions}")
+    if args.show_failures:
+        for tool in TOOLS:
+            print(f"\n{tool} failures:")
+            for c, det, l_ok in failures[tool]:
+                extra = ""
+                if tool == "utf8-inspector":
+                    r = reports[os.path.join(tmp, c.name)]
+                    extra = f" [{r['verdict_code']}: {r['verdict']}]"
+                print(f"  {c.name:40} want {c.encoding:12} got {det}{' (lenient ok)' if l_ok else ''}{extra}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
