@@ -1,6 +1,6 @@
 """The statistics dock: the scan's verdict and its counts (units by length, errors by
 kind, warnings by kind) as numbers and as a painted horizontal bar chart, and the
-encoding map's regions as a table (the bytes, encoding, via / language, with
+encoding map's regions as a table (the bytes, encoding, notes, with
 the colour of the overview's band); a click on a region goes to its start. The map is
 the one the verdict carries (worked out by the scan's worker), the first
 ``RegionTable.LIMIT`` regions shown, then a row saying how many more.
@@ -117,7 +117,7 @@ class RegionTable(QTableWidget):
     moves the cursor to the region's start."""
 
     LIMIT = 200
-    HEADERS = (RANGE_HEADER, "Encoding", "Via / language")
+    HEADERS = (RANGE_HEADER, "Encoding", "Notes")
 
     def __init__(self, document, parent: QWidget | None = None):
         super().__init__(0, len(self.HEADERS), parent)

@@ -150,17 +150,8 @@ def totals_lines(f: ScanFigures, size: int, sha256: str) -> list[str]:
 
 def region_cells(region) -> list[str]:
     """The regions table's words for one region: its bytes (the range and its length),
-    encoding, via / language."""
-    notes = []
-    if region.via:
-        notes.append(f"via {region.via}")
-    if region.language:
-        notes.append(region.language)
-    if region.bom:
-        notes.append("BOM")
-    if not region.exact:
-        notes.append("boundary between samples")
-    return [byte_range(region.start, region.end), region.title(), ", ".join(notes)]
+    its encoding, and its notes (:meth:`Region.notes`)."""
+    return [byte_range(region.start, region.end), region.title(), ", ".join(region.notes())]
 
 
 def figures_text(f: ScanFigures | None, size: int, sha256: str, regions=(),
