@@ -1,6 +1,7 @@
 """A kind added to the kinds table and nowhere else is shown by the legend, the problem
 list, the HTML report and the hex view's tooltip: they all read the table, so a new kind
-needs no edit of theirs."""
+needs no edit of theirs. (What it does need, four core files at most, is listed and
+proved by ``tests/core/units/test_adding_a_kind.py``.)"""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import pytest
 from PySide6.QtWidgets import QLabel
 
 from inspector.core.analysis.htmlreport import render_html
+from inspector.core.analysis.scanviews import problemrows
 from inspector.core.units import kinds as K
 from inspector.core.units.decoder import Unit
 from inspector.core.units.unitinfo import describe, explain, short_explanation
@@ -55,14 +57,14 @@ def test_the_legend_lists_it_with_its_mark(invented, qtbot):
 
 
 def test_the_problem_list_offers_and_explains_it(widget_on, invented):
-    assert INVENTED.name in problemlist.kinds_for(problemlist.SHOW_ERRORS, None)
+    assert INVENTED.name in problemrows.kinds_for(problemrows.SHOW_ERRORS, None)
     doc, dock = widget_on(problemlist.ProblemListDock, b"\xc0\xaf", show=False, name="invented")
-    dock.set_filter(problemlist.SHOW_ERRORS)
+    dock.set_filter(problemrows.SHOW_ERRORS)
     combo = [dock.kind_combo.itemText(i) for i in range(dock.kind_combo.count())]
     assert "invented: invented problem" in combo
     line = short_explanation(invented, b"\xc0\xaf")
     assert line == "invented problem: a kind the tests add at run time"
-    assert problemlist.kind_text(invented) == "invented"
+    assert problemrows.kind_text(invented) == "invented"
     assert style.mark_for(invented) == "Z"
 
 

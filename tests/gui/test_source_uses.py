@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import json
 
+from inspector.core.analysis.exportjobs import JSON, export_steps
 from inspector.core.source.bytesource import FileSource, MemorySource
-from inspector.gui.dialogs import export as ED
 from inspector.gui.dialogs.reference import (CLASS_OF_BYTE, class_mask, find_class_steps,
                                              run_to_end)
 from inspector.gui.document import Document
@@ -42,7 +42,7 @@ def test_an_export_names_the_file_or_the_bytes(tmp_path, write_file):
     path = write_file(DATA, "data.txt")
     for source, shown in ((FileSource(path), str(path)), (MemorySource(DATA), "<memory>")):
         target = tmp_path / "report.json"
-        run_to_end(ED.export_steps(ED.JSON, source, "utf-8", None, str(target)))
+        run_to_end(export_steps(JSON, source, "utf-8", None, str(target)))
         assert json.loads(target.read_text())["path"] == shown
         source.close()
 

@@ -81,6 +81,11 @@ def make(out: Path) -> int:
         while not window.scan_life.complete and timer.elapsed() < 30_000:
             app.processEvents()
         window.background.find_problem(True)
+        # The search runs off the UI thread: wait for its answer, or the status bar is
+        # caught saying "searching…" in one run and the answer in another.
+        timer.restart()
+        while "searching" in window.status_fields.note.text() and timer.elapsed() < 30_000:
+            app.processEvents()
         for _ in range(20):
             app.processEvents()
         window.hex_view.setFocus()

@@ -363,19 +363,6 @@ def regions_svg(regions: list[Region], width: int = 960) -> str:
     return "".join(parts)
 
 
-def _region_notes(region: Region) -> str:
-    notes = []
-    if region.language:
-        notes.append(region.language)
-    if region.bom:
-        notes.append("starts with a byte order mark")
-    if not region.exact:
-        notes.append("boundary placed between samples")
-    if region.by:
-        notes.append(f"by {region.by}")
-    return ", ".join(notes)
-
-
 def _share(n: int, total: int) -> str:
     share = 100 * n / total if total else 0.0
     return "&lt;0.1%" if 0 < share < 0.1 else f"{share:.1f}%"
@@ -401,13 +388,14 @@ def _regions_section(entries: Any) -> list[str]:
                '<th>encoding</th><th class="n">range (end excl.)</th>'
                '<th class="n">in decimal</th><th class="n">share</th><th>notes</th></tr>')
     for i, r in enumerate(regions[:REGIONS_LISTED], 1):
+        notes = ", ".join(r.notes())
         out.append(
             f'<tr><td class="n muted">{i:,}</td><td><span class="swatch" '
             f'style="background:{region_colour(r)}"></span>{_e(r.title())}</td>'
             f'<td class="n mono range">{_e(byte_range(r.start, r.end))}</td>'
             f'<td class="n mono range">{_e(byte_range(r.start, r.end, decimal=True))}</td>'
             f'<td class="n">{_share(r.length, total)}</td>'
-            f'<td class="muted">{_e(_region_notes(r))}</td></tr>')
+            f'<td class="muted">{_e(notes)}</td></tr>')
     if len(regions) > REGIONS_LISTED:
         out.append(f'<tr><td></td><td colspan="5" class="muted">… and '
                    f"{len(regions) - REGIONS_LISTED:,} more (the band above and the report's "

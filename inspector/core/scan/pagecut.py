@@ -26,10 +26,9 @@ from inspector.core.units import decoder
 from inspector.core.units import kinds as K
 from inspector.core.units.boundaries import safe_start, segment
 from inspector.core.units.decoder import Unit
-from inspector.core.scan.kernels.codes import (C_LEGACY, C_OUT_OF_RANGE, C_OVERLONG, C_STRAY,
-                                          C_SURROGATE, C_TRUNCATED, C_VALID, FIRST_KIND,
-                                          KIND_CODES, LEAD_LENGTH, PAYLOAD, SECOND_HI,
-                                          SECOND_LO, SMALLEST_VALUE)
+from inspector.core.scan.kernels.codes import (C_STRAY, C_SURROGATE, C_TRUNCATED, C_VALID,
+                                               FIRST_KIND, KIND_CODES, LEAD_LENGTH, PAYLOAD,
+                                               SECOND_HI, SECOND_LO, complete_unit_kinds)
 
 _KIND_OBJECTS = np.array(KIND_CODES, dtype=object)
 PAYLOAD_MASK = PAYLOAD[LEAD_LENGTH]  # per byte: the payload bits of the unit it leads
@@ -123,7 +122,6 @@ def cut(data: bytes | bytearray | memoryview, base: int = 0, dialect: str = K.UT
     kind = FIRST_KIND[b0] + truncated.view(np.uint8) * np.uint8(C_TRUNCATED)
     value = np.where(kind == C_VALID, b0.astype(np.int64), -1)
 
-    fss = dialect == K.FSS_UTF
     multi = np.flatnonzero((full > 1) & ~truncated)
     if len(multi):
         pos = st[multi]
@@ -134,16 +132,7 @@ def cut(data: bytes | bytearray | memoryview, base: int = 0, dialect: str = K.UT
             if not len(more):
                 break
             v[more] = (v[more] << 6) | (m[pos[more] + j] & 0x3F)
-        km = np.zeros(len(multi), dtype=np.uint8)
-        if not fss:
-            km[v > 0x10FFFF] = C_OUT_OF_RANGE
-            km[(v >= 0xD800) & (v <= 0xDFFF)] = C_SURROGATE
-        km[v < SMALLEST_VALUE[lm]] = C_OVERLONG
-        if not fss:
-            km[lm >= 5] = C_LEGACY
-        if dialect == K.MUTF8:
-            km[(lm == 2) & (v == 0)] = C_VALID
-        kind[multi] = km
+        kind[multi] = complete_unit_kinds(v, lm, dialect)
         value[multi] = v
 
     keep = None

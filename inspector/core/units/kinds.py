@@ -6,7 +6,9 @@ These exact strings appear in the command line's JSON, in reports and in the API
 they live here once and everything else imports them. Every view, report and the command
 line read a kind's title, words, mark, colour role and legend sample from the table, and
 the vectorised paths take its code from it: adding a kind is an entry here plus its rule
-in the cutters (``decoder``, ``pagecut``, ``kernels``), and its colour in each palette.
+in the reference cut (``decoder``) and in the vectorised cuts' one place
+(``scan/kernels/codes.py``), and its colour in each palette (README, "Adding an error
+kind"; ``tests/core/units/test_adding_a_kind.py`` does it).
 """
 
 from __future__ import annotations

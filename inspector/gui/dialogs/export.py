@@ -2,8 +2,9 @@
 repair dialog (File > Save repaired copy) is in :mod:`inspector.gui.dialogs.repair` and
 shares the background work of this module.
 
-Everything that reads the whole file runs in a background worker
-(``inspector.gui.runtime.workers``) behind a progress dialog with Cancel. Nothing is ever written
+The jobs themselves are :mod:`inspector.core.analysis.exportjobs`'; this module asks
+for the target and runs a job in a background worker (``inspector.gui.runtime.workers``)
+behind a progress dialog with Cancel. Nothing is ever written
 onto the inspected file: a target that is the inspected file, also through a symbolic or
 hard link, is refused before any work starts, and every output is written to a
 temporary file beside the target and renamed into place only when complete, so a
@@ -17,30 +18,21 @@ the inspected file.
 
 from __future__ import annotations
 
-import csv
 import os
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QStandardPaths, Qt, Signal
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QProgressDialog, QWidget
 
-from inspector.core.analysis import htmlreport
-from inspector.core.analysis import report as report_mod
-from inspector.core.scan import results, scanner
-from inspector.core.analysis import verdict as verdict_mod
-from inspector.core.scan.lines import LineCounter
-from inspector.core.source.bytesource import display_path
-from inspector.core.source.safewrite import AtomicWriter, WriteRefused, check_target, write_atomic
-from inspector.core.units.boundaries import safe_end_in
+from inspector.core.analysis.exportjobs import CSV, HTML, JSON, export_steps
+from inspector.core.source.safewrite import WriteRefused, check_target
 from inspector.gui.runtime import workers
 
-JSON, CSV, HTML = "json", "csv", "html"
 FORMATS = {
     JSON: ("JSON report", "JSON files (*.json)", ".json"),
     CSV: ("CSV of every error unit", "CSV files (*.csv)", ".csv"),
     HTML: ("HTML report", "HTML files (*.html *.htm)", ".html"),
 }
-OVERVIEW_BINS = 400  # bins of the HTML report's overview picture
 
 
 # ------------------------------------------------------------------ paths
@@ -52,116 +44,6 @@ def default_directory() -> str:
     if docs and os.path.isdir(docs):
         return docs
     return str(Path.home())
-
-
-# ------------------------------------------------------------------ the jobs (plain generators)
-# Each yields (done, total, what) and returns a one-line summary; stopping it cancels.
-
-def _complete_scan(source, dialect: str, scan: results.ScanResult | None):
-    """The finished scan of the whole file: the document's, or a new one."""
-    if scan is not None and scan.complete and scan.dialect == dialect:
-        return scan
-    steps = scanner.scan_steps(source, dialect=dialect, workers=workers.SCAN_WORKERS)
-    try:
-        while True:
-            step = next(steps)
-            yield step.done, step.total, "scanning"
-    except StopIteration as stop:
-        return stop.value
-
-
-def _fine_for_picture(source, result: results.ScanResult):
-    """A scan whose blocks are no larger than one bin of the overview picture: the
-    result itself for a big file, a quick second scan with small blocks for a small one
-    (whose few big blocks would paint flat bands)."""
-    size = source.size
-    if not size or size > (64 << 20):
-        return result
-    block = 64
-    while block * OVERVIEW_BINS < size:
-        block *= 2
-    if result.index.block_size <= block:
-        return result
-    steps = scanner.scan_steps(source, dialect=result.dialect, block_size=block,
-                               origin=result.index.origin, sha256=False,
-                               workers=workers.SCAN_WORKERS)
-    try:
-        while True:
-            step = next(steps)
-            yield step.done, step.total, "drawing the overview"
-    except StopIteration as stop:
-        return stop.value
-
-
-def _report_dict(source, result, path, findings=None):
-    v = verdict_mod.verdict(result, source)
-    return report_mod.build_report(result, source, path, v, findings=findings)
-
-
-def overview_bins(result: results.ScanResult, size: int, n: int = OVERVIEW_BINS) -> list[dict]:
-    """The overview picture's bins as plain dicts for the HTML report."""
-    from inspector.gui.panes.overview import ERROR_KINDS, bins_from_index
-
-    if not size:
-        return []
-    n = max(1, min(n, size))
-    bins = bins_from_index(result.index, size, n)
-    out = []
-    for i in range(len(bins)):
-        out.append({
-            "start": int(bins.starts[i]),
-            "end": int(bins.ends[i]),
-            "errors_by_kind": {k: int(bins.errors[i, j]) for j, k in enumerate(ERROR_KINDS)},
-            "warnings": int(bins.warnings[i]),
-            "multibyte": int(bins.multibyte[i]),
-            "binary": int(bins.binary[i]),
-        })
-    return out
-
-
-def export_steps(kind: str, source, dialect: str, scan, target: str, findings=None):
-    """Write one export to ``target`` (already checked); yields progress. ``findings``:
-    the report's findings entries (None: the report has no findings field)."""
-    inspected = source.path
-    if kind == CSV:
-        return (yield from _csv_steps(source, dialect, target))
-    result = yield from _complete_scan(source, dialect, scan)
-    yield 0, 1, "writing"
-    report = _report_dict(source, result, inspected, findings)
-    if kind == JSON:
-        with AtomicWriter(target) as writer:
-            report_mod.write_json(report, writer.file)
-        return f"JSON report written to {display_path(target)}"
-    if kind == HTML:
-        pictured = yield from _fine_for_picture(source, result)
-        page = htmlreport.render_html(report, overview=overview_bins(pictured, source.size))
-        write_atomic(target, page)
-        return f"HTML report written to {display_path(target)}"
-    raise ValueError(f"unknown export {kind!r}")
-
-
-CSV_REGION = 8 << 20  # bytes handed to the report's CSV writer between two progress steps
-
-
-def _csv_steps(source, dialect: str, target: str, region: int | None = None):
-    """Every error unit, streamed with the report's CSV writer region by region (cut
-    at safe boundaries, ``boundaries.safe_end_in``, so the rows are those of the whole
-    file): memory stays flat
-    whatever their number, and progress comes between regions."""
-    region = region or CSV_REGION
-    size = source.size
-    rows = 0
-    with AtomicWriter(target) as writer:  # a cancel (the generator closed) discards it
-        csv.writer(writer.file, lineterminator="\n").writerow(report_mod.CSV_COLUMNS)
-        start = 0
-        counter = LineCounter(dialect)  # lines and columns run on across the regions
-        while start < size:
-            end = safe_end_in(source, min(start + region, size), dialect)
-            rows += report_mod.write_csv(writer.file, source, dialect, start, end, header=False,
-                                         counter=counter)
-            start = end
-            yield start, size, "writing"
-    return f"{rows:,} error units written to {display_path(target)}"
 
 
 # ------------------------------------------------------------------ running with a progress dialog
@@ -276,7 +158,7 @@ class Exporter(QObject):
         findings = self.findings() if self.findings is not None and kind != CSV else None
         title = f"Exporting the {FORMATS[kind][0]}"
         task = BackgroundTask(title, lambda: export_steps(kind, source, dialect, scan, target,
-                                                          findings),
+                                                          findings, workers=workers.SCAN_WORKERS),
                               self.parent_widget, show_dialog=self.show_messages)
         task.finished.connect(lambda summary: self._tell("finished", summary))
         task.failed.connect(lambda message: self._tell("failed", f"The export failed: {message}"))

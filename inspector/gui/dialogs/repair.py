@@ -77,14 +77,36 @@ class RepairDialog(QDialog):
         mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
 
         layout = QVBoxLayout(self)
+        layout.addWidget(self._build_head())
+        layout.addWidget(self._build_policy_box())
+        layout.addWidget(self._build_preview_box(mono), 1)
+        layout.addWidget(self._build_counts_box())
+        self._build_target_rows(layout, target)
+        self._build_progress_and_summary(layout, mono)
+        layout.addWidget(self._build_buttons())
+        self.resize(880, 760)
+        self._connect_inputs()
+
+        self.refresh_preview()
+        self.count_whole_file()
+        document.cursorChanged.connect(lambda _offset: self.refresh_preview())
+        document.sourceChanged.connect(self.refresh_preview)
+
+    # ------------------------------------------------------------------ building the dialog
+    def _build_head(self) -> QLabel:
+        """The sentence at the top: which file, read how, and that it is never changed."""
+        document = self.document
         name = display_path(document.path) if document.path else document.source.name
         head = QLabel(f"A new, valid UTF-8 copy of <b>{_html(name)}</b> in which every problem "
                       f"unit (read as {_html(document.dialect)}) is rewritten by the policy "
                       "below. The inspected file is never changed.", self)
         head.setWordWrap(True)
         head.setTextFormat(Qt.TextFormat.RichText)
-        layout.addWidget(head)
+        return head
 
+    def _build_policy_box(self) -> QGroupBox:
+        """The policies for each problem unit, then the region policy and its choice for
+        binary regions."""
         policy_box = QGroupBox("Policy for each problem unit", self)
         policy_layout = QVBoxLayout(policy_box)
         self.policy_group = QButtonGroup(self)
@@ -97,11 +119,16 @@ class RepairDialog(QDialog):
             self.policy_buttons[p] = b
             policy_layout.addWidget(b)
         self.policy_buttons[policies[0]].setChecked(True)
-        # The region policy: each region of the encoding map (the finished scan's, see
-        # regionlook.map_of) from its encoding; binary regions kept or dropped.
+        self._build_region_policy(policy_box, policy_layout, len(policies))
+        return policy_box
+
+    def _build_region_policy(self, policy_box: QGroupBox, policy_layout: QVBoxLayout,
+                             button_id: int) -> None:
+        """The region policy: each region of the encoding map (the finished scan's, see
+        regionlook.map_of) from its encoding; binary regions kept or dropped."""
         self.regions_button = QRadioButton(regionrepair.REGIONS_TITLE.capitalize(), policy_box)
         self.regions_button.setObjectName(f"policy_{regionrepair.REGIONS}")
-        self.policy_group.addButton(self.regions_button, len(policies))
+        self.policy_group.addButton(self.regions_button, button_id)
         policy_layout.addWidget(self.regions_button)
         binary_row = QVBoxLayout()
         binary_row.setContentsMargins(24, 0, 0, 0)
@@ -126,8 +153,10 @@ class RepairDialog(QDialog):
                     f"{regionlook.short_name(r)}" for r in emap.regions[:6])
                 + (" …" if len(emap) > 6 else ""))
         self._binary_enabled()
-        layout.addWidget(policy_box)
 
+    def _build_preview_box(self, mono) -> QGroupBox:
+        """What the policy does near the cursor: a table of the problems there, and the
+        window's text as repaired."""
         preview_box = QGroupBox(self)
         self.preview_box = preview_box
         pv = QVBoxLayout(preview_box)
@@ -148,8 +177,10 @@ class RepairDialog(QDialog):
         self.preview_text.setTextFormat(Qt.TextFormat.RichText)
         self.preview_text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         pv.addWidget(self.preview_text)
-        layout.addWidget(preview_box, 1)
+        return preview_box
 
+    def _build_counts_box(self) -> QGroupBox:
+        """What each policy does over the whole file (counted in the background)."""
         counts_box = QGroupBox("The whole file", self)
         cl = QVBoxLayout(counts_box)
         self.counts_label = QLabel("Counting…", counts_box)
@@ -159,8 +190,10 @@ class RepairDialog(QDialog):
         # Word-wrapped labels get one line from the layout unless told otherwise.
         self.counts_label.setMinimumHeight(self.fontMetrics().lineSpacing() * 3)
         cl.addWidget(self.counts_label)
-        layout.addWidget(counts_box)
+        return counts_box
 
+    def _build_target_rows(self, layout: QVBoxLayout, target: str | None) -> None:
+        """Where the copy goes ("Save as", Browse) and the consent to replace a file."""
         target_row = QHBoxLayout()
         target_row.addWidget(QLabel("Save as:", self))
         self.target_edit = QLineEdit(self)
@@ -176,6 +209,9 @@ class RepairDialog(QDialog):
         self.overwrite.setObjectName("repairOverwrite")
         layout.addWidget(self.overwrite)
 
+    def _build_progress_and_summary(self, layout: QVBoxLayout, mono) -> None:
+        """The progress bar and message of the work running, and the summary once the
+        copy is saved (both hidden until then)."""
         progress_row = QHBoxLayout()
         self.progress = QProgressBar(self)
         self.progress.setObjectName("repairProgress")
@@ -195,6 +231,7 @@ class RepairDialog(QDialog):
         self.summary_view.hide()
         layout.addWidget(self.summary_view)
 
+    def _build_buttons(self) -> QDialogButtonBox:
         buttons = QDialogButtonBox(self)
         self.save_button = buttons.addButton("Save copy", QDialogButtonBox.ButtonRole.AcceptRole)
         self.save_button.setObjectName("repairSave")
@@ -202,9 +239,9 @@ class RepairDialog(QDialog):
         self.cancel_button.setObjectName("repairCancel")
         self.cancel_button.setEnabled(False)
         self.close_button = buttons.addButton(QDialogButtonBox.StandardButton.Close)
-        layout.addWidget(buttons)
-        self.resize(880, 760)
+        return buttons
 
+    def _connect_inputs(self) -> None:
         self.policy_group.idToggled.connect(lambda _id, on: on and self._policy_changed())
         self.binary_group.idToggled.connect(lambda _id, on: on and self._policy_changed())
         self.save_button.clicked.connect(self.save)
@@ -212,11 +249,6 @@ class RepairDialog(QDialog):
         self.close_button.clicked.connect(self.reject)
         self.browse_button.clicked.connect(self.browse)
         self.target_edit.textEdited.connect(lambda _t: setattr(self, "_browsed_overwrite", False))
-
-        self.refresh_preview()
-        self.count_whole_file()
-        document.cursorChanged.connect(lambda _offset: self.refresh_preview())
-        document.sourceChanged.connect(self.refresh_preview)
 
     # ------------------------------------------------------------------ choices
     @property

@@ -1,12 +1,8 @@
 """The problem list: every problem unit of the file in a dock, without holding them.
 
-The model is virtual. The scan's block index knows how many problems of each kind every
-block holds; the model turns the counts that match the filter into a cumulative array,
-so row n is found by a binary search (numpy ``searchsorted``) for its block, and the
-block's units are recomputed from the byte source with the decoder (cutting is local,
-so a block costs only its own bytes). A few recent blocks are cached: a screenful of
-rows almost always falls in one or two blocks. Nothing proportional to the number of
-problems is ever built, so a file with 10^8 problems opens as fast as one with ten.
+The rows are :class:`inspector.core.analysis.scanviews.problemrows.ProblemRows`' (found on demand
+from the scan's block index and the bytes, so a file with 10^8 problems opens as fast as
+one with ten); this module is their Qt model, the table and the filter combos.
 
 While the scan runs, partial results arrive through ``document.scanChanged``; the rows
 of the newly finished blocks are appended (throttled), so the list grows under the
@@ -17,172 +13,21 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
-import numpy as np
 from PySide6.QtCore import (QModelIndex, Qt,
                             QTimer, Signal)
 from PySide6.QtGui import QFontDatabase, QKeyEvent
 from PySide6.QtWidgets import (QComboBox, QDockWidget, QHBoxLayout,
                                QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget)
 
+from inspector.core.analysis.scanviews.problemrows import (SHOW_BOTH, SHOW_ERRORS, SHOW_WARNINGS,
+                                                           ProblemRows, kinds_for, kinds_offered)
 from inspector.core.units import decoder
 from inspector.core.units import kinds as K
-from inspector.core.units.unitinfo import short_explanation
-from inspector.core.scan.blockindex import BlockIndex
-from inspector.core.scan.navigation import nth_problem
 from inspector.core.scan.results import ScanResult
 from inspector.gui.look import style
 from inspector.gui.look.tables import NamedColumnsModel, read_only_rows
 
 QT_MAX_ROWS = 2**31 - 1  # Qt's row numbers are 32-bit ints
-
-# What the "show" combo offers: which of the two families of problems are listed.
-SHOW_BOTH, SHOW_ERRORS, SHOW_WARNINGS = "both", "errors", "warnings"
-
-
-def kinds_for(show: str, kind: str | None) -> frozenset[str]:
-    """The set of kind names a filter lets through (one kind, or a whole family)."""
-    if kind:
-        return frozenset([kind])
-    if show == SHOW_ERRORS:
-        return frozenset(K.ERROR_KINDS)
-    if show == SHOW_WARNINGS:
-        return frozenset(K.WARNING_KINDS)
-    return frozenset(K.ERROR_KINDS) | frozenset(K.WARNING_KINDS)
-
-
-def unit_matches(unit: decoder.Unit, kinds: frozenset[str]) -> bool:
-    if unit.kind in kinds:
-        return True
-    return any(w in kinds for w in unit.warnings)
-
-
-def kind_text(unit: decoder.Unit, kinds: frozenset[str] | None = None) -> str:
-    """The kind column: the error kind, or the warnings (those in the filter first)."""
-    if unit.kind != K.VALID:
-        return unit.kind
-    if kinds:
-        first = [w for w in unit.warnings if w in kinds]
-        rest = [w for w in unit.warnings if w not in kinds]
-        return ", ".join(first + rest)
-    return ", ".join(unit.warnings)
-
-
-# ---------------------------------------------------------------------- the index side
-
-def block_counts(index: BlockIndex, kinds: frozenset[str]) -> np.ndarray:
-    """Problems per finished block that match ``kinds``, as an int64 array.
-
-    ``BlockIndex.counts_for(kinds)`` counts units, not warnings (a unit with several
-    matching warnings is counted once).
-    """
-    return index.counts_for(kinds)[:index.blocks_done]
-
-
-class _Run:
-    """Consecutive matching units of a block: rows ``first`` … ``first + len(units) - 1``
-    of the block, and the unit boundary where cutting goes on."""
-
-    __slots__ = ("first", "pos", "units", "done")
-
-    def __init__(self, first: int, pos: int, units: list, done: bool = False):
-        self.first = first
-        self.pos = pos
-        self.units = units
-        self.done = done
-
-    @property
-    def stop(self) -> int:
-        return self.first + len(self.units)
-
-
-class _BlockCut:
-    """The matching units of one block found so far, as runs of consecutive rows.
-
-    Rows near a known run are found by cutting onwards from it in small pieces with the
-    decoder, so the first rows of a block (the first paint, paging down) cost a piece,
-    not the whole block. A row far from every run (a jump, a dragged scrollbar) is
-    found through the index (``navigation.nth_problem``: the scanner's vectorised kernels) a little
-    before the wanted row, and a new run starts there.
-    """
-
-    PIECE = 2048      # bytes cut per step: a screenful of rows in dense damage
-    FAR = 1024        # rows past a run beyond which a jump asks the index instead
-    MARGIN = 64       # rows found before a jump's row, so scrolling back up stays cheap
-
-    __slots__ = ("start", "end", "runs")
-
-    def __init__(self, start: int, end: int):
-        self.start = start
-        self.end = end
-        self.runs: list[_Run] = [_Run(0, start, [])]
-
-    def unit(self, within: int, cutter, anchor=None):
-        """The block's matching unit number ``within`` (None past the last one).
-        ``cutter(pos)`` cuts one piece from a unit boundary and returns (units, next
-        boundary); ``anchor(row)`` asks the index for the unit of a row, or is None."""
-        while True:
-            k = self._run_before(within)
-            run = self.runs[k]
-            if within < run.stop:
-                return run.units[within - run.first]
-            if run.done:
-                return None
-            if anchor is not None and within - run.stop > self.FAR:
-                row = max(within - self.MARGIN, run.stop)
-                unit = anchor(row)
-                if unit is not None:
-                    self.runs.insert(k + 1, _Run(row, unit.end, [unit], unit.end >= self.end))
-                    continue
-            self._extend(k, cutter)
-
-    def all_units(self, cutter) -> list:
-        run = self.runs[0]
-        while not (len(self.runs) == 1 and run.done):
-            self._extend(0, cutter)
-            run = self.runs[0]
-        return run.units
-
-    def _run_before(self, within: int) -> int:
-        k = 0
-        for i, run in enumerate(self.runs):
-            if run.first <= within:
-                k = i
-            else:
-                break
-        return k
-
-    def _extend(self, k: int, cutter) -> None:
-        run = self.runs[k]
-        units, pos = cutter(run.pos, self.end)
-        run.units.extend(units)
-        run.pos = pos
-        run.done = pos >= self.end
-        # Reached the next run: join them (its rows are the same units).
-        if k + 1 < len(self.runs) and run.stop >= self.runs[k + 1].first:
-            nxt = self.runs.pop(k + 1)
-            del run.units[nxt.first - run.first:]
-            run.units.extend(nxt.units)
-            run.pos, run.done = nxt.pos, nxt.done
-
-
-def cut_piece(source, pos: int, end: int, dialect: str, kinds: frozenset[str], origin,
-              piece: int = _BlockCut.PIECE) -> tuple[list, int]:
-    """The matching units starting in [pos, pos + piece) (``pos`` a unit boundary,
-    nothing at or past ``end``), and the boundary after the last unit cut."""
-    # The index counts a unit in the block where it starts; cut in the scan's dialect
-    # and origin so the rows agree with the counts whatever the views use now.
-    stop = min(pos + piece, end)
-    last_end = stop
-    out = []
-    for u in decoder.units_in_range(source, pos, stop, origin, dialect):
-        if u.offset < pos:
-            continue  # the tail of a unit already counted
-        last_end = u.end
-        if u.offset >= end:
-            break
-        if u.kind in kinds or (u.warnings and any(w in kinds for w in u.warnings)):
-            out.append(u)
-    return out, max(last_end, stop)
 
 
 class ProblemModel(NamedColumnsModel):
@@ -191,7 +36,6 @@ class ProblemModel(NamedColumnsModel):
     COLUMNS = ("Offset", "Kind", "Bytes", "Repl.", "Explanation", "Line:Col")
     OFFSET, KIND, BYTES, REPLACEMENTS, EXPLANATION, LINE = range(6)
     LINE_REACH = 64 << 10  # bytes back to a line's start a row's column may cost
-    BLOCK_CACHE = 8
     ROW_CACHE = 512
     MAX_BYTES_SHOWN = 8
 
@@ -199,19 +43,8 @@ class ProblemModel(NamedColumnsModel):
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self._source = None
-        self._index = None
-        self.scan_id = None   # the scan shown (its snapshots share it)
-        self._dialect = K.UTF8
-        self._kinds = kinds_for(SHOW_BOTH, None)
-        self._cumulative = np.zeros(0, dtype=np.int64)
-        self._block_size = 1
-        self._base = 0        # file offset of block 0 (a region scan starts later)
-        self._origin = None   # the origin the scan decoded from
-        self._blocks: OrderedDict[int, _BlockCut] = OrderedDict()
+        self.rows = ProblemRows()
         self._rows: OrderedDict[int, tuple | None] = OrderedDict()
-        self.unfiltered_total = 0
-        self.complete = False
         # (offset, wait=False, reach=...) -> (line, column), either None when not cheap:
         # asked only for the rows Qt paints (they are made on demand).
         self.line_column = None
@@ -219,12 +52,20 @@ class ProblemModel(NamedColumnsModel):
     # ------------------------------------------------------------------ state
     @property
     def kinds(self) -> frozenset[str]:
-        return self._kinds
+        return self.rows.kinds
 
     @property
     def total(self) -> int:
         """Problems matching the filter (may exceed what Qt can show)."""
-        return int(self._cumulative[-1]) if len(self._cumulative) else 0
+        return self.rows.total
+
+    @property
+    def unfiltered_total(self) -> int:
+        return self.rows.unfiltered_total
+
+    @property
+    def complete(self) -> bool:
+        return self.rows.complete
 
     @property
     def capped(self) -> bool:
@@ -232,136 +73,50 @@ class ProblemModel(NamedColumnsModel):
 
     def set_scan(self, source, result: ScanResult | None) -> None:
         """Show the problems of a (partial or final) scan result, or none."""
-        # A later snapshot of the same scan: the rows grow (see ScanResult.snapshot).
-        same_stream = (result is not None and result.scan_id == self.scan_id
-                       and source is self._source and result.dialect == self._dialect)
-        self._source = source
-        self._dialect = K.UTF8 if result is None else result.dialect
-        self.complete = result is not None and result.complete
-        if result is None:
-            self.beginResetModel()
-            self._index = None
-            self.scan_id = None
-            self._cumulative = np.zeros(0, dtype=np.int64)
-            self._blocks.clear()
-            self._rows.clear()
-            self.unfiltered_total = 0
-            self.endResetModel()
-            self.totalChanged.emit()
-            return
-        if same_stream:
-            self._index = result.index
+        if self.rows.same_stream(source, result):
+            self.rows.note_result(source, result)
             self._grow()
         else:
-            index = result.index
             self.beginResetModel()
-            self._index = index
-            self.scan_id = result.scan_id
-            self._block_size = index.block_size
-            self._base = index.start
-            self._origin = index.origin
-            self._recount()
+            self._rows.clear()
+            self.rows.show(source, result)
             self.endResetModel()
         self.totalChanged.emit()
 
     def set_filter(self, kinds: frozenset[str]) -> None:
-        if kinds == self._kinds:
+        if kinds == self.rows.kinds:
             return
         self.beginResetModel()
-        self._kinds = frozenset(kinds)
-        self._recount()
+        self._rows.clear()
+        self.rows.set_kinds(kinds)
         self.endResetModel()
         self.totalChanged.emit()
-
-    def _recount(self) -> None:
-        self._blocks.clear()
-        self._rows.clear()
-        if self._index is None:
-            self._cumulative = np.zeros(0, dtype=np.int64)
-            self.unfiltered_total = 0
-            return
-        self._cumulative = np.cumsum(block_counts(self._index, self._kinds))
-        every = kinds_for(SHOW_BOTH, None)
-        if self._kinds == every:
-            self.unfiltered_total = self.total
-        else:
-            all_counts = block_counts(self._index, every)
-            self.unfiltered_total = int(all_counts.sum())
 
     def _grow(self) -> None:
         """New blocks finished in the same scan: append their rows (no reset, so the
         view keeps its place); fall back to a reset if earlier blocks changed."""
         old_rows = self.rowCount()
-        old_blocks = len(self._cumulative)
-        old_cum = self._cumulative
-        counts = block_counts(self._index, self._kinds)
-        cum = np.cumsum(counts)
-        if len(cum) < old_blocks or (old_blocks and cum[old_blocks - 1] != old_cum[-1]):
+        if not self.rows.grow():
             self.beginResetModel()
-            self._recount()
+            self._rows.clear()
+            self.rows.recount()
             self.endResetModel()
             return
-        self._cumulative = cum
-        # The last block seen before may have been recomputed while unfinished.
-        if old_blocks:
-            self._blocks.pop(old_blocks - 1, None)
-            self._rows.clear()
-        every = kinds_for(SHOW_BOTH, None)
-        self.unfiltered_total = (self.total if self._kinds == every
-                                 else int(block_counts(self._index, every).sum()))
+        self._rows.clear()
         new_rows = min(self.total, QT_MAX_ROWS)
         if new_rows > old_rows:
             self.beginInsertRows(QModelIndex(), old_rows, new_rows - 1)
             self.endInsertRows()
 
     # ------------------------------------------------------------------ rows -> units
-    def block_of_row(self, row: int) -> tuple[int, int]:
-        """(block number, position of the row among that block's matching problems)."""
-        block = int(np.searchsorted(self._cumulative, row, side="right"))
-        before = int(self._cumulative[block - 1]) if block else 0
-        return block, row - before
-
-    def _block(self, block: int) -> _BlockCut:
-        entry = self._blocks.get(block)
-        if entry is None:
-            start = self._base + block * self._block_size
-            end = min(start + self._block_size, self._index.end, self._source.size)
-            entry = _BlockCut(start, end)
-            self._blocks[block] = entry
-            if len(self._blocks) > self.BLOCK_CACHE:
-                self._blocks.popitem(last=False)
-        else:
-            self._blocks.move_to_end(block)
-        return entry
-
-    def _cutter(self, pos: int, end: int):
-        return cut_piece(self._source, pos, end, self._dialect, self._kinds, self._origin)
-
-    def _anchor_for(self, block: int):
-        """Row of a block -> its unit, through the index."""
-        before = int(self._cumulative[block - 1]) if block else 0
-        index, kinds, source = self._index, self._kinds, self._source
-        return lambda row: nth_problem(source, before + row, index, kinds)
-
-    def block_units(self, block: int) -> list[decoder.Unit]:
-        """Every matching unit of a block (cut from its start)."""
-        return self._block(block).all_units(self._cutter)
-
     def unit_for_row(self, row: int) -> decoder.Unit | None:
-        if self._index is None or not 0 <= row < self.rowCount():
+        if not 0 <= row < self.rowCount():
             return None
-        block, within = self.block_of_row(row)
-        return self._block(block).unit(within, self._cutter, self._anchor_for(block))
+        return self.rows.unit_for_row(row)
 
     def row_for_offset(self, offset: int) -> int:
         """The first row whose unit starts at or after ``offset`` (for keeping a place)."""
-        if self._index is None or not len(self._cumulative):
-            return 0
-        block = min(max(offset - self._base, 0) // self._block_size, len(self._cumulative) - 1)
-        before = int(self._cumulative[block - 1]) if block else 0
-        units = self.block_units(block)
-        within = next((i for i, u in enumerate(units) if u.end > offset), len(units))
-        return min(before + within, max(self.rowCount() - 1, 0))
+        return min(self.rows.row_for_offset(offset), max(self.rowCount() - 1, 0))
 
     # ------------------------------------------------------------------ Qt model
     def rowCount(self, parent=QModelIndex()) -> int:
@@ -374,7 +129,7 @@ class ProblemModel(NamedColumnsModel):
     _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 
     def _row_texts(self, row: int):
-        """(unit, the five column texts) of a row, made once for all its cells."""
+        """(unit, the six column texts) of a row, made once for all its cells."""
         hit = self._rows.get(row)
         if hit is not None:
             return hit
@@ -382,16 +137,10 @@ class ProblemModel(NamedColumnsModel):
         if unit is None:
             texts = None
         else:
-            data = self._source.read(unit.offset, unit.length)
-            shown = data[:self.MAX_BYTES_SHOWN].hex(" ").upper()
-            texts = (unit, (
-                f"0x{unit.offset:08X}",
-                f"{style.mark_for(unit)}  {kind_text(unit, self._kinds)}",
-                shown + (" …" if len(data) > self.MAX_BYTES_SHOWN else ""),
-                str(unit.replacements),
-                short_explanation(unit, data),
-                self._line_text(unit.offset),
-            ))
+            offset, kind, shown, replacements, explanation = self.rows.texts(
+                unit, self.MAX_BYTES_SHOWN)
+            texts = (unit, (offset, f"{style.mark_for(unit)}  {kind}", shown, replacements,
+                            explanation, self._line_text(unit.offset)))
         self._rows[row] = texts
         if len(self._rows) > self.ROW_CACHE:
             self._rows.popitem(last=False)
@@ -523,12 +272,7 @@ class ProblemListDock(QDockWidget):
         self.kind_combo.blockSignals(True)
         self.kind_combo.clear()
         self.kind_combo.addItem("All kinds", None)
-        names = []
-        if show in (SHOW_BOTH, SHOW_ERRORS):
-            names += K.ERROR_KINDS
-        if show in (SHOW_BOTH, SHOW_WARNINGS):
-            names += K.WARNING_KINDS
-        for name in names:
+        for name in kinds_offered(show):
             self.kind_combo.addItem(f"{name}: {K.title(name)}", name)
         found = self.kind_combo.findData(current)
         self.kind_combo.setCurrentIndex(max(found, 0))
@@ -550,7 +294,7 @@ class ProblemListDock(QDockWidget):
     # ------------------------------------------------------------------ scan results
     def _scan_changed(self, result) -> None:
         # A new file or a cleared scan shows at once; partial results are throttled.
-        if result is None or result.scan_id != self.model.scan_id or result.complete:
+        if result is None or result.scan_id != self.model.rows.scan_id or result.complete:
             self._refresh.stop()
             self._pending = None
             self.model.set_scan(self.document.source, result)
@@ -566,7 +310,7 @@ class ProblemListDock(QDockWidget):
 
     def _update_status(self) -> None:
         m = self.model
-        if m._index is None:
+        if m.rows.index is None:
             self.status.setText("No scan yet: the list fills in as the file is scanned.")
             return
         shown = m.total
@@ -577,9 +321,11 @@ class ProblemListDock(QDockWidget):
             text += (f"; the list shows the first {QT_MAX_ROWS:,} (Qt's row limit): "
                      "narrow the filter to reach the rest")
         doc = self.document
-        if doc.dialect != m._dialect or doc.origin != m._origin:
-            where = f"from 0x{m._origin:X}" if m._origin is not None else "from the start"
-            text += (f". Listed as the scan decoded the file ({m._dialect}, {where}); "
+        scanned = m.rows
+        if doc.dialect != scanned.dialect or doc.origin != scanned.origin:
+            where = (f"from 0x{scanned.origin:X}" if scanned.origin is not None
+                     else "from the start")
+            text += (f". Listed as the scan decoded the file ({scanned.dialect}, {where}); "
                      "the views now decode it differently")
         self.status.setText(text)
 

@@ -1,6 +1,6 @@
 """The statistics dock: the scan's verdict and its counts (units by length, errors by
 kind, warnings by kind) as numbers and as a painted horizontal bar chart, and the
-encoding map's regions as a table (the bytes, encoding, via / language, with
+encoding map's regions as a table (the bytes, encoding, notes, with
 the colour of the overview's band); a click on a region goes to its start. The map is
 the one the verdict carries (worked out by the scan's worker), the first
 ``RegionTable.LIMIT`` regions shown, then a row saying how many more.
@@ -12,142 +12,32 @@ when ``scanChanged`` brings a newer, possibly partial, result. The verdict is th
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from PySide6.QtCore import QRect, QSize, Qt
 from PySide6.QtGui import QFontMetrics, QGuiApplication, QIcon, QPainter, QPixmap
 from PySide6.QtWidgets import (QDockWidget, QHBoxLayout, QHeaderView, QLabel,
                                QPushButton, QScrollArea, QSizePolicy, QTableWidget,
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
+from inspector.core.analysis.scanviews.scanfigures import (PENDING_VERDICT, SHA_CANCELLED,
+                                                           SHA_COMPUTING, Bar, ScanFigures,
+                                                           Section, figures_text, region_cells,
+                                                           scan_figures, sections_for, sha256_text,
+                                                           totals_lines)
 from inspector.core.units import kinds as K
-from inspector.core.units.ranges import RANGE_HEADER, byte_range
-from inspector.core.source.bytesource import ByteSourceError
-from inspector.core.scan.results import ScanResult
-from inspector.core.analysis.verdict import verdict_of
+from inspector.core.units.ranges import RANGE_HEADER
 from inspector.gui.look import regionlook, style
 from inspector.gui.look.tables import read_only_rows
 
 LENGTH_ROLES = {1: style.ASCII, 2: style.MULTI2, 3: style.MULTI3, 4: style.MULTI4}
 
-PENDING_VERDICT = "(verdict when the scan completes)"
-SHA_COMPUTING = "computing…"
-SHA_CANCELLED = "not computed: the scan was cancelled (Reload, F5, scans again)"
-UNREADABLE_VERDICT = "no verdict: the file cannot be read"
+
+def bar_role(bar: Bar) -> str:
+    """The palette role a bar is painted in: its kind's, a valid unit's by its length."""
+    return K.KINDS[bar.kind].role or LENGTH_ROLES.get(bar.length, style.MULTI_LONG)
 
 
-@dataclass
-class ScanFigures:
-    """The numbers the dock shows, read from one scan result."""
-
-    units_by_length: dict[int, int] = field(default_factory=dict)
-    code_points: int = 0
-    errors_by_kind: dict[str, int] = field(default_factory=dict)
-    warnings_by_kind: dict[str, int] = field(default_factory=dict)
-    replacements: int = 0
-    verdict: str = ""            # empty until the scan is complete
-    verdict_details: str = ""    # the verdict label's tooltip
-    done: int = 0                # bytes scanned so far
-    total: int = 0               # bytes to scan
-    complete: bool = False
-
-    @property
-    def errors(self) -> int:
-        return sum(self.errors_by_kind.values())
-
-    @property
-    def warnings(self) -> int:
-        return sum(self.warnings_by_kind.values())
-
-    @property
-    def units(self) -> int:
-        return sum(self.units_by_length.values()) + self.errors
-
-    @property
-    def progress_text(self) -> str:
-        if self.complete:
-            return f"scan complete: {self.total:,} bytes"
-        if self.total:
-            return f"scanning… {self.done:,} of {self.total:,} bytes ({100 * self.done // self.total}%)"
-        return "scanning…"
-
-
-# ------------------------------------------------------------------ reading a result
-
-def sha256_text(result: ScanResult | None) -> str:
-    """The file's SHA-256 as the window shows it: the whole-file scan's hash (the scan
-    reads every byte anyway), or what stands in its place until it has one."""
-    if result is None or not result.complete:
-        return SHA_COMPUTING
-    if result.sha256:
-        return result.sha256
-    if result.short_read:
-        return "not known: the file changed while it was read"
-    return "not computed (a scan of part of the file)"
-
-
-def scan_figures(result: ScanResult | None, source) -> ScanFigures | None:
-    """The figures of a scan result (None for no scan yet). ``source`` is the scanned
-    file, which the verdict may read samples of."""
-    if result is None:
-        return None
-    f = ScanFigures(
-        # The lengths the scan's dialect can have (1-4, plus 5/6 for some dialects),
-        # zeros included: "0 4-byte units" is worth reading.
-        units_by_length={int(n): c for n, c in result.units_dict().items()},
-        code_points=result.code_points,
-        errors_by_kind=dict(result.errors_by_kind),
-        warnings_by_kind=dict(result.warnings_by_kind),
-        replacements=result.replacements,
-        done=result.scanned,
-        total=result.end - result.start,  # a region scan counts its region only
-        complete=result.complete,
-    )
-    # A partial result cannot be judged, nor a snapshot: the scan's worker judges the
-    # result and hands both over at the end (see judgedscan.judged_scan_steps).
-    if not result.complete or result.is_snapshot:
-        return f
-    try:
-        v = verdict_of(result, source)
-    except (OSError, ByteSourceError) as e:
-        # The file went away under the scan: its counts stand, the verdict cannot.
-        f.verdict = UNREADABLE_VERDICT
-        f.verdict_details = str(e)
-        return f
-    f.verdict = v.text
-    f.verdict_details = v.details_text()
-    return f
-
-
-# ------------------------------------------------------------------ the bar chart
-
-@dataclass
-class Bar:
-    label: str
-    count: int
-    role: str
-    mark: str = ""
-
-
-@dataclass
-class Section:
-    title: str
-    bars: list[Bar]
-    empty_text: str = "none"
-
-
-def sections_for(f: ScanFigures) -> list[Section]:
-    lengths = [Bar(f"{n}-byte" + (" (ASCII)" if n == 1 else ""), c,
-                   LENGTH_ROLES.get(n, style.MULTI_LONG))
-               for n, c in sorted(f.units_by_length.items())]
-    errors = [Bar(k, f.errors_by_kind[k], k, style.mark_of(k))
-              for k in K.ERROR_KINDS if f.errors_by_kind.get(k)]
-    warnings = [Bar(k, f.warnings_by_kind[k], style.WARNING, style.mark_of(style.WARNING))
-                for k in K.WARNING_KINDS if f.warnings_by_kind.get(k)]
-    return [Section("Valid units by length", lengths, "no valid units"),
-            Section("Errors by kind", errors, "no errors"),
-            Section("Warnings by kind", warnings, "no warnings")]
-
+def bar_mark(bar: Bar) -> str:
+    return K.KINDS[bar.kind].mark
 
 class BarChart(QWidget):
     """Horizontal bars, one section after another. Each bar has its label (with the
@@ -169,7 +59,7 @@ class BarChart(QWidget):
 
     def _label_width(self) -> int:
         fm = self.fontMetrics()
-        labels = [f"{b.mark} {b.label}" for s in self.sections for b in s.bars] or ["x"]
+        labels = [f"{bar_mark(b)} {b.label}" for s in self.sections for b in s.bars] or ["x"]
         return max(fm.horizontalAdvance(t) for t in labels) + 12
 
     def sizeHint(self) -> QSize:
@@ -207,11 +97,12 @@ class BarChart(QWidget):
             top = max(b.count for b in section.bars) or 1
             for b in section.bars:
                 p.setPen(pal.color("text"))
-                label = f"{b.mark} {b.label}" if b.mark else b.label
+                mark = bar_mark(b)
+                label = f"{mark} {b.label}" if mark else b.label
                 p.drawText(QRect(12, y, label_w, line), Qt.AlignmentFlag.AlignVCenter, label)
                 width = max(2, round(bar_w * b.count / top)) if b.count else 0
                 rect = QRect(bar_x, y + 3, width, line - 6)
-                p.fillRect(rect, pal.color(b.role))
+                p.fillRect(rect, pal.color(bar_role(b)))
                 p.setPen(pal.color("text"))
                 p.drawText(QRect(bar_x + width + 6, y, count_w, line), Qt.AlignmentFlag.AlignVCenter,
                            f"{b.count:,}")
@@ -221,27 +112,12 @@ class BarChart(QWidget):
 
 # ------------------------------------------------------------------ the regions
 
-def region_cells(region) -> list[str]:
-    """The table's words for one region: its bytes (the range and its length),
-    encoding, via / language."""
-    notes = []
-    if region.via:
-        notes.append(f"via {region.via}")
-    if region.language:
-        notes.append(region.language)
-    if region.bom:
-        notes.append("BOM")
-    if not region.exact:
-        notes.append("boundary between samples")
-    return [byte_range(region.start, region.end), region.title(), ", ".join(notes)]
-
-
 class RegionTable(QTableWidget):
     """The encoding map's regions, one row each (the first ``LIMIT``); a click on a row
     moves the cursor to the region's start."""
 
     LIMIT = 200
-    HEADERS = (RANGE_HEADER, "Encoding", "Via / language")
+    HEADERS = (RANGE_HEADER, "Encoding", "Notes")
 
     def __init__(self, document, parent: QWidget | None = None):
         super().__init__(0, len(self.HEADERS), parent)
@@ -373,32 +249,11 @@ class StatisticsDock(QDockWidget):
         self.regions_label.show()
 
     def _totals(self, f: ScanFigures) -> list[str]:
-        return [f"size: {self.document.size:,} bytes",
-                f"SHA-256: {self.sha256}",
-                f"units: {f.units:,}", f"code points: {f.code_points:,}",
-                f"errors: {f.errors:,} ({f.replacements:,} U+FFFD when decoded)",
-                f"warnings: {f.warnings:,}"]
+        return totals_lines(f, self.document.size, self.sha256)
 
     def text(self) -> str:
-        f = self.figures
-        if f is None:
-            return "No scan yet."
-        lines = []
-        if f.verdict:
-            lines.append(f"Verdict: {f.verdict}")
-        lines.append(f.progress_text)
-        lines += self._totals(f)
-        if self.regions.regions:
-            lines.append("Encoding regions:")
-            lines += ["  " + "\t".join(region_cells(r)) for r in self.regions.regions]
-            if self.regions.more:
-                lines.append(f"  … {self.regions.more:,} more")
-        for s in sections_for(f):
-            lines.append(f"{s.title}:")
-            if not s.bars:
-                lines.append(f"  {s.empty_text}")
-            lines += [f"  {b.label}\t{b.count}" for b in s.bars]
-        return "\n".join(lines)
+        return figures_text(self.figures, self.document.size, self.sha256,
+                            self.regions.regions, self.regions.more)
 
     def copy_text(self) -> None:
         QGuiApplication.clipboard().setText(self.text())

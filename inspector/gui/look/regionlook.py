@@ -39,22 +39,10 @@ def short_name_of(encoding: str) -> str:
 
 def describe(region) -> str:
     """The region in one or two lines: its encoding as a person reads it, its offsets
-    and length, how it was named (``via``, the language seen)."""
+    and length, and its notes (:meth:`Region.notes`)."""
     head = f"{region.title()}: {byte_range(region.start, region.end)}"
-    extra = []
-    if region.encoding not in (UTF8, BINARY, MOJIBAKE) and region.encoding != region.title():
-        extra.append(f"codec {region.encoding}")
-    if region.via:
-        extra.append(f"via {region.via}")
-    if region.language:
-        extra.append(f"language {region.language}")
-    if region.bom:
-        extra.append("starts with a byte order mark")
-    if not region.exact:
-        extra.append("boundary placed between samples")
-    if region.by:
-        extra.append(f"by {region.by}")
-    return head + ("\n" + ", ".join(extra) if extra else "")
+    notes = region.notes()
+    return head + ("\n" + ", ".join(notes) if notes else "")
 
 
 def map_of(result):

@@ -30,108 +30,12 @@ from PySide6.QtCore import QEvent, QPoint, QRect, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
-from inspector.core.units import kinds as K
+from inspector.core.analysis.scanviews.overviewbins import (ERROR_KINDS, Bins, bins_from_index,
+                                                            fine_block_size)
 from inspector.core.units.ranges import byte_range
 from inspector.core.scan import results, scanner
-from inspector.core.scan.blockindex import BlockIndex
 from inspector.gui.look import regionlook, style
 from inspector.gui.runtime import workers
-
-ERROR_KINDS = K.ERROR_KINDS
-
-
-class Bins:
-    """Per-bin counts for ``n`` equal slices of [0, size): plain numpy arrays."""
-
-    def __init__(self, size: int, starts: np.ndarray, ends: np.ndarray,
-                 errors: np.ndarray, warnings: np.ndarray, multibyte: np.ndarray,
-                 binary: np.ndarray, scanned: np.ndarray, borrowed: np.ndarray | None = None,
-                 block_size: int = 0):
-        self.size = size
-        self.starts = starts          # int64 offsets
-        self.ends = ends
-        self.errors = errors          # (n, len(ERROR_KINDS)) error units by kind
-        self.warnings = warnings      # units with a warning
-        self.multibyte = multibyte    # valid multibyte units
-        self.binary = binary          # bytes that look binary
-        self.scanned = scanned        # bool: the bin's bytes are all scanned
-        # bool: the bin is narrower than a block and shows the block under it
-        self.borrowed = np.zeros(len(starts), dtype=bool) if borrowed is None else borrowed
-        self.block_size = block_size
-
-    def __len__(self) -> int:
-        return len(self.starts)
-
-    @classmethod
-    def empty(cls, size: int, n: int) -> "Bins":
-        starts, ends = bin_edges(size, n)
-        zero = np.zeros(n, dtype=np.int64)
-        return cls(size, starts, ends, np.zeros((n, len(ERROR_KINDS)), dtype=np.int64),
-                   zero, zero.copy(), zero.copy(), np.zeros(n, dtype=bool))
-
-
-def bin_edges(size: int, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """Start and end offsets of ``n`` equal bins over ``size`` bytes (Python-int exact)."""
-    edges = np.array([size * i // n for i in range(n + 1)], dtype=np.int64) if n else \
-        np.zeros(1, dtype=np.int64)
-    return edges[:-1], edges[1:]
-
-
-def index_arrays(index: BlockIndex) -> dict:
-    """The index's per-block arrays for the finished blocks, as int64: ``errors``
-    (blocks x kinds, in ``ERROR_KINDS`` order), ``warnings`` (units with a warning),
-    ``multibyte`` (valid units of 2+ bytes) and ``binary`` (binary-looking bytes)."""
-    done = index.blocks_done
-    warnings = index.warnings[:done].astype(np.int64)
-    per_unit = warnings.sum(axis=1)
-    # A raw NUL also carries `control`: one unit.
-    per_unit -= warnings[:, K.WARNING_KINDS.index(K.RAW_NUL)]
-    return {
-        "errors": index.errors[:done].astype(np.int64),
-        "warnings": per_unit,
-        "multibyte": index.units[:done, 1:].sum(axis=1, dtype=np.int64),
-        "binary": index.binary[:done].astype(np.int64),
-    }
-
-
-def bins_from_index(index: BlockIndex, size: int, n: int) -> Bins:
-    """Fold the index's per-block counts into ``n`` equal bins over the whole file.
-
-    A bin holds the blocks that start inside it, so each block is counted once. A bin
-    narrower than a block (more pixels than blocks) shows the block under its first
-    byte, so the picture has no gaps.
-    """
-    starts, ends = bin_edges(size, n)
-    bs = index.block_size
-    done = index.blocks_done
-    base = index.start  # a region scan's blocks start there
-    region_end = index.end
-    a = index_arrays(index)
-    rel_s, rel_e = np.maximum(starts - base, 0), np.maximum(ends - base, 0)
-    first = -(-rel_s // bs)           # the first block starting at or after the bin's start
-    last = -(-rel_e // bs)            # the first block starting at or after its end
-    first_c = np.minimum(first, done)
-    last_c = np.minimum(last, done)
-    # A file smaller than the strip has bins of no width: each shows the byte at its start.
-    inside = (np.maximum(ends, starts + 1) > base) & (starts < region_end)
-
-    # Bins with no block of their own borrow the block under their first byte.
-    under = np.minimum(rel_s // bs, max(done - 1, 0))
-    borrow = (first_c >= last_c) & (rel_s // bs < done) & inside
-
-    def folded(values: np.ndarray) -> np.ndarray:
-        zero = np.zeros((1,) + values.shape[1:], dtype=np.int64)
-        cum = np.concatenate([zero, np.cumsum(values, axis=0)]) if done else zero
-        own = cum[last_c] - cum[first_c]
-        if done:
-            own[borrow] = values[under[borrow]]
-        return own
-
-    scanned = inside & (ends <= base + done * bs)
-    if done and base + done * bs >= region_end:
-        scanned |= inside
-    return Bins(size, starts, ends, folded(a["errors"]), folded(a["warnings"]),
-                folded(a["multibyte"]), folded(a["binary"]), scanned, borrow, bs)
 
 
 class OverviewStrip(QWidget):
@@ -253,22 +157,13 @@ class OverviewStrip(QWidget):
     # flat bands. Once the main scan is done, such a file is scanned again in the
     # background with blocks of about one pixel row, so the picture shows where in it
     # the problems are. (The scanner is vectorised: a few MiB take a moment.)
-    FINE_SCAN_LIMIT = 64 << 20
     FINE_ROWS = 1024
-
-    def _fine_block_size(self, size: int) -> int:
-        block = 64
-        while block * self.FINE_ROWS < size:
-            block *= 2
-        return block
 
     def _maybe_fine_scan(self, result: results.ScanResult) -> None:
         index = result.index
         size = self.document.size
-        if not size or size > self.FINE_SCAN_LIMIT:
-            return
-        block = self._fine_block_size(size)
-        if index.block_size <= block or index.start or index.end != size:
+        block = fine_block_size(size, self.FINE_ROWS)
+        if block is None or index.block_size <= block or index.start or index.end != size:
             return
         source, dialect = self.document.source, result.dialect
         origin = index.origin

@@ -12,40 +12,13 @@ from typing import Callable
 
 from PySide6.QtCore import QObject, Signal
 
-from inspector.core.scan import navigation
+from inspector.core.analysis.scanviews.problemsearch import describe_problem, problem_search_steps
 from inspector.core.source.bytesource import ByteSourceError
-from inspector.core.units import decoder
-from inspector.core.units import kinds as K
 from inspector.gui.document import Document
 from inspector.gui.runtime import crashguard
 from inspector.gui.runtime.workers import GeneratorWorker, start as start_worker
 from inspector.gui.scanlife import ScanLife
 from inspector.gui.window.statusbar import StatusFields
-
-
-def problem_search_steps(source, cursor: int, origin, dialect: str, index, forward: bool,
-                         cancelled: Callable[[], bool]):
-    """A generator (for a worker) that returns the next (previous) problem unit after
-    (before) the unit under ``cursor``, or None."""
-    func = navigation.next_problem if forward else navigation.previous_problem
-    here = decoder.unit_at(source, cursor, origin, dialect)
-    found = func(source, cursor, dialect, origin, kinds=None, index=index, cancel=cancelled)
-    # Whatever the search counts from, the unit under the cursor is not "next".
-    if found is not None and here is not None and found.offset == here.offset:
-        again = here.end if forward else here.offset - 1
-        found = None if again < 0 or again >= source.size else func(
-            source, again, dialect, origin, kinds=None, index=index, cancel=cancelled)
-    return found
-    yield  # pragma: no cover - a generator
-
-
-def describe_problem(unit) -> str:
-    """The status bar's note for a problem found."""
-    if unit.is_error:
-        what = K.title(unit.kind)
-    else:
-        what = ", ".join(K.title(w) for w in unit.warnings)
-    return f"problem at 0x{unit.offset:X}: {what}"
 
 
 class BackgroundWork(QObject):

@@ -16,8 +16,8 @@ from inspector.core.analysis import verdict
 from inspector.core.source.bytesource import ByteSourceError
 from inspector.core.units import kinds as K
 from inspector.core.units.unicode_db import name as cp_name
-from inspector.gui.docks.statistics import (SHA_CANCELLED, SHA_COMPUTING, UNREADABLE_VERDICT,
-                                            sha256_text)
+from inspector.core.analysis.scanviews.scanfigures import (SHA_CANCELLED, SHA_COMPUTING,
+                                                           UNREADABLE_VERDICT, sha256_text)
 from inspector.gui.document import Document
 from inspector.gui.look import regionlook
 from inspector.gui.look.labels import ElidedLabel

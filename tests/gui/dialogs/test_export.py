@@ -17,6 +17,10 @@ from PySide6.QtCore import QPoint, Qt
 
 from inspector.core.units import decoder
 from inspector.core.units import kinds as K
+from inspector.core.analysis import exportjobs, htmlreport
+from inspector.core.analysis import report as report_mod
+from inspector.core.analysis.scanviews import overviewbins
+from inspector.core.scan import scanner
 from inspector.gui.dialogs import export as ED
 from inspector.gui.dialogs import repair as RD
 
@@ -86,7 +90,7 @@ def test_export_csv_streams_every_error_unit(qtbot, doc, inspected, tmp_path):
     assert outcome == "finished", message
     with open(target, newline="", encoding="utf-8") as f:
         rows = list(csv.reader(f))
-    assert tuple(rows[0]) == ED.report_mod.CSV_COLUMNS
+    assert tuple(rows[0]) == report_mod.CSV_COLUMNS
     expected = [u for u in decoder.cut(SAMPLE) if u.kind != K.VALID]
     assert len(rows) - 1 == len(expected)
     first = rows[1]
@@ -103,7 +107,7 @@ PAIRS = (b"a\xed\xa0\xbd\xed\xb8\x80b\xed\xa0\x80\xed\xb0\x80\xc0\x80\x00"
 @pytest.mark.parametrize("dialect", K.DIALECTS)
 def test_csv_regions_give_the_whole_file_cut(document_on_file, qtbot, tmp_path, monkeypatch, dialect):
     # Tiny regions: boundaries fall next to surrogate pairs, 1993 forms and strays.
-    monkeypatch.setattr(ED, "CSV_REGION", 37)
+    monkeypatch.setattr(exportjobs, "CSV_REGION", 37)
     doc = document_on_file(PAIRS, "pairs.bin")
     doc.set_dialect(dialect)
     target = tmp_path / "pairs.csv"
@@ -205,8 +209,7 @@ def test_repair_each_policy(qtbot, doc, inspected, tmp_path, policy):
     assert dlg.summary_view.isVisible()
     assert dlg.summary.problems_fixed == dlg.counts.problem_units
     assert str(target) in dlg.summary_view.toPlainText()
-    if ED.scanner is not None:
-        assert "valid UTF-8 (0 errors)" in dlg.summary_view.toPlainText()
+    assert "valid UTF-8 (0 errors)" in dlg.summary_view.toPlainText()
     expected = {"replace": SAMPLE.decode("utf-8", "replace").encode(),
                 "drop": SAMPLE.decode("utf-8", "ignore").encode()}
     if policy in expected:
@@ -277,27 +280,27 @@ def test_an_export_reuses_the_complete_scan_of_its_dialect_only(doc):
         except StopIteration as stop:
             return stop.value
 
-    complete = ED.scanner.scan(doc.source, dialect=K.UTF8)
-    assert run(ED._complete_scan(doc.source, K.UTF8, complete)) is complete
-    steps = ED.scanner.scan_steps(doc.source, chunk_size=64)
+    complete = scanner.scan(doc.source, dialect=K.UTF8)
+    assert run(exportjobs.complete_scan(doc.source, K.UTF8, complete, 1)) is complete
+    steps = scanner.scan_steps(doc.source, chunk_size=64)
     partial = next(steps).result
     steps.close()
     assert not partial.complete
     # A partial scan, or none: the file is scanned again, to the end.
     for scan in (partial, None):
-        again = run(ED._complete_scan(doc.source, K.UTF8, scan))
+        again = run(exportjobs.complete_scan(doc.source, K.UTF8, scan, 1))
         assert again is not scan and again.complete
         assert again.errors_by_kind == _errors_by_kind(SAMPLE)
     # A scan in another dialect: scanned again in the export's.
-    again = run(ED._complete_scan(doc.source, K.CESU8, complete))
+    again = run(exportjobs.complete_scan(doc.source, K.CESU8, complete, 1))
     assert again is not complete and again.complete and again.dialect == K.CESU8
 
 
 def test_overview_bins_for_the_html_report(doc):
-    sc = ED.scanner
-    html_mod = ED.htmlreport
+    sc = scanner
+    html_mod = htmlreport
     result = sc.scan(doc.source, dialect=K.UTF8)
-    bins = ED.overview_bins(result, doc.size, n=50)
+    bins = overviewbins.bins_as_dicts(result.index, doc.size, 50)
     assert len(bins) == 50
     assert bins[0]["start"] == 0 and bins[-1]["end"] == doc.size
     assert all(b["end"] > b["start"] for b in bins)
@@ -311,7 +314,7 @@ def test_export_failure_is_reported_and_leaves_nothing(qtbot, doc, inspected, tm
     def broken(*args, **kwargs):
         raise RuntimeError("the report could not be built")
 
-    monkeypatch.setattr(ED.report_mod, "build_report", broken)
+    monkeypatch.setattr(report_mod, "build_report", broken)
     before = _fingerprint(inspected)
     out = tmp_path / "out"
     out.mkdir()

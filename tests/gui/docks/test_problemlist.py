@@ -17,8 +17,11 @@ from inspector.core.units import kinds as K
 from inspector.core.scan import results, scanner
 from inspector.core.source.bytesource import MemorySource
 from inspector.gui.docks import problemlist
-from inspector.gui.docks.problemlist import (SHOW_BOTH, SHOW_ERRORS, SHOW_WARNINGS, ProblemListDock,
-                                       kinds_for, unit_matches)
+from inspector.core.analysis.scanviews.problemrows import (SHOW_BOTH, SHOW_ERRORS,
+                                                           SHOW_WARNINGS, kinds_for,
+                                                           unit_matches)
+from inspector.core.units.unitinfo import short_explanation
+from inspector.gui.docks.problemlist import ProblemListDock
 
 
 def step_to(steps, blocks: int) -> results.ScanProgress:
@@ -256,13 +259,13 @@ def test_jumps_use_the_index_and_agree_with_the_decoder(widget_on):
         assert model.data(model.index(top, 0)) == f"0x{expected[top].offset:08X}"
     # Runs joined up: a block the jumps above cut into pieces lists all its units again,
     # exactly the rows of that block.
-    block, within = model.block_of_row(row)
+    block, within = model.rows.block_of_row(row)
     first = row - within
-    units = model.block_units(block)
+    units = model.rows.block_units(block)
     assert units and units == expected[first:first + len(units)]
-    assert first == 0 or model.block_of_row(first - 1)[0] != block
+    assert first == 0 or model.rows.block_of_row(first - 1)[0] != block
     end = first + len(units)
-    assert end == len(expected) or model.block_of_row(end)[0] != block
+    assert end == len(expected) or model.rows.block_of_row(end)[0] != block
 
 
 def test_says_when_the_views_decode_differently(dock):
@@ -279,7 +282,7 @@ def test_says_when_the_views_decode_differently(dock):
 def test_truncated_explanation_says_how_many_bytes_arrived():
     data = b"caf\xe9 au lait\xe2\x82"
     units = [u for u in decoder.cut(data) if u.kind == K.TRUNCATED]
-    texts = [problemlist.short_explanation(u, data[u.offset:u.offset + u.length + 6])
+    texts = [short_explanation(u, data[u.offset:u.offset + u.length + 6])
              for u in units]
     assert texts == ["truncated: the lead byte announces 3 bytes, only 1 arrived",
                      "truncated: the lead byte announces 3 bytes, only 2 arrived at the end "

@@ -12,7 +12,9 @@ from inspector.core.scan import scanner
 from inspector.core.analysis import verdict as verdict_mod
 from inspector.core.analysis.judgedscan import judged_scan_steps
 from inspector.core.source.bytesource import ByteSourceError, MemorySource
-from inspector.gui.docks.statistics import PENDING_VERDICT, UNREADABLE_VERDICT, StatisticsDock, scan_figures
+from inspector.core.analysis.scanviews.scanfigures import (PENDING_VERDICT, UNREADABLE_VERDICT,
+                                                           scan_figures)
+from inspector.gui.docks.statistics import StatisticsDock, bar_mark, bar_role
 
 # A BOM, ASCII, 2-, 3- and 4-byte units, then an overlong C0 AF, a truncated E2 82, two
 # stray continuation bytes and three zero-width spaces.
@@ -111,11 +113,11 @@ def test_finished_scan(scanned):
     lengths, errors, warnings = dock.chart.sections
     assert [(b.label, b.count) for b in lengths.bars] == [
         ("1-byte (ASCII)", 488), ("2-byte", 5), ("3-byte", 9), ("4-byte", 5)]
-    assert [b.role for b in lengths.bars] == ["ascii", "multi2", "multi3", "multi4"]
-    assert [(b.label, b.count, b.mark) for b in errors.bars] == [
+    assert [bar_role(b) for b in lengths.bars] == ["ascii", "multi2", "multi3", "multi4"]
+    assert [(b.label, b.count, bar_mark(b)) for b in errors.bars] == [
         (K.OVERLONG, 1, "O"), (K.TRUNCATED, 1, "T"), (K.UNEXPECTED_CONTINUATION, 2, "C")]
     assert [(b.label, b.count) for b in warnings.bars] == [(K.BOM, 1), (K.ZERO_WIDTH, 3)]
-    assert all(b.mark for b in warnings.bars)
+    assert all(bar_mark(b) == "!" and bar_role(b) == "warning" for b in warnings.bars)
     assert dock.totals_label.text().splitlines() == [
         f"size: {doc.size:,} bytes", f"SHA-256: {doc.scan.sha256}",
         "units: 511", "code points: 507", "errors: 4 (5 U+FFFD when decoded)", "warnings: 4"]

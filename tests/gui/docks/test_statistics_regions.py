@@ -47,7 +47,9 @@ def test_lists_the_regions_and_a_click_goes_there(dock, qtbot):
     assert table.item(1, 0).text() == f"0x{start:X}\u20130x{end:X} ({end - start:,} bytes)"
     assert table.horizontalHeaderItem(0).text() == "Range (end excl.)"
     assert table.item(1, 1).text() == "Windows-1252"
-    assert table.item(1, 2).text() == "French"
+    assert table.horizontalHeaderItem(2).text() == "Notes"
+    notes = table.item(1, 2).text()
+    assert "language French" in notes and notes == ", ".join(emap.regions[1].notes())
     assert not table.item(1, 0).icon().isNull()   # the band's colour
     jumps = []
     dock.document.jumpedTo.connect(jumps.append)

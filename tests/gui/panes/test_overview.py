@@ -12,7 +12,8 @@ from inspector.core.units import kinds as K
 from inspector.core.scan import scanner
 from inspector.core.source.bytesource import MemorySource
 from inspector.gui.look import style
-from inspector.gui.panes.overview import ERROR_KINDS, OverviewStrip, bins_from_index
+from inspector.core.analysis.scanviews.overviewbins import ERROR_KINDS, bins_from_index
+from inspector.gui.panes.overview import OverviewStrip
 
 from tests.gui.docks.test_problemlist import finish, step_to
 

@@ -9,7 +9,7 @@ import hashlib
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QGuiApplication
 
-from inspector.gui.docks.statistics import SHA_CANCELLED, SHA_COMPUTING
+from inspector.core.analysis.scanviews.scanfigures import SHA_CANCELLED, SHA_COMPUTING
 
 DATA = "naïve café ☕\n".encode() * 20_000 + b"\xff\n"
 

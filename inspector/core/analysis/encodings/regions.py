@@ -71,6 +71,27 @@ class Region:
             return "UTF-8 (ASCII)"
         return CS.charset_title(self.encoding)
 
+    def notes(self) -> list[str]:
+        """What else is known about the region, in a few words each, the same wherever
+        a region is shown (the window's tooltips and statistics, the HTML report): its
+        codec when its title names it otherwise, the charset mojibake went through, the
+        language seen, a byte order mark at its start, a boundary placed between two
+        samples, and what named it."""
+        notes = []
+        if self.encoding not in (UTF8, BINARY, MOJIBAKE) and self.encoding != self.title():
+            notes.append(f"codec {self.encoding}")
+        if self.via:
+            notes.append(f"via {self.via}")
+        if self.language:
+            notes.append(f"language {self.language}")
+        if self.bom:
+            notes.append("starts with a byte order mark")
+        if not self.exact:
+            notes.append("boundary placed between samples")
+        if self.by:
+            notes.append(f"by {self.by}")
+        return notes
+
     def to_dict(self) -> dict:
         out = {"start": self.start, "end": self.end, "encoding": self.encoding}
         if self.via:

@@ -18,9 +18,9 @@ import numpy as np
 from inspector.core.units import kinds as K
 from inspector.core.units.boundaries import chunk_end
 from inspector.core.units.decoder import Unit
-from inspector.core.scan.kernels.codes import (BINARY_ASCII, C_INVALID, C_LEGACY, C_OUT_OF_RANGE,
-                                          C_OVERLONG, C_STRAY, C_SURROGATE, C_TRUNCATED,
-                                          C_VALID, KIND_CODES, LEAD_LENGTH, N_KINDS, PAYLOAD)
+from inspector.core.scan.kernels.codes import (BINARY_ASCII, C_STRAY, C_TRUNCATED, C_VALID,
+                                               FIRST_KIND, KIND_CODES, LEAD_LENGTH, N_KINDS,
+                                               PAYLOAD, complete_unit_kinds)
 
 # In the byte-level tables below, the code after the last kind is a continuation byte:
 # a stray unless a lead takes it.
@@ -29,6 +29,44 @@ C_CONTINUATION = N_KINDS
 # Byte groups of the byte-level kernel: what a unit starting with the byte can be.
 (G_ASCII, G_CTRL_BINARY, G_CTRL_TEXT, G_CONT, G_INVALID, G_C0, G_C2, G_E0, G_ED, G_E1, G_F0, G_F1,
  G_F4, G_F5, G_F8, G_FC) = range(16)
+
+
+def _first_kind(group: np.ndarray, g: int) -> int:
+    """The kind of a unit of one byte of group ``g`` (FE and FF), the rules' for every
+    byte of the group."""
+    kinds = set(FIRST_KIND[group == g].tolist())
+    if len(kinds) != 1:
+        raise ValueError(f"the bytes of group {g} start units of kinds {sorted(kinds)}: "
+                         "the byte kernel's groups must be split to tell them apart")
+    return kinds.pop()
+
+
+def _complete_kind(group: np.ndarray, bad: np.ndarray, g: int, length: int, b: int) -> int:
+    """The kind of a complete ``length``-byte unit led by a byte of group ``g`` whose
+    second byte is (``b`` = 1) or is not outside its allowed range, in the utf-8
+    dialect: what :func:`codes.complete_unit_kinds` gives for every such lead, second
+    byte and the lowest and highest bytes after them, which must agree (a kind that
+    depends on more than the group and the second byte's class cannot be counted at
+    byte level without new groups, and is refused here rather than miscounted)."""
+    leads = np.flatnonzero(group == g)
+    seconds = np.arange(0x80, 0xC0)
+    # byte_codes looks at the second byte only after the leads of these groups.
+    if g >= G_E0 and g != G_E1:
+        of_class = seconds[bad[g, seconds >> 4] == b]
+        # A class no second byte falls in never occurs: it counts as the other one.
+        seconds = of_class if len(of_class) else seconds[bad[g, seconds >> 4] != b]
+    lead, second, rest = (a.ravel() for a in np.meshgrid(leads, seconds, (0x80, 0xBF),
+                                                         indexing="ij"))
+    value = lead & PAYLOAD[length]
+    value = (value << 6) | (second & 0x3F)
+    for _ in range(length - 2):
+        value = (value << 6) | (rest & 0x3F)
+    kinds = set(complete_unit_kinds(value, np.full(len(value), length), K.UTF8).tolist())
+    if len(kinds) != 1:
+        raise ValueError(f"complete {length}-byte units of group {g} (second byte class "
+                         f"{b}) have kinds {sorted(kinds)}: the byte kernel's groups must be "
+                         "split to tell them apart")
+    return kinds.pop()
 
 
 def _kernel_tables():
@@ -81,22 +119,13 @@ def _kernel_tables():
                     kind[code] = C_CONTINUATION
                     continue
                 if g == G_INVALID:
-                    kind[code], repl[code], err_bytes[code] = C_INVALID, 1, 1
+                    kind[code], repl[code], err_bytes[code] = _first_kind(group, g), 1, 1
                     continue
                 L = group_lm1[g] + 1
                 ulen = um1 + 1
                 covers[code] = um1
                 if ulen == L:
-                    if g in (G_F8, G_FC):
-                        k = C_LEGACY
-                    elif g == G_C0 or (b and g in (G_E0, G_F0)):
-                        k = C_OVERLONG
-                    elif b and g == G_ED:
-                        k = C_SURROGATE
-                    elif g == G_F5 or (b and g == G_F4):
-                        k = C_OUT_OF_RANGE
-                    else:
-                        k = C_VALID
+                    k = _complete_kind(group, bad, g, L, b)
                     if k == C_VALID:
                         vlen[code] = L
                     else:

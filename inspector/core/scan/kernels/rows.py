@@ -31,10 +31,9 @@ from inspector.core.units import kinds as K
 from inspector.core.units.errorruns import error_runs
 from inspector.core.scan.pagecut import pair_value, surrogate_pairs
 from inspector.core.scan.tables import B_BOM, B_UNASSIGNED, B_ZWNBSP, tables
-from inspector.core.scan.kernels.codes import (C_LEGACY, C_OUT_OF_RANGE, C_OVERLONG, C_STRAY,
-                                          C_SURROGATE, C_TRUNCATED, C_VALID, FIRST_KIND,
-                                          LEAD_LENGTH, PAYLOAD, SECOND_HI, SECOND_LO,
-                                          SMALLEST_VALUE)
+from inspector.core.scan.kernels.codes import (C_STRAY, C_TRUNCATED, C_VALID, FIRST_KIND,
+                                               LEAD_LENGTH, PAYLOAD, SECOND_HI, SECOND_LO,
+                                               complete_unit_kinds)
 
 
 # -------------------------------------------------------------------------- the rows
@@ -128,7 +127,6 @@ def classify(m: np.ndarray, offsets_of, forced: np.ndarray | None, stream_end: b
     kind = FIRST_KIND[b0] + trunc.view(np.uint8) * np.uint8(C_TRUNCATED)
     complete = _IS_MULTI[b0] & ~trunc
     ci = np.flatnonzero(complete)
-    fss = dialect == K.FSS_UTF
     value = b0.astype(np.int64)
     value -= (kind != C_VALID) * (value + 1)  # -1 where a unit has no value
     warn = (_ASCII_BITS_MUTF8 if dialect == K.MUTF8 else _ASCII_BITS)[b0]
@@ -142,16 +140,7 @@ def classify(m: np.ndarray, offsets_of, forced: np.ndarray | None, stream_end: b
                 break
             v[sel] = (v[sel] << 6) | (m[p[sel] + j] & 0x3F)
         value[ci] = v
-        kc = np.zeros(len(ci), dtype=np.uint8)
-        over = v < SMALLEST_VALUE[Lc]
-        if not fss:
-            kc[v > 0x10FFFF] = C_OUT_OF_RANGE
-            kc[(v >= 0xD800) & (v <= 0xDFFF)] = C_SURROGATE
-        kc[over] = C_OVERLONG
-        if not fss:
-            kc[Lc >= 5] = C_LEGACY
-        if dialect == K.MUTF8:
-            kc[(Lc == 2) & (v == 0)] = C_VALID
+        kc = complete_unit_kinds(v, Lc, dialect)
         kind[ci] = kc
         ok = kc == C_VALID
         cv = ci[ok]
