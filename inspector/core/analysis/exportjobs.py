@@ -63,8 +63,10 @@ def fine_for_picture(source, result: results.ScanResult, workers: int):
 
 
 def report_dict(source, result, path, findings=None) -> dict:
-    """The report of a finished scan, with its verdict."""
-    v = verdict_mod.verdict(result, source)
+    """The report of a finished scan, with its verdict: the one the window already
+    judged when there is one (not judged twice), else judged here. Nothing is written
+    back: this runs on the export's worker thread."""
+    v = verdict_mod.known_verdict(result) or verdict_mod.verdict(result, source)
     return report_mod.build_report(result, source, path, v, findings=findings)
 
 
