@@ -1,5 +1,5 @@
 """``utf8-inspector strings PATH... [-n MIN] [-t d|o|x] [-f] [--encoding NAME] [--dialect
-NAME] [--jsonl]``
+NAME] [--jsonl] [--jobs N]``
 
 Prints the text runs of files (the unit contract's "Text runs"): the stretches of
 printable characters of at least MIN characters, in UTF-8 (by default) or UTF-16, like
@@ -8,6 +8,10 @@ GNU ``strings`` prints it (``-t`` puts the offset of the run's first byte before
 ``-f`` the file's name); ``--jsonl`` prints one JSON object per run with ``offset``,
 ``length`` (bytes), ``chars``, ``text``, ``encoding``, ``scripts``, ``damaged_before`` and
 ``damaged_after`` (and ``path`` when several files are read).
+
+Plain UTF-8 output in the standard dialect (the default) takes a fast path
+(:mod:`inspector.core.analysis.textruns.plain`), on ``--jobs`` processes for a file of
+48 MiB or more (default: one per core); the other options go through the finder.
 
 A PATH may be a file, a directory (walked recursively in sorted order, as ``scan`` does)
 or ``-`` for standard input. Exit status: 0, or 2 when a file could not be read.
@@ -159,7 +163,12 @@ def _write_plain_parallel(out, PL, path, size: int, min_chars: int, radix, prefi
             while nxt < len(tasks) and len(pending) < 2 * jobs:
                 pending.append(pool.submit(PL.slice_pieces, tasks[nxt]))
                 nxt += 1
-            for piece in pending.pop(0).result():
+            try:
+                done = pending.pop(0).result()
+            except OSError as e:
+                raise ByteSourceError(f"{display_path(path)}: read failed: {e.strerror or e}",
+                                      path, "io") from None
+            for piece in done:
                 chunk = joiner.feed(piece)
                 if chunk:
                     out.write(chunk)

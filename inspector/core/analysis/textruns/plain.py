@@ -45,8 +45,13 @@ from inspector.core.units.chartables import printable_table
 from inspector.core.analysis.textruns.masks import PAD, mask_runs
 
 BLOCK_SIZE = 1 << 20
-SLICE_BYTES = 16 << 20  # one worker task: long enough that its fixed costs vanish
-COMPACT_BELOW = 0.5  # share of a block in regions under which they are gathered
+SLICE_BYTES = 8 << 20  # one worker task: long enough that its fixed costs vanish, short
+# enough that the slices waiting for their turn to be written stay small (text: output
+# as large as the input)
+COMPACT_BELOW = 0.9  # share of a block in regions under which they are gathered
+# (random bytes decode ten times slower than text: a block half text, half random is
+# quicker gathered)
+SLICED_REGIONS = 256  # up to this many regions, gathered by slicing (else by numpy)
 _patterns: dict[int, tuple] = {}
 
 
@@ -205,6 +210,12 @@ def _gather(data: bytes, n: int, min_chars: int):
     # Each region and a NUL after it (NUL ends any run), but one that ends the block;
     # a NUL first when the first region does not start the block.
     head = int(starts[0] != 0)
+    if len(starts) <= SLICED_REGIONS:  # few and long (text): a slice each
+        s_list, e_list = starts.tolist(), ends.tolist()
+        sub = (b"\0" if head else b"") + b"\0".join([data[a:b] for a, b in zip(s_list, e_list)]) \
+            + (b"" if e_list[-1] == n else b"\0")
+        at = head + np.cumsum(lens + 1) - (lens + 1)
+        return _neutralized(sub), (at, starts)
     sep = np.ones(len(starts), np.int64)
     sep[-1] = int(ends[-1] != n)
     slot = lens + sep
@@ -364,6 +375,9 @@ def slice_pieces(job: tuple) -> list[Piece]:
 
 
 def slice_jobs(path, size: int, min_chars: int, radix: str | None, prefix: bytes,
-               slice_bytes: int = SLICE_BYTES) -> list[tuple]:
+               slice_bytes: int | None = None) -> list[tuple]:
+    """The tasks of a file of ``size`` bytes, one a ``slice_bytes`` (default
+    :data:`SLICE_BYTES`), for :func:`slice_pieces`."""
+    slice_bytes = slice_bytes or SLICE_BYTES
     return [(path, size, lo, min(lo + slice_bytes, size), min_chars, radix, prefix)
             for lo in range(0, size, slice_bytes)]
