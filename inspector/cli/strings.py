@@ -155,6 +155,7 @@ def _write_plain_parallel(out, PL, path, size: int, min_chars: int, radix, prefi
 
     tasks = PL.slice_jobs(path, size, min_chars, radix, prefix)
     joiner = PL.Lines(min_chars, radix, prefix)
+    PL.patterns(min_chars)  # built once here: forked workers start with them
     pool = PS.process_pool(jobs)
     try:
         pending = []

@@ -19,13 +19,14 @@ Three steps a block (1 MiB, cut at a unit boundary):
    byte. A run's bytes all lie in one region of at least MIN bytes; in binary data these
    regions are a few per cent of the bytes, and random bytes are slow to decode (every
    invalid byte takes the decoder's error path), so only the regions are decoded,
-   gathered with a NUL between two (it ends any run).
+   gathered with a NUL between two (it ends any run), unless they cover nearly all.
 2. The regions decoded with ``surrogateescape``; the runs are the matches of
    ``[P]{MIN,}`` where P is the printable characters of the Basic Multilingual Plane and
    every supplementary one: a long class of supplementary ranges would be tried in
    order for each non-printable character (the regex engine keeps a bitmap for the BMP
-   only). A non-printable supplementary character inside a match (rare: unassigned or
-   private-use ones) is replaced by a lone surrogate and the block matched again.
+   only). So the lead byte of each valid but non-printable supplementary character
+   (unassigned, private use, tags: found by numpy among the few F0..F4 bytes) is made an
+   invalid byte before decoding.
 3. The printable stretches at the block's edges join those of the neighbouring blocks
    (:class:`Lines`), and the lines go out as bytes, one join a block.
 
