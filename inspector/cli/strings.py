@@ -1,5 +1,5 @@
 """``utf8-inspector strings PATH... [-n MIN] [-t d|o|x] [-f] [--encoding NAME] [--dialect
-NAME] [--jsonl]``
+NAME] [--jsonl] [--jobs N]``
 
 Prints the text runs of files (the unit contract's "Text runs"): the stretches of
 printable characters of at least MIN characters, in UTF-8 (by default) or UTF-16, like
@@ -8,6 +8,10 @@ GNU ``strings`` prints it (``-t`` puts the offset of the run's first byte before
 ``-f`` the file's name); ``--jsonl`` prints one JSON object per run with ``offset``,
 ``length`` (bytes), ``chars``, ``text``, ``encoding``, ``scripts``, ``damaged_before`` and
 ``damaged_after`` (and ``path`` when several files are read).
+
+Plain UTF-8 output in the standard dialect (the default) takes a fast path
+(:mod:`inspector.core.analysis.textruns.plain`), on ``--jobs`` processes for a file of
+48 MiB or more (default: one per core); the other options go through the finder.
 
 A PATH may be a file, a directory (walked recursively in sorted order, as ``scan`` does)
 or ``-`` for standard input. Exit status: 0, or 2 when a file could not be read.
@@ -67,6 +71,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="in directories, leave out files and folders matching GLOB (repeatable)")
     p.add_argument("--follow-links", action="store_true",
                    help="follow symbolic links met in directories (default: skip them)")
+    p.add_argument("--jobs", type=int, default=None, metavar="N",
+                   help="processes for a large file (default: one per core; 1: no extra "
+                        "process); used for plain utf-8 output")
     return p
 
 
@@ -78,6 +85,8 @@ def _check(args) -> str | None:
         return str(e)
     if args.min_chars < 1:
         return "-n must be 1 or more"
+    if args.jobs is not None and args.jobs < 1:
+        return "--jobs must be 1 or more"
     if args.paths.count(CO.STDIN) > 1:
         return "standard input ('-') can be read once"
     return None
@@ -89,6 +98,9 @@ def _write_runs(out, source, name: str, args, several: bool) -> None:
     prefix = (display_path(name) + ": ").encode("utf-8", "surrogateescape") \
         if args.print_file_name else b""
     radix = RADIX.get(args.radix or "")
+    if not args.jsonl and args.encodings == (TR.UTF8,) and args.dialect == K.UTF8:
+        _write_plain(out, source, args.min_chars, radix, prefix, args.jobs)
+        return
     for batch in TR.find_runs(source, args.encodings, args.min_chars, args.dialect,
                               scripts=args.jsonl, script_sets=sets):
         if not len(batch):
@@ -104,6 +116,66 @@ def _write_runs(out, source, name: str, args, several: bool) -> None:
             texts = [prefix + t for t in texts]
         texts.append(b"")
         out.write(b"\n".join(texts))
+
+
+def _write_plain(out, source, min_chars: int, radix, prefix: bytes, jobs) -> None:
+    """Plain lines of the standard dialect's UTF-8 runs: the fast path
+    (:mod:`inspector.core.analysis.textruns.plain`), in worker processes for a large file.
+
+    Why several processes by default here, when the window scans in one: a command line
+    run has the machine to itself as far as it knows, as ``scan`` (whose ``--jobs``
+    defaults to one per core too), and the slices' output keeps the file's order."""
+    from inspector.core.analysis.textruns import plain as PL
+
+    path = getattr(source, "slice_path", None)
+    if jobs is None:
+        jobs = _default_jobs(source.size)
+    if jobs > 1 and path is not None and source.size >= PARALLEL_MIN_BYTES:
+        _write_plain_parallel(out, PL, path, source.size, min_chars, radix, prefix, jobs)
+        return
+    for chunk in PL.lines(source, min_chars, radix, prefix):
+        out.write(chunk)
+
+
+PARALLEL_MIN_BYTES = 48 << 20  # below this one process is as quick (a pool costs 10-25 ms)
+
+
+def _default_jobs(size: int) -> int:
+    if size < PARALLEL_MIN_BYTES:
+        return 1
+    from inspector.core.scan import parallel as PS
+    return PS.default_workers()
+
+
+def _write_plain_parallel(out, PL, path, size: int, min_chars: int, radix, prefix: bytes,
+                          jobs: int) -> None:
+    """The file's slices on ``jobs`` processes, at most two slices a process ahead of
+    the output (memory stays flat whatever the reader's pace), joined in order."""
+    from inspector.core.scan import parallel as PS
+
+    tasks = PL.slice_jobs(path, size, min_chars, radix, prefix)
+    joiner = PL.Lines(min_chars, radix, prefix)
+    PL.patterns(min_chars)  # built once here: forked workers start with them
+    pool = PS.process_pool(jobs)
+    try:
+        pending = []
+        nxt = 0
+        while nxt < len(tasks) or pending:
+            while nxt < len(tasks) and len(pending) < 2 * jobs:
+                pending.append(pool.submit(PL.slice_pieces, tasks[nxt]))
+                nxt += 1
+            try:
+                done = pending.pop(0).result()
+            except OSError as e:
+                raise ByteSourceError(f"{display_path(path)}: read failed: {e.strerror or e}",
+                                      path, "io") from None
+            for piece in done:
+                chunk = joiner.feed(piece)
+                if chunk:
+                    out.write(chunk)
+        out.write(joiner.finish())
+    finally:
+        PS.stop_pool(pool)
 
 
 def _json_lines(batch, texts, sets, path) -> bytes:

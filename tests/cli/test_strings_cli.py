@@ -112,3 +112,26 @@ def test_the_cesu8_dialect_reads_a_pair_as_one_character(tmp_path, capsys):
     assert (row["text"], row["chars"], row["length"]) == ("ab\U0001F600cd", 5, 10)
     assert main([str(path)]) == 0
     assert capsys.readouterr().out == ""  # in utf-8 the halves are damaged units
+
+
+
+def test_jobs_cut_a_large_file_into_slices_with_the_same_output(tmp_path, capsys, monkeypatch):
+    import random
+
+    from inspector.cli import strings as S
+    from inspector.core.analysis.textruns import plain as PL
+
+    rng = random.Random(3)
+    data = b"".join(rng.randbytes(rng.randrange(0, 80)) + "Grüße, κόσμε 日本".encode() * rng.randrange(1, 4)
+                    for _ in range(300))
+    path = tmp_path / "image.bin"
+    path.write_bytes(data)
+    assert main(["-t", "d", "--jobs", "1", str(path)]) == 0
+    one = capsys.readouterr().out
+    assert main(["-t", "d", "--jsonl", str(path)]) == 0  # the finder's runs, same offsets
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert one.splitlines() == [f"{r['offset']:7d} {r['text']}" for r in rows]
+    monkeypatch.setattr(S, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(PL, "SLICE_BYTES", 1000)  # many slices, runs across their edges
+    assert main(["-t", "d", "--jobs", "2", str(path)]) == 0
+    assert capsys.readouterr().out == one
