@@ -15,9 +15,12 @@ encoding named is ``verdict_details.encoding`` for a legacy charset, the region'
 for UTF-16/32, UTF-8 for the UTF-8 verdicts, the largest region's for ``mixed``),
 chardet 7 (``chardet.detect``), charset-normalizer (``from_bytes(...).best()``) and
 cchardet (faust-cchardet), each also timed as a whole process over the same folder
-(import, walk, read, detect) and per file in this process, the best of 5 passes (detect
-only; for the project: scan + verdict, as ``scan`` does per file, and the verdict alone
-on a finished scan).
+(import, walk, read, detect; wall and CPU seconds: on a shared machine the wall time
+says mostly how busy the others were), with chardet's own command line ``chardetect``
+beside them; and per file in this process, in CPU time, the tools taking turns over
+``ROUNDS`` rounds (detect only; for the project: scan + verdict, as ``scan`` does per
+file, and the verdict alone on a finished scan, also split into legacy and Unicode
+files).
 """
 
 from __future__ import annotations
@@ -25,6 +28,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -83,13 +88,40 @@ def project_named(report: dict) -> str | None:
     return None
 
 
+def _children_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def timed_run(cmd, **kw) -> tuple[float, float, subprocess.CompletedProcess]:
+    """(wall seconds, CPU seconds of the process and its children, the result). On a
+    shared machine the wall time mostly says how busy the others were; CPU time is
+    the cost."""
+    c0, t0 = _children_cpu(), time.perf_counter()
+    out = subprocess.run(cmd, capture_output=True, text=True, **kw)
+    return time.perf_counter() - t0, _children_cpu() - c0, out
+
+
+# The project's modules are compiled to bytecode once, as an installed package has
+# them (pip compiles on install; PYTHONDONTWRITEBYTECODE would make every run compile
+# them again, ~0.1 s), into a cache outside the tree.
+PYCACHE = os.path.join(tempfile.gettempdir(), "utf8-inspector-bench-pycache")
+
+
+def project_env() -> dict:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONPYCACHEPREFIX": PYCACHE}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
+CPU: dict[str, float] = {}
+
+
 def run_project(folder: str) -> tuple[float, dict]:
     cmd = [sys.executable, "-c", "import sys; from inspector.cli import main; sys.exit(main())",
            "scan", folder, "--jsonl"]
-    t0 = time.perf_counter()
-    out = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT,
-                         env={**os.environ, "PYTHONPATH": str(ROOT)})
-    took = time.perf_counter() - t0
+    subprocess.run(cmd, capture_output=True, cwd=ROOT, env=project_env())  # warm-up, bytecode
+    took, CPU["utf8-inspector"], out = timed_run(cmd, cwd=ROOT, env=project_env())
     reports = {}
     for line in out.stdout.splitlines():
         if line.startswith("{"):
@@ -99,14 +131,25 @@ def run_project(folder: str) -> tuple[float, dict]:
 
 
 def run_library(folder: str, tool: str) -> tuple[float, dict]:
-    t0 = time.perf_counter()
-    out = subprocess.run([sys.executable, "-c", DETECT_LOOP, folder, tool], capture_output=True,
-                         text=True, check=True)
-    return time.perf_counter() - t0, json.loads(out.stdout)
+    took, CPU[tool], out = timed_run([sys.executable, "-c", DETECT_LOOP, folder, tool])
+    out.check_returncode()
+    return took, json.loads(out.stdout)
+
+
+def run_chardetect(folder: str) -> tuple[float, float] | None:
+    """chardet's own command line over the same files: (wall, CPU) seconds."""
+    exe = shutil.which("chardetect")
+    if exe is None:
+        return None
+    paths = [os.path.join(dp, f) for dp, _, fn in sorted(os.walk(folder)) for f in sorted(fn)]
+    took, cpu, out = timed_run([exe, *paths])
+    out.check_returncode()
+    return took, cpu
 
 
 def per_file_times(cases) -> dict[str, float]:
-    """Mean seconds per file in this process, after a warm-up file (imports apart)."""
+    """CPU seconds per file in this process, per (group, tool): the sorted rounds
+    (group "": every file; "legacy", "unicode": the verdict and chardet only)."""
     import cchardet
     import chardet
     from charset_normalizer import from_bytes
@@ -129,17 +172,28 @@ def per_file_times(cases) -> dict[str, float]:
 
     fns = {"utf8-inspector": ours, "verdict only": verdict_only, "chardet": chardet.detect,
            "charset-normalizer": lambda b: from_bytes(b).best(), "cchardet": cchardet.detect}
-    out = {}
-    for tool, fn in fns.items():
+    for fn in fns.values():
         fn(cases[0].data)
-        best = float("inf")
-        for _ in range(5):
-            t0 = time.perf_counter()
-            for c in cases:
-                fn(c.data)
-            best = min(best, time.perf_counter() - t0)
-        out[tool] = best / len(cases)
-    return out
+    # CPU time of this process, the tools taking turns round after round (a busy
+    # neighbour then slows them alike); each tool's best round, and the range.
+    groups = {"": cases, "legacy": [c for c in cases if not c.encoding.startswith("utf")],
+              "unicode": [c for c in cases if c.encoding.startswith("utf")]}
+    rounds: dict = defaultdict(list)
+    for _ in range(ROUNDS):
+        for g, cs in groups.items():
+            if not cs:
+                continue
+            for tool, fn in fns.items():
+                if g and tool not in ("verdict only", "chardet"):
+                    continue
+                t0 = time.process_time()
+                for c in cs:
+                    fn(c.data)
+                rounds[(g, tool)].append((time.process_time() - t0) / len(cs))
+    return {key: sorted(v) for key, v in rounds.items()}
+
+
+ROUNDS = 7
 
 
 def main() -> int:
@@ -156,11 +210,18 @@ def main() -> int:
         named["utf8-inspector"] = {p: project_named(r) for p, r in reports.items()}
         for tool in TOOLS[1:]:
             took[tool], named[tool] = run_library(tmp, tool)
+        cli = run_chardetect(tmp)
     scored = [(p, c) for p, c in by_path.items() if c.encoding != "mixed"]
     per_file = per_file_times([c for _, c in scored])
     print(f"{len(by_path)} files ({len(scored)} with one encoding, "
           f"{sum(len(c.data) for c in by_path.values()):,} bytes)\n")
-    print(f"{'tool':20} {'strict':>8} {'lenient':>8} {'process':>9} {'per file':>10}")
+    print("process: the tool over the folder as a whole process, wall and CPU seconds;")
+    print(f"per file: CPU ms in this process, best of {ROUNDS} interleaved rounds (and the worst)\n")
+    print(f"{'tool':20} {'strict':>8} {'lenient':>8} {'wall':>7} {'CPU':>7} {'per file':>17}")
+
+    def spell(times):
+        return f"{1000 * times[0]:6.3f} ({1000 * times[-1]:.3f})"
+
     failures = {}
     for tool in TOOLS:
         strict = lenient = 0
@@ -178,9 +239,16 @@ def main() -> int:
         failures[tool] = fails
         n = len(scored)
         print(f"{tool:20} {100 * strict / n:7.1f}% {100 * lenient / n:7.1f}% "
-              f"{took[tool]:8.2f}s {1000 * per_file[tool]:8.2f}ms")
-    print(f"{'  verdict only':20} {'':8} {'':8} {'':9} {1000 * per_file['verdict only']:8.2f}ms"
+              f"{took[tool]:6.2f}s {CPU[tool]:6.2f}s {spell(per_file[('', tool)])}")
+    if cli is not None:
+        print(f"{'chardetect (CLI)':20} {'':8} {'':8} {cli[0]:6.2f}s {cli[1]:6.2f}s")
+    print(f"{'  verdict only':20} {'':8} {'':8} {'':7} {'':7} {spell(per_file[('', 'verdict only')])}"
           "   (the verdict on a finished scan, as scan --jsonl asks it)")
+    for g in ("legacy", "unicode"):
+        if ("legacy", "chardet") in per_file and (g, "chardet") in per_file:
+            v, c = per_file[(g, "verdict only")], per_file[(g, "chardet")]
+            print(f"  {g + ' files':18} verdict only {spell(v)}   chardet {spell(c)}   "
+                  f"ratio {v[0] / c[0]:.2f}")
     print("\nstrict failures by charset family (label):")
     fam = defaultdict(lambda: defaultdict(int))
     for tool, fails in failures.items():

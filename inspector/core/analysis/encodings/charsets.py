@@ -39,6 +39,7 @@ Windows-1250). So:
 from __future__ import annotations
 
 import codecs
+import functools
 import sys
 
 from inspector.core.units.unicode_db import category_of_char
@@ -201,19 +202,20 @@ def wide_text_pattern(data: bytes) -> tuple[str, str] | None:
         return None
     for codec, dtype in (("utf-16-le", "<u2"), ("utf-16-be", ">u2")):
         units = np.frombuffer(data, dtype=dtype, count=n // 2)
+        # The rarest trait first: a byte charset's text read in pairs has hardly any.
+        common = ((units >= 0x3000) & (units <= 0x30FF)) | ((units >= 0xAC00) & (units <= 0xD7A3)) \
+            | ((units >= 0xFF00) & (units <= 0xFFEF))
+        n_common = int(common.sum())
+        if n_common * 10 < len(units):
+            continue
         newlines = int((units == 0x0A).sum())
         if not newlines and n > 400:
             continue
         if ((units >= 0xD800) & (units <= 0xDFFF)).any():
             continue  # UTF-16 text in these scripts uses no surrogate pairs
-        common = ((units >= 0x3000) & (units <= 0x30FF)) | ((units >= 0xAC00) & (units <= 0xD7A3)) \
-            | ((units >= 0xFF00) & (units <= 0xFFEF))
         ideographs = (units >= 0x4E00) & (units <= 0x9FFF)
         ascii_text = (units == 0x20) | (units == 0x0A) | (units == 0x0D) | (units == 0x09) \
             | ((units >= 0x21) & (units <= 0x7E))
-        n_common = int(common.sum())
-        if n_common * 10 < len(units):
-            continue
         if n_common + int(ideographs.sum()) + int(ascii_text.sum()) < 0.95 * len(units):
             continue
         if _text_like(data[:n], codec):
@@ -222,6 +224,24 @@ def wide_text_pattern(data: bytes) -> tuple[str, str] | None:
 
 
 # ----------------------------------------------------------------------- legacy charsets
+
+DECODE_MEMO_LIMIT = 64 << 10  # bytes up to which a reading is remembered (see decoded)
+
+
+@functools.lru_cache(maxsize=4)
+def _decoded_memo(data: bytes, encoding: str) -> str:
+    return data.decode(encoding, "replace")
+
+
+def decoded(data: bytes, encoding: str) -> str:
+    """``data`` read in ``encoding``, bytes it cannot decode as U+FFFD. The verdict's
+    checks read one sample in one charset several times (does it decode, does it mix
+    scripts, do its words read as words): the last few readings of samples up to
+    ``DECODE_MEMO_LIMIT`` bytes are remembered. Raises LookupError for an unknown name."""
+    if len(data) > DECODE_MEMO_LIMIT:
+        return data.decode(encoding, "replace")
+    return _decoded_memo(data, encoding)
+
 
 class CharsetGuess:
     """What :func:`~.legacyguess.guess_charset` found: the codec name, the language charset-normalizer
@@ -493,7 +513,7 @@ def plausible_text(data: bytes, encoding: str) -> float:
     """How well a multibyte ``encoding`` explains ``data``, from 0 to 1: the share of the
     characters above ASCII that decode without error to letters, digits, punctuation or
     spaces (0 when more than 2 % do not decode)."""
-    text = data.decode(encoding, "replace")
+    text = decoded(data, encoding)
     high = [ch for ch in text if ord(ch) > 0x7F]
     if not high:
         return 0.0

@@ -32,7 +32,10 @@ What is added to chardet's answer (the tell-tales):
 
 from __future__ import annotations
 
+import functools
 import re
+
+import numpy as np
 
 from inspector.core.analysis.encodings import charsets as CS
 
@@ -93,7 +96,14 @@ class Guess:
 
 def decodes(data: bytes, encoding: str, cut_end: bool = True) -> bool:
     """``data`` decodes in ``encoding`` (but for a character cut by its end, when
-    ``cut_end``)."""
+    ``cut_end``). Remembered for the last few samples up to ``CS.DECODE_MEMO_LIMIT``
+    bytes: the whole-file reading and the guess ask the same."""
+    if len(data) > CS.DECODE_MEMO_LIMIT:
+        return _decodes(data, encoding, cut_end)
+    return _decodes_memo(data, encoding, cut_end)
+
+
+def _decodes(data: bytes, encoding: str, cut_end: bool) -> bool:
     for trim in range(4 if cut_end else 1):
         if trim >= len(data) and trim:
             break
@@ -105,6 +115,9 @@ def decodes(data: bytes, encoding: str, cut_end: bool = True) -> bool:
         except LookupError:
             return False
     return False
+
+
+_decodes_memo = functools.lru_cache(maxsize=8)(_decodes)
 
 
 def _same(data: bytes, a: str, b: str) -> bool:
@@ -140,8 +153,10 @@ def mixes_scripts(data: bytes, encoding: str) -> bool:
     """``encoding`` reads the bytes above 0x7F of ``data`` as letters of another script
     than Latin glued to ASCII letters, in a tenth of the places or more: Cyrillic inside
     French words ("dщjр" for "déjà") is a wrong reading, not text."""
+    if not _may_read_other_script(encoding):
+        return False
     try:
-        text = data.decode(encoding, "replace")
+        text = CS.decoded(data, encoding)
     except LookupError:
         return False
     letters = len(_SCRIPT_LETTER.findall(text))
@@ -149,6 +164,20 @@ def mixes_scripts(data: bytes, encoding: str) -> bool:
         return False
     mixed = len(_MIXED_WORD.findall(text))
     return mixed >= 2 and mixed * 10 >= letters
+
+
+@functools.lru_cache(maxsize=None)
+def _may_read_other_script(encoding: str) -> bool:
+    """Whether ``encoding`` has letters of those scripts at all (a multibyte charset
+    may: Shift JIS has Cyrillic and Greek); Windows-1252 and the other Latin pages have
+    none, and need no reading."""
+    if CS.is_multibyte(encoding):
+        return True
+    try:
+        table = bytes(range(0x80, 0x100)).decode(encoding, "replace")
+    except LookupError:
+        return False
+    return bool(_SCRIPT_LETTER.search(table))
 
 
 def _answers(sample: bytes):
@@ -173,13 +202,35 @@ _HIGH_RUN = re.compile(rb"[\x80-\xff]+")
 
 def _text_share(data: bytes, encoding: str) -> float:
     """How well a single-byte ``encoding`` reads the bytes above 0x7F of ``data`` (the
-    share :func:`~.charsets.plausible` gives: letters inside words, text beside them)."""
-    in_words, alone = [], []
-    for m in _HIGH_RUN.finditer(data):
-        a, b = m.span()
-        near = data[a - 1:a] + data[b:b + 1]
-        (in_words if near.strip(b"0123456789 \t\r\n.,;:!?'\"()<>-") else alone).append(m.group())
-    return CS.plausible(b"".join(in_words), b"".join(alone), encoding)
+    share :func:`~.charsets.plausible` gives: letters inside words, text beside them).
+    A run of such bytes is in a word when a byte beside it is none of digits, spaces and
+    ASCII punctuation."""
+    a = np.frombuffer(data, dtype=np.uint8)
+    high = a >= 0x80
+    if not high.any():
+        return CS.plausible(b"", b"", encoding)
+    edges = np.flatnonzero(np.diff(high, prepend=False, append=False))
+    starts, ends = edges[0::2], edges[1::2]
+    # The byte before and the byte after each run (none at the data's edges).
+    before = np.where(starts > 0, _WORDISH.take(a[np.maximum(starts - 1, 0)]), False)
+    after = np.where(ends < len(a), _WORDISH.take(a[np.minimum(ends, len(a) - 1)]), False)
+    in_words = before | after
+    run_of = np.cumsum(_marks(starts, len(a))) - 1  # the run each byte is in or after
+    byte_in_word = in_words[run_of[high]]
+    values = a[high]
+    return CS.plausible(values[byte_in_word].tobytes(), values[~byte_in_word].tobytes(), encoding)
+
+
+def _marks(starts: np.ndarray, n: int) -> np.ndarray:
+    out = np.zeros(n, dtype=np.int64)
+    out[starts] = 1
+    return out
+
+
+# A byte beside a run of high bytes that makes it part of a word: not a digit, space or
+# ASCII punctuation (a high byte beside a run is part of it, so never one).
+_WORDISH = np.ones(256, dtype=bool)
+_WORDISH[list(b"0123456789 \t\r\n.,;:!?'\"()<>-")] = False
 
 
 def sharpen(data: bytes, encoding: str, language: str = "") -> tuple[str, str]:

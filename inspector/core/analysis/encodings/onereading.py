@@ -24,6 +24,9 @@ and controls in the middle of words) and stays UTF-8 with problems, as the map s
 
 from __future__ import annotations
 
+import functools
+import re
+
 import numpy as np
 
 from inspector.core.analysis.encodings import charsets as CS
@@ -95,24 +98,92 @@ _EDGE_PUNCTUATION = ".,;:!?\"'()[]{}<>«»‹›-–—…“”„‘’*/"
 def odd_words(w: Window, encoding: str, lo: int = 0, hi: int | None = None) -> bool:
     """A third or more of the bytes that are not UTF-8 (in ``lo:hi`` of the window) stand in words that are not words
     when read in ``encoding`` (a sign or an ASCII symbol among letters: "Per@¦ssion"): a
-    few random bytes in ASCII text, not a legacy charset's letters."""
-    text = w.data.decode(encoding, "replace")
-    err = (np.flatnonzero(w.err[lo:hi]) + lo).tolist()
-    if not err:
+    few random bytes in ASCII text, not a legacy charset's letters.
+
+    A word: from the last space before the byte to the first after it (at most
+    ``WORD_REACH`` characters either way), without the punctuation at its ends. Odd:
+    it holds letters and something else words do not hold ("©", "½", "10 °C" and "MP3"
+    are text)."""
+    err = np.flatnonzero(w.err[lo:hi]) + lo
+    if not len(err):
         return False
+    classes = _byte_classes(encoding)
+    if classes is None:  # not one character per byte: read the text
+        return _odd_words_read(w.data, encoding, err.tolist())
+    space, alpha, bad, edge = classes
+    a = w.a
+    n = len(a)
+    # Where the word around each byte p starts and ends: a space before p (or p - 40,
+    # or 0), a space from p + 1 on (or p + 40, or the end).
+    spaces = np.flatnonzero(space.take(a))
+    k = spaces.searchsorted(err)  # the first space at or after p
+    prev = np.where(k > 0, spaces[np.maximum(k - 1, 0)] + 1, 0) if len(spaces) else np.zeros_like(err)
+    prev = np.where(prev <= err, prev, 0)  # (a space at p itself is no word boundary before p)
+    start = np.maximum(np.maximum(prev, err - WORD_REACH), 0)
+    k1 = spaces.searchsorted(err + 1)
+    nxt = spaces[np.minimum(k1, len(spaces) - 1)] if len(spaces) else np.full_like(err, n)
+    nxt = np.where(k1 < len(spaces), nxt, n)
+    end = np.minimum(np.minimum(nxt, err + WORD_REACH), n)
+    # Without the punctuation at its ends: from the first byte that is none, to after the
+    # last one (an empty word when all are).
+    inner = np.flatnonzero(~edge.take(a))
+    if not len(inner):
+        return False
+    first = inner[np.minimum(inner.searchsorted(start), len(inner) - 1)]
+    last = inner[np.maximum(inner.searchsorted(end) - 1, 0)] + 1
+    first = np.where(inner.searchsorted(start) < len(inner), first, n)
+    last = np.where(inner.searchsorted(end) > 0, last, 0)
+    core = first < np.minimum(last, end)
+    s_, e_ = np.minimum(first, end), np.maximum(np.minimum(last, end), start)
+    alphas = np.concatenate(([0], np.cumsum(alpha.take(a), dtype=np.int64)))
+    bads = np.concatenate(([0], np.cumsum(bad.take(a), dtype=np.int64)))
+    odd = core & (alphas[e_] > alphas[s_]) & (bads[e_] > bads[s_])
+    return int(odd.sum()) * 3 >= len(err)
+
+
+WORD_REACH = 40
+
+
+@functools.lru_cache(maxsize=None)
+def _byte_classes(encoding: str):
+    """Per byte value, what ``encoding`` reads it as: a space, a letter, a character
+    words do not hold, punctuation that may end a word; None for a charset that does
+    not read one character per byte."""
+    if CS.is_multibyte(encoding):
+        return None
+    space, alpha, bad, edge = (np.zeros(256, dtype=bool) for _ in range(4))
+    for b in range(256):
+        try:
+            ch = bytes((b,)).decode(encoding, "replace")
+        except LookupError:
+            return None
+        if len(ch) != 1:
+            return None
+        space[b] = ch.isspace()
+        alpha[b] = ch.isalpha()
+        bad[b] = not (ch.isalnum() or ch in _IN_WORDS or category_of_char(ch) in ("Mn", "Mc"))
+        edge[b] = ch in _EDGE_PUNCTUATION
+    return space, alpha, bad, edge
+
+
+def _odd_words_read(data: bytes, encoding: str, err: list[int]) -> bool:
+    """:func:`odd_words` on the text, for a charset that does not read one character
+    per byte (positions are then only about right)."""
+    text = CS.decoded(data, encoding)
+    n = len(text)
     odd = 0
     for p in err:
-        a = p
-        while a > 0 and p - a < 40 and not text[a - 1].isspace():
-            a -= 1
-        b = p + 1
-        while b < len(text) and b - p < 40 and not text[b].isspace():
-            b += 1
+        a = max(0, p - WORD_REACH)
+        before = _LAST_SPACE.search(text, a, p)
+        if before is not None:
+            a = before.start() + 1
+        after = _SPACE.search(text, p + 1, min(n, p + WORD_REACH))
+        b = after.start() if after is not None else min(n, p + WORD_REACH)
         core = text[a:b].strip(_EDGE_PUNCTUATION)
-        # Odd: letters and something else that words do not hold ("©", "½", "10 °C" and
-        # "MP3" are text).
-        if any(ch.isalpha() for ch in core) and not all(
-                ch.isalnum() or ch in _IN_WORDS or category_of_char(ch) in ("Mn", "Mc")
-                for ch in core):
-            odd += 1
+        odd += any(ch.isalpha() for ch in core) and not all(
+            ch.isalnum() or ch in _IN_WORDS or category_of_char(ch) in ("Mn", "Mc") for ch in core)
     return odd * 3 >= len(err)
+
+
+_SPACE = re.compile(r"\s")  # str.isspace's characters
+_LAST_SPACE = re.compile(r"\s\S*\Z")
