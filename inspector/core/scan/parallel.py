@@ -58,9 +58,10 @@ def usable(source, workers: int, length: int, dialect: str, executor=None) -> bo
             and source.slice_path is not None)
 
 
-def _single_threaded() -> bool:
-    """No other thread could hold a lock at the moment of a fork: Python's threads, and
-    on Linux the native ones too (a GUI toolkit's, a library's thread pool)."""
+def single_threaded() -> bool:
+    """Whether no other thread could hold a lock at the moment of a fork (``start_method``
+    forks only then): Python's threads, and on Linux the native ones too (a GUI
+    toolkit's, a library's thread pool)."""
     if threading.active_count() != 1:
         return False
     try:
@@ -75,7 +76,7 @@ def start_method() -> str:
     import multiprocessing  # here: a scan that starts no process does not import it
 
     methods = multiprocessing.get_all_start_methods()
-    if "fork" in methods and sys.platform.startswith("linux") and _single_threaded():
+    if "fork" in methods and sys.platform.startswith("linux") and single_threaded():
         return "fork"
     return "forkserver" if "forkserver" in methods else "spawn"
 

@@ -63,7 +63,7 @@ def test_usable_only_for_large_utf8_scans_of_files(tmp_path):
         assert not parallelscan.usable(src, 2, big, K.CESU8)
     assert not parallelscan.usable(MemorySource(b"x"), 2, big, K.UTF8)
     # A second thread in the process: forking would be unsafe, another start method it is.
-    if parallelscan._single_threaded():   # native threads too (OpenBLAS's, Qt's)
+    if parallelscan.single_threaded():   # native threads too (OpenBLAS's, Qt's)
         assert parallelscan.start_method() == "fork"
     stop = threading.Event()
     t = threading.Thread(target=stop.wait)
@@ -181,7 +181,7 @@ def test_a_process_with_native_threads_is_not_forked():
     t = threading.Thread(target=stop.wait)
     t.start()
     try:
-        assert not parallelscan._single_threaded()
+        assert not parallelscan.single_threaded()
         assert parallelscan.start_method() != "fork"
     finally:
         stop.set()
