@@ -166,8 +166,9 @@ def silent_pools(tree, monkeypatch):
 
     monkeypatch.setattr(PS, "isolated_pool", silent)
     monkeypatch.setattr(PS, "JOIN_GRACE", 0.5)
-    monkeypatch.setattr(TR, "_unanswered", False)
-    return baseline
+    TR.forget_unanswered_pools()
+    yield baseline
+    TR.forget_unanswered_pools()
 
 
 @needs_proc
@@ -212,6 +213,6 @@ def test_a_halt_ends_the_wait_for_the_first_answer(tree, silent_pools):
     pool.halt(by_caller=True)  # the window's Cancel
     assert done.wait(10) and time.monotonic() - began < 5
     assert pool.error is None and not pool.reason and not pool.unanswered
-    assert not TR._unanswered
+    assert not TR.an_earlier_pool_did_not_answer()
     assert multiprocessing.active_children() == []
     assert settled(baseline, 1.0) == set()
