@@ -201,12 +201,16 @@ def test_file_shrunk_after_opening_is_a_short_read(tmp_path, small_tasks):
 def test_unreadable_task_is_a_clear_error(tmp_path, small_tasks, monkeypatch):
     from inspector.core.source.bytesource import ByteSourceError
 
-    def failing(self, offset, length):
-        raise OSError(5, "Input/output error")
+    real_pread = os.pread
 
-    monkeypatch.setattr(parallelscan._FileReader, "read_uncached", failing)
-    # The tasks on threads of this process: the failing reader reaches them whatever
-    # start method a process pool would use.
+    def failing_in_tasks(fd, length, offset):
+        if threading.current_thread() is not threading.main_thread():
+            raise OSError(5, "Input/output error")
+        return real_pread(fd, length, offset)
+
+    monkeypatch.setattr(os, "pread", failing_in_tasks)
+    # The tasks on threads of this process: their reads fail (this thread's do not),
+    # whatever start method a process pool would use.
     from concurrent.futures import ThreadPoolExecutor
 
     with FileSource(write(tmp_path, b"a" * 1000)) as src, ThreadPoolExecutor(2) as ex:
