@@ -140,7 +140,7 @@ def test_no_process_left_after_a_triage_or_a_halt(tree):
     assert settled(baseline) == set()
 
 
-def _hang(seconds: float) -> None:
+def hang_ignoring_sigterm(seconds: float) -> None:
     """A child's initializer: it never answers and shrugs off SIGTERM, as a child stuck
     in a script's window may (see ``test_an_unguarded_script``)."""
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
@@ -161,7 +161,7 @@ def silent_pools(tree, monkeypatch):
 
     def silent(workers, preload=(), nice=0):
         context = multiprocessing.get_context(PS.isolated_method())
-        return ProcessPoolExecutor(workers, mp_context=context, initializer=_hang,
+        return ProcessPoolExecutor(workers, mp_context=context, initializer=hang_ignoring_sigterm,
                                    initargs=(60,))
 
     monkeypatch.setattr(PS, "isolated_pool", silent)

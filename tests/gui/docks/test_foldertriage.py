@@ -263,12 +263,12 @@ def test_a_pool_that_does_not_answer_is_said_in_the_status(window, qtbot, tmp_pa
 
     from inspector.core.analysis import triage as TR
     from inspector.core.scan import parallel as PS
-    from tests.core.analysis.test_triage_pool import _hang
+    from tests.core.analysis.test_triage_pool import hang_ignoring_sigterm
 
     baseline = _baseline(window, qtbot, tmp_path)
     monkeypatch.setattr(PS, "isolated_pool", lambda workers, preload=(), nice=0: ProcessPoolExecutor(
         workers, mp_context=multiprocessing.get_context(PS.isolated_method()),
-        initializer=_hang, initargs=(60,)))
+        initializer=hang_ignoring_sigterm, initargs=(60,)))
     monkeypatch.setattr(PS, "JOIN_GRACE", 0.5)
     TR.forget_unanswered_pools()
     request.addfinalizer(TR.forget_unanswered_pools)  # forgotten after the test
