@@ -27,3 +27,14 @@ def write_file(tmp_path):
         path.write_bytes(data)
         return path
     return write
+
+
+@pytest.fixture
+def forgotten_tables():
+    """The process's warning tables forgotten, as in a process that never scanned; the
+    ones it had are put back afterwards (``tables.use_tables(None)`` forgets them again)."""
+    from inspector.core.scan import tables
+
+    before = tables.use_tables(None)
+    yield
+    tables.use_tables(before)

@@ -112,8 +112,9 @@ def _bar(frac: float, width: int = 30) -> str:
     return f"[{'#' * filled}{'.' * (width - filled)}]"
 
 
-class _ProgressBar(_TerminalBar):
-    """Progress through one file."""
+class FileProgressBar(_TerminalBar):
+    """Progress through one file on ``stream`` (the command uses stderr): drawn only on a
+    terminal, and only once the file has taken a moment."""
 
     def __init__(self, label: str, stream):
         super().__init__(stream)
@@ -223,7 +224,7 @@ def _one_file_report(entry, args, options, executor=None):
             return BA.error_report(CO.STDIN, e)
         finally:
             source.close()
-    bar = _ProgressBar(display_path(entry.path), sys.stderr)
+    bar = FileProgressBar(display_path(entry.path), sys.stderr)
     try:
         return BA.report_path(entry.path, options, args.jobs, bar.update, executor)
     finally:

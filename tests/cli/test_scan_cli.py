@@ -147,7 +147,7 @@ def test_progress_bar_only_on_a_terminal_and_after_a_moment(monkeypatch):
             return True
 
     tty = Terminal()
-    bar = scan_cli._ProgressBar("file.bin", tty)
+    bar = scan_cli.FileProgressBar("file.bin", tty)
     bar.update(10, 100)
     assert tty.getvalue() == ""  # a quick file never shows a bar
     bar.began -= 10
@@ -156,7 +156,7 @@ def test_progress_bar_only_on_a_terminal_and_after_a_moment(monkeypatch):
     bar.close()
     assert tty.getvalue().endswith("\r\x1b[K")
     pipe = io.StringIO()
-    quiet = scan_cli._ProgressBar("file.bin", pipe)
+    quiet = scan_cli.FileProgressBar("file.bin", pipe)
     quiet.began -= 10
     quiet.update(50, 100)
     assert pipe.getvalue() == ""

@@ -68,22 +68,24 @@ def test_jobs_2_equals_jobs_1(tmp_path, capsys, slices, monkeypatch):
     assert big["errors"]["total"] > 20 and big["sha256"]
 
 
-def test_pool_only_when_it_pays(tmp_path):
+def test_pool_only_when_it_pays(tmp_path, capsys, monkeypatch):
     make_tree(tmp_path, n=3)
+    pools, tasks = [], []
+    real = PS.process_pool
 
-    class Args:
-        dask = None
-        jobs = None
-    files = [e for e in CO.walk([str(tmp_path)]) if e.kind == "file"]
-    assert S._executor(Args, files) == (None, None)  # a few small files
-    Args.jobs = 1
-    assert S._executor(Args, files) == (None, None)
-    Args.jobs = 2
-    executor, local = S._executor(Args, files)
-    try:
-        assert executor is not None and not local(files[0])
-    finally:
-        executor.shutdown()
+    def recording(jobs, *rest):
+        pool = real(jobs, *rest)
+        submit = pool.submit
+        pool.submit = lambda fn, paths, *a: tasks.append(paths) or submit(fn, paths, *a)
+        pools.append(jobs)
+        return pool
+
+    monkeypatch.setattr(PS, "process_pool", recording)
+    here = run_jsonl(capsys, [str(tmp_path)])
+    assert pools == []  # a few small files: a pool would cost more than it saves
+    assert run_jsonl(capsys, ["--jobs", "1", str(tmp_path)]) == here and pools == []
+    assert run_jsonl(capsys, ["--jobs", "2", str(tmp_path)]) == here and pools == [2]
+    assert sum(len(paths) for paths in tasks) == 3  # the small files ran on the pool
 
 
 @pytest.mark.parametrize("method", ["spawn", "forkserver"])
@@ -114,19 +116,19 @@ def test_a_finished_run_waits_for_its_workers(tmp_path, monkeypatch, capsys):
     write to the pool's closed pipe now and then (``OSError: Bad file descriptor``)."""
     make_tree(tmp_path, n=12)
     calls = []
-    made = S._executor
+    made = PS.process_pool
 
-    def recording(args, files):
-        executor, local = made(args, files)
+    def recording(jobs, *rest):
+        executor = made(jobs, *rest)
         real = executor.shutdown
 
         def shutdown(wait=True, cancel_futures=False):
             calls.append((wait, cancel_futures))
             real(wait=wait, cancel_futures=cancel_futures)
         executor.shutdown = shutdown
-        return executor, local
+        return executor
 
-    monkeypatch.setattr(S, "_executor", recording)
+    monkeypatch.setattr(PS, "process_pool", recording)
     S.main(["--jsonl", "--jobs", "2", str(tmp_path)])
     assert calls == [(True, False)]
     assert len(capsys.readouterr().out.splitlines()) == 12

@@ -4,13 +4,14 @@ sched_getaffinity, fchmod. (malloc_trim's fallback is in tests/gui/runtime.)"""
 
 import multiprocessing
 import os
+import stat
 import sys
 
 import pytest
 
 from inspector.core.analysis import repair
 from inspector.core.scan import parallel
-from inspector.core.source import bytesource, safewrite
+from inspector.core.source import safewrite
 from inspector.core.source.bytesource import FileSource
 
 DATA = bytes(range(256)) * 300 + "€ end".encode()
@@ -27,7 +28,7 @@ def test_reads_without_pread_are_the_same(sample, monkeypatch):
     with FileSource(sample) as src:
         expected = [src.read(0, 10), src.read(70_000, 5000), src.read_uncached(100, 1 << 20),
                     src.read(len(DATA) - 3, 100)]
-    monkeypatch.setattr(bytesource, "_pread", bytesource._seek_read)
+    monkeypatch.delattr(os, "pread")
     with FileSource(sample) as src:
         got = [src.read(0, 10), src.read(70_000, 5000), src.read_uncached(100, 1 << 20),
                src.read(len(DATA) - 3, 100)]
@@ -42,13 +43,13 @@ def test_opens_without_o_noatime(sample, monkeypatch):
 
 
 def test_repair_without_fchmod_and_without_proc(sample, tmp_path, monkeypatch):
-    monkeypatch.delattr(os, "fchmod", raising=False)
-
     def no_proc(*args, **kwargs):
         raise FileNotFoundError("/proc/self/status")
 
     monkeypatch.setattr(safewrite, "open", no_proc, raising=False)
-    assert safewrite._umask() == 0o022
+    safewrite.write_atomic(tmp_path / "usual.txt", "x")  # no /proc to read the umask from
+    assert stat.S_IMODE(os.stat(tmp_path / "usual.txt").st_mode) == 0o644  # the usual 022
+    monkeypatch.delattr(os, "fchmod", raising=False)
     target = tmp_path / "copy.txt"
     with FileSource(sample) as src:
         summary = repair.repair_file(src, target)
@@ -59,9 +60,7 @@ def test_repair_without_fchmod_and_without_proc(sample, tmp_path, monkeypatch):
 def test_parallel_scan_without_fork_or_off_linux(sample, monkeypatch):
     with FileSource(sample) as src:
         monkeypatch.setattr(parallel, "MIN_PARALLEL_BYTES", 0)
-        monkeypatch.setattr(parallel, "_single_threaded", lambda: True)
-        assert parallel.usable(src, 2, len(DATA), "utf-8")
-        assert parallel.start_method() == ("fork" if sys.platform.startswith("linux") else "forkserver")
+        assert parallel.usable(src, 2, len(DATA), "utf-8")  # (Linux's fork: tests/core/scan)
         monkeypatch.setattr(sys, "platform", "darwin")
         assert parallel.usable(src, 2, len(DATA), "utf-8")  # the tasks need no fork
         assert parallel.start_method() in ("forkserver", "spawn")

@@ -148,7 +148,7 @@ def problem_runs(data) -> list[tuple[int, int]]:
 
 # CPython's decoder builds a str of each piece it checks; pieces that stay in the CPU's
 # cache are checked about twice as fast as multi-megabyte ones.
-_DECODE_PIECE = 256 << 10
+DECODE_PIECE = 256 << 10
 
 
 def runs_in_chunk(view, pairs: bool) -> list[tuple[int, int]]:
@@ -157,8 +157,8 @@ def runs_in_chunk(view, pairs: bool) -> list[tuple[int, int]]:
     start = 0
     n = len(view)
     while start < n:
-        stop = n if n - start <= _DECODE_PIECE else start + chunk_end(
-            view[start:start + _DECODE_PIECE], _DECODE_PIECE, pairs)
+        stop = n if n - start <= DECODE_PIECE else start + chunk_end(
+            view[start:start + DECODE_PIECE], DECODE_PIECE, pairs)
         for a, b in problem_runs(view[start:stop]):
             a += start
             b += start

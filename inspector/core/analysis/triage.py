@@ -151,6 +151,18 @@ POOL_ANSWER_SECONDS = 10.0
 _unanswered = False
 
 
+def an_earlier_pool_did_not_answer() -> bool:
+    """Whether a triage pool of this process did not answer (later ones then start none)."""
+    return _unanswered
+
+
+def forget_unanswered_pools() -> None:
+    """Let the next triage start a pool again, as a process where none failed to answer
+    (each test begins from that)."""
+    global _unanswered
+    _unanswered = False
+
+
 class TriagePool:
     """The process pool of one triage: started by :func:`triage_steps` (in its thread)
     once the walk has counted the files, stopped when the triage ends. :meth:`halt` may

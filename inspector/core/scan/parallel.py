@@ -58,9 +58,10 @@ def usable(source, workers: int, length: int, dialect: str, executor=None) -> bo
             and source.slice_path is not None)
 
 
-def _single_threaded() -> bool:
-    """No other thread could hold a lock at the moment of a fork: Python's threads, and
-    on Linux the native ones too (a GUI toolkit's, a library's thread pool)."""
+def single_threaded() -> bool:
+    """Whether no other thread could hold a lock at the moment of a fork (``start_method``
+    forks only then): Python's threads, and on Linux the native ones too (a GUI
+    toolkit's, a library's thread pool)."""
     if threading.active_count() != 1:
         return False
     try:
@@ -75,7 +76,7 @@ def start_method() -> str:
     import multiprocessing  # here: a scan that starts no process does not import it
 
     methods = multiprocessing.get_all_start_methods()
-    if "fork" in methods and sys.platform.startswith("linux") and _single_threaded():
+    if "fork" in methods and sys.platform.startswith("linux") and single_threaded():
         return "fork"
     return "forkserver" if "forkserver" in methods else "spawn"
 
@@ -164,8 +165,9 @@ def _child_setup(nice: int = 0) -> None:
             pass
 
 
-def _edge_boundary(read, p: int, seg_start: int, seg_end: int) -> int:
-    """The first unit boundary of the stream at or after ``p``."""
+def edge_boundary(read, p: int, seg_start: int, seg_end: int) -> int:
+    """The first unit boundary of the stream at or after ``p``: where a slice of a
+    parallel scan starts or ends."""
     lo = max(seg_start, p - _LOOKBACK)
     buf = read(lo, min(seg_end, p + 16) - lo)
     if len(buf) <= p - lo:
@@ -187,8 +189,8 @@ def slice_task(job: dict) -> dict:
         return {"error": e.strerror or str(e), "at": lo}
     try:
         reader = _FileReader(fd)
-        a = lo if lo == seg_start else _edge_boundary(reader.read_uncached, lo, seg_start, seg_end)
-        b = seg_end if hi >= seg_end else _edge_boundary(reader.read_uncached, hi, seg_start, seg_end)
+        a = lo if lo == seg_start else edge_boundary(reader.read_uncached, lo, seg_start, seg_end)
+        b = seg_end if hi >= seg_end else edge_boundary(reader.read_uncached, hi, seg_start, seg_end)
         first_blk = (lo - istart) // bs
         # One block more than the task's: its last window may reach a few bytes past hi.
         index = BlockIndex(istart + first_blk * bs, hi + _LOOKBACK, bs, K.UTF8)

@@ -135,7 +135,7 @@ _tables_lock = threading.Lock()
 UNASSIGNED_SLICE = 1 << 14  # code points looked up per step of tables_steps (~5 ms)
 
 
-def _unassigned(lo: int, hi: int) -> np.ndarray:
+def build_unassigned(lo: int = 0, hi: int = N_CODE_POINTS) -> np.ndarray:
     """Whether each code point of [lo, hi) is unassigned (general category Cn): one
     database lookup per code point, most of the tables' cost."""
     return np.fromiter((category_of_char(chr(c)) == "Cn" for c in range(lo, hi)), dtype=bool,
@@ -147,7 +147,8 @@ def cache_path() -> str:
     return os.path.join(base, "utf8-inspector", f"unassigned-unicode-{UNICODE_VERSION}.bits")
 
 
-def _load_cached() -> np.ndarray | None:
+def load_cached_unassigned() -> np.ndarray | None:
+    """The unassigned code points from the cache file; None when it is missing or damaged."""
     try:
         with open(cache_path(), "rb") as f:
             raw = f.read()
@@ -170,9 +171,9 @@ def _store(unassigned: np.ndarray) -> None:
 
 def cached_unassigned() -> np.ndarray:
     """Whether each code point is unassigned: from the cache, else built and stored."""
-    got = _load_cached()
+    got = load_cached_unassigned()
     if got is None:
-        got = _unassigned(0, 0x110000)
+        got = build_unassigned()
         _store(got)
     return got
 
@@ -274,18 +275,27 @@ def tables_steps():
         return
     made = map_cached_tables()
     if made is None:
-        unassigned = _load_cached()
+        unassigned = load_cached_unassigned()
         if unassigned is None:
             unassigned = np.empty(0x110000, dtype=bool)
             for lo in range(0, 0x110000, UNASSIGNED_SLICE):
                 hi = min(lo + UNASSIGNED_SLICE, 0x110000)
-                unassigned[lo:hi] = _unassigned(lo, hi)
+                unassigned[lo:hi] = build_unassigned(lo, hi)
                 yield None
             _store(unassigned)
         made = _built_and_stored(unassigned)
     with _tables_lock:
         if _tables is None:
             _tables = made
+
+
+def use_tables(t: Tables | None) -> Tables | None:
+    """Make ``t`` the process's tables and return the ones it had; ``None`` forgets them,
+    as in a process that never scanned (the next ``tables()`` maps or builds them)."""
+    global _tables
+    with _tables_lock:
+        before, _tables = _tables, t
+    return before
 
 
 def tables() -> Tables:

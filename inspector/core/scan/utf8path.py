@@ -87,7 +87,7 @@ def _first_hit_offset(buf, a: int, text: str, k: int) -> int:
     return r + STRUCT_LEN[buf[r]]
 
 
-_HIT_BUDGET = 1 << 16  # hits counted at once: bounds the memory of warning-dense text
+HIT_BUDGET = 1 << 16  # hits counted at once: bounds the memory of warning-dense text
 
 
 def _text_window(result, index, buf, base: int, stop: int, final: bool) -> int | None:
@@ -164,7 +164,7 @@ def _text_window(result, index, buf, base: int, stop: int, final: bool) -> int |
                 hits += char_base
             hit_parts.append(hits)
             batch_hits += len(hits)
-            if batch_hits > _HIT_BUDGET and j + 1 < n_pieces:
+            if batch_hits > HIT_BUDGET and j + 1 < n_pieces:
                 _count_text_pieces(result, index, buf, base, stop, final, edges[batch:j + 2],
                                    first_blk + batch, n_chars, n_ge_e0, n_ge_f0,
                                    first_problem, n_ctrl, n_binary, hit_parts, cp_parts)

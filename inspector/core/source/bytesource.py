@@ -36,7 +36,11 @@ def _seek_read(fd: int, length: int, offset: int) -> bytes:
     return b"".join(parts)
 
 
-_pread = getattr(os, "pread", None) or _seek_read
+def _pread(fd: int, length: int, offset: int) -> bytes:
+    """``os.pread``, or ``_seek_read`` where the system has none (looked up at each read,
+    so that a test can take ``os.pread`` away as another system would not have it)."""
+    pread = getattr(os, "pread", None)
+    return pread(fd, length, offset) if pread is not None else _seek_read(fd, length, offset)
 
 
 class ByteSourceError(Exception):

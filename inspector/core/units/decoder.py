@@ -249,14 +249,16 @@ def units_by_length(data: bytes, chars: int) -> dict[int, int]:
 
 
 def cut(data: bytes | bytearray | memoryview, base: int = 0, dialect: str = K.UTF8,
-        final: bool = True, stop: int | None = None) -> list[Unit]:
+        final: bool = True, stop: int | None = None, c_runs: bool = True) -> list[Unit]:
     """Cut ``data`` into units, taking ``data[0]`` as the start of a unit.
 
     ``base`` is the file offset of ``data[0]``. ``final`` says the data ends where the
     stream ends (a unit cut short there is ``truncated`` with ``at_end``); when it is
     False the caller must pass enough bytes past ``stop`` for every unit that starts
     before ``stop`` to be complete (6 bytes are always enough). Units starting at or
-    after ``stop`` (an index into ``data``) are not produced.
+    after ``stop`` (an index into ``data``) are not produced. ``c_runs=False`` cuts
+    byte by byte, without handing well-formed runs to the C decoder: the reference the
+    fast path is tested against.
     """
     n = len(data)
     stop = n if stop is None else min(stop, n)
@@ -295,7 +297,8 @@ def cut(data: bytes | bytearray | memoryview, base: int = 0, dialect: str = K.UT
             append(Unit(base + i, 1, K.INVALID_BYTE, None, 1))
             i += 1
             continue
-        if 0xC2 <= b <= 0xF4 and i >= next_try and i + 1 < n and 0x80 <= data[i + 1] <= 0xBF:
+        if (c_runs and 0xC2 <= b <= 0xF4 and i >= next_try and i + 1 < n
+                and 0x80 <= data[i + 1] <= 0xBF):
             # Perhaps a run of well-formed text (Cyrillic, CJK, accented prose): the C
             # decoder checks it, and its units are made without a trip round this loop
             # per unit. The window grows while the text stays well formed; where the

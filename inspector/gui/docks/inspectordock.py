@@ -87,6 +87,7 @@ class SequenceInspector(QDockWidget):
         self._worker = None  # the summary being counted off the UI thread
         self._summary_key = None
         self._shown_key = None  # what the unit widgets show now (see refresh)
+        self._prime_queued = False
         self._primed = False     # see prime()
 
         body = QWidget()
@@ -252,9 +253,14 @@ class SequenceInspector(QDockWidget):
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
-        if not self._primed:
-            self._primed = True
+        if not self._prime_queued:
+            self._prime_queued = True
             QTimer.singleShot(0, self.prime)
+
+    @property
+    def primed(self) -> bool:
+        """Whether :meth:`prime` has run (once, after the dock's first show)."""
+        return self._primed
 
     def prime(self) -> None:
         """Lay out and draw a problem once, off screen, as soon as the dock is first on
@@ -283,6 +289,7 @@ class SequenceInspector(QDockWidget):
         self.dialect_rows = rows
         if rows:
             self._fill_dialect_table()
+        self._primed = True
 
     def _facts(self, unit: decoder.Unit, data: bytes) -> list[tuple[str, str]]:
         facts = [

@@ -54,7 +54,7 @@ class FlatScrollBarStyle(QProxyStyle):
             q = QPainter(picture)
             try:
                 q.translate(-rect.x(), -rect.y())
-                self._draw_bar(control, option, q, widget)
+                self.draw_bar(control, option, q, widget)
             finally:
                 q.end()
             if len(self._pictures) >= self.PICTURES:
@@ -62,7 +62,13 @@ class FlatScrollBarStyle(QProxyStyle):
             self._pictures[key] = picture
         painter.drawPixmap(rect.topLeft(), picture)
 
-    def _draw_bar(self, control, option, painter, widget) -> None:
+    @property
+    def kept_pictures(self) -> int:
+        """How many looks are kept as pictures now (at most ``PICTURES``)."""
+        return len(self._pictures)
+
+    def draw_bar(self, control, option, painter, widget) -> None:
+        """Draw the bar itself, without a kept picture (what a picture is made of)."""
         pal = option.palette
         enabled = bool(option.state & State.State_Enabled)
         group = QPalette.ColorGroup.Active if enabled else QPalette.ColorGroup.Disabled

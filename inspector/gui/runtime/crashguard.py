@@ -79,6 +79,12 @@ def report_exception(exc_type, exc, tb, context: str = "") -> None:
     QTimer.singleShot(0, lambda: show_dialog(exc, details))
 
 
+def forget_burst() -> None:
+    """Forget the reports of the last seconds: the next one opens its dialog again (a
+    burst of more than 3 in 5 s shows none)."""
+    _recent.clear()
+
+
 def show_dialog(exc, details: str) -> None:
     """The modal crash dialog (looked up when a report comes: a test replaces it to see
     what would be shown)."""

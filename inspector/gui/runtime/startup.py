@@ -178,7 +178,8 @@ def requested_platforms(env) -> list[str]:
     return [p.split(":", 1)[0].strip() for p in spec.split(";") if p.strip()]
 
 
-def _plugin_file(name: str) -> Path | None:
+def platform_plugin_file(name: str) -> Path | None:
+    """The file of Qt's platform plugin ``name`` (``xcb``), None when this Qt has none."""
     try:
         from PySide6.QtCore import QLibraryInfo
 
@@ -202,7 +203,7 @@ def missing_libraries(load=None) -> list[str]:
             missing.append(soname)
     if missing:
         return missing
-    plugin = _plugin_file("xcb")
+    plugin = platform_plugin_file("xcb")
     if plugin is not None:
         try:
             load(str(plugin))
@@ -292,7 +293,10 @@ def display_problem(env=None, load=None, platform: str | None = None) -> str | N
 
 # ------------------------------------------------------------ while Qt creates the app
 
-def _fatal_message(message: str, earlier: list[str], env) -> str:
+def fatal_message(message: str, earlier: list[str], env) -> str:
+    """Qt's fatal ``message`` at start (and what it said ``earlier``) in our words: the
+    platform asked for, what failed, how to install the X11 libraries, which plugins
+    there are."""
     requested = requested_platforms(env)
     first = message.strip().split("\n\n")[0].split(". ")[0].rstrip(".")
     said = _one_line("; ".join(piece.strip().rstrip(".") for piece in earlier + [first]))
@@ -319,7 +323,7 @@ def qt_fatal_guard(env=None, exit=os._exit):
 
     def handler(kind, context, message):
         if kind == QtMsgType.QtFatalMsg:
-            refuse(display_problem(env) or _fatal_message(message, held, env))
+            refuse(display_problem(env) or fatal_message(message, held, env))
             exit(EXIT_STARTUP)
             return
         category = getattr(context, "category", None)

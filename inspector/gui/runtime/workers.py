@@ -66,7 +66,9 @@ def _load_malloc_trim() -> Callable[[int], int] | None:
     return trim
 
 
-_malloc_trim = _load_malloc_trim()
+# The C library's malloc_trim, None where there is none (not glibc: another system is
+# played by setting it to None).
+malloc_trim = _load_malloc_trim()
 # How many times release_memory asked the C library to give memory back (for tests).
 trim_count = 0
 
@@ -82,9 +84,9 @@ def release_memory() -> bool:
     it needs again)."""
     global trim_count
     linecache.clearcache()
-    if _malloc_trim is None:
+    if malloc_trim is None:
         return False
-    _malloc_trim(0)
+    malloc_trim(0)
     trim_count += 1
     return True
 
@@ -197,9 +199,10 @@ def start(worker: GeneratorWorker) -> GeneratorWorker:
     return worker
 
 
-def _stop_at_exit(timeout: float = 2.0) -> None:
-    """At interpreter exit: cancel what still runs and give it a moment to stop, so no
-    pool thread emits through signals that PySide is tearing down."""
+def stop_running_workers(timeout: float = 2.0) -> None:
+    """Cancel every worker that still runs and give them ``timeout`` seconds to stop.
+    Called at interpreter exit, so no pool thread emits through signals that PySide is
+    tearing down."""
     running = [w for w in _live if not w.is_finished]
     for w in running:
         w.cancel()
@@ -208,7 +211,7 @@ def _stop_at_exit(timeout: float = 2.0) -> None:
         w.wait(max(0.0, deadline - time.monotonic()))
 
 
-atexit.register(_stop_at_exit)
+atexit.register(stop_running_workers)
 
 
 def call_in_worker(func: Callable[..., Any], *args, **kwargs) -> GeneratorWorker:

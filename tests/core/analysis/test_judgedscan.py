@@ -7,7 +7,8 @@ from inspector.core.source.bytesource import MemorySource
 from inspector.core.units import kinds as K
 
 
-def test_background_scan_builds_the_tables_in_steps_and_equals_the_scan(monkeypatch, tmp_path):
+def test_background_scan_builds_the_tables_in_steps_and_equals_the_scan(monkeypatch, tmp_path,
+                                                                        forgotten_tables):
     import numpy as np
 
 
@@ -15,7 +16,7 @@ def test_background_scan_builds_the_tables_in_steps_and_equals_the_scan(monkeypa
     from inspector.core.scan.scanner import BACKGROUND_WINDOW
 
     built = KR.tables()
-    monkeypatch.setattr(KR, "_tables", None)  # as in a process that never scanned
+    KR.use_tables(None)  # as in a process that never scanned (the fixture puts them back)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))  # and had no cached table: steps
     data = ("naïve ☕ \U0001F600 \u0378 \x00 ".encode() + b"\xc0\xaf\xff") * 40_000
     assert len(data) > 3 * BACKGROUND_WINDOW

@@ -138,7 +138,7 @@ def test_decode_pieces_inside_a_chunk(monkeypatch):
     rng = random.Random(9)
     data = random_data(rng, 2000)
     expected = {d: repair_bytes(data, REPLACE, d) for d in K.DIALECTS}
-    monkeypatch.setattr(repair_module, "_DECODE_PIECE", 37)
+    monkeypatch.setattr(repair_module, "DECODE_PIECE", 37)
     for dialect in K.DIALECTS:
         out = run(policy_counts(MemorySource(data), dialect, chunk_size=1000))
         assert out.output_size[REPLACE] == len(expected[dialect])

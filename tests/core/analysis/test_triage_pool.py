@@ -140,7 +140,7 @@ def test_no_process_left_after_a_triage_or_a_halt(tree):
     assert settled(baseline) == set()
 
 
-def _hang(seconds: float) -> None:
+def hang_ignoring_sigterm(seconds: float) -> None:
     """A child's initializer: it never answers and shrugs off SIGTERM, as a child stuck
     in a script's window may (see ``test_an_unguarded_script``)."""
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
@@ -161,13 +161,14 @@ def silent_pools(tree, monkeypatch):
 
     def silent(workers, preload=(), nice=0):
         context = multiprocessing.get_context(PS.isolated_method())
-        return ProcessPoolExecutor(workers, mp_context=context, initializer=_hang,
+        return ProcessPoolExecutor(workers, mp_context=context, initializer=hang_ignoring_sigterm,
                                    initargs=(60,))
 
     monkeypatch.setattr(PS, "isolated_pool", silent)
     monkeypatch.setattr(PS, "JOIN_GRACE", 0.5)
-    monkeypatch.setattr(TR, "_unanswered", False)
-    return baseline
+    TR.forget_unanswered_pools()
+    yield baseline
+    TR.forget_unanswered_pools()
 
 
 @needs_proc
@@ -212,6 +213,6 @@ def test_a_halt_ends_the_wait_for_the_first_answer(tree, silent_pools):
     pool.halt(by_caller=True)  # the window's Cancel
     assert done.wait(10) and time.monotonic() - began < 5
     assert pool.error is None and not pool.reason and not pool.unanswered
-    assert not TR._unanswered
+    assert not TR.an_earlier_pool_did_not_answer()
     assert multiprocessing.active_children() == []
     assert settled(baseline, 1.0) == set()

@@ -63,7 +63,7 @@ def test_usable_only_for_large_utf8_scans_of_files(tmp_path):
         assert not parallelscan.usable(src, 2, big, K.CESU8)
     assert not parallelscan.usable(MemorySource(b"x"), 2, big, K.UTF8)
     # A second thread in the process: forking would be unsafe, another start method it is.
-    if parallelscan._single_threaded():   # native threads too (OpenBLAS's, Qt's)
+    if parallelscan.single_threaded():   # native threads too (OpenBLAS's, Qt's)
         assert parallelscan.start_method() == "fork"
     stop = threading.Event()
     t = threading.Thread(target=stop.wait)
@@ -181,7 +181,7 @@ def test_a_process_with_native_threads_is_not_forked():
     t = threading.Thread(target=stop.wait)
     t.start()
     try:
-        assert not parallelscan._single_threaded()
+        assert not parallelscan.single_threaded()
         assert parallelscan.start_method() != "fork"
     finally:
         stop.set()
@@ -201,12 +201,16 @@ def test_file_shrunk_after_opening_is_a_short_read(tmp_path, small_tasks):
 def test_unreadable_task_is_a_clear_error(tmp_path, small_tasks, monkeypatch):
     from inspector.core.source.bytesource import ByteSourceError
 
-    def failing(self, offset, length):
-        raise OSError(5, "Input/output error")
+    real_pread = os.pread
 
-    monkeypatch.setattr(parallelscan._FileReader, "read_uncached", failing)
-    # The tasks on threads of this process: the failing reader reaches them whatever
-    # start method a process pool would use.
+    def failing_in_tasks(fd, length, offset):
+        if threading.current_thread() is not threading.main_thread():
+            raise OSError(5, "Input/output error")
+        return real_pread(fd, length, offset)
+
+    monkeypatch.setattr(os, "pread", failing_in_tasks)
+    # The tasks on threads of this process: their reads fail (this thread's do not),
+    # whatever start method a process pool would use.
     from concurrent.futures import ThreadPoolExecutor
 
     with FileSource(write(tmp_path, b"a" * 1000)) as src, ThreadPoolExecutor(2) as ex:

@@ -60,7 +60,7 @@ def test_quick_path_taken_only_for_strict_text():
     assert quick_whole(fresh(), "\ufeffé日😀\x01".encode())
     assert not quick_whole(fresh(), b"ab\xffcd")
     r = scan(MemorySource(b"ab\xffcd"), lazy_index=True)
-    assert r._index_maker is None and r.index is not None  # the full scan ran
+    assert r.index_if_made is not None  # the full scan ran: its index is made, not deferred
 
 
 def test_benchmark_files_like_full_scan(tmp_path):

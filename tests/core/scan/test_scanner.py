@@ -367,7 +367,7 @@ def test_utf8_hit_dense_text_is_counted_in_batches(monkeypatch, budget):
     # characters outside the BMP) is counted a few pieces at a time.
     from inspector.core.scan import utf8path
 
-    monkeypatch.setattr(utf8path, "_HIT_BUDGET", budget)
+    monkeypatch.setattr(utf8path, "HIT_BUDGET", budget)
     rng = random.Random(budget)
     parts = ["\ue000\ue001", "\U000e0001", "\x01\x00", "😀", "a\u0378", "\ufeff", "é"]
     text = "".join(rng.choice(parts) for _ in range(3000)).encode()

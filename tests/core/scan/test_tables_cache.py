@@ -7,11 +7,11 @@ from inspector.core.scan import tables as TB
 
 def test_cache_round_trip_equals_the_build(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    built = TB._unassigned(0, 0x110000)
-    assert TB._load_cached() is None
+    built = TB.build_unassigned()
+    assert TB.load_cached_unassigned() is None
     first = TB.cached_unassigned()  # builds and stores
     assert (tmp_path / "utf8-inspector").is_dir()
-    again = TB._load_cached()
+    again = TB.load_cached_unassigned()
     assert np.array_equal(first, built) and np.array_equal(again, built)
     a, b = TB.Tables(built), TB.Tables()
     for name in ("bits", "any8", "any8_escapes", "bits_mutf8", "risk2"):
@@ -24,7 +24,7 @@ def test_a_broken_cache_is_rebuilt(tmp_path, monkeypatch):
     path = tmp_path / "utf8-inspector"
     path.mkdir()
     (path / TB.cache_path().rsplit("/", 1)[1]).write_bytes(b"short")
-    assert np.array_equal(TB.cached_unassigned(), TB._unassigned(0, 0x110000))
+    assert np.array_equal(TB.cached_unassigned(), TB.build_unassigned())
     # an unwritable cache folder: built all the same
     monkeypatch.setenv("XDG_CACHE_HOME", "/proc/nonexistent")
     assert TB.cached_unassigned().sum() > 0

@@ -62,7 +62,7 @@ def reference_tables(unassigned: np.ndarray) -> dict:
 
 @pytest.fixture(scope="module")
 def unassigned():
-    return TB._unassigned(0, 0x110000)
+    return TB.build_unassigned()
 
 
 @pytest.fixture(scope="module")
@@ -84,9 +84,9 @@ def test_the_built_tables_equal_the_reference(unassigned, reference):
     assert np.array_equal(unassigned, before)  # the caller's array is left alone
 
 
-def test_the_mapped_tables_equal_the_reference(tmp_path, monkeypatch, unassigned, reference):
+def test_the_mapped_tables_equal_the_reference(tmp_path, monkeypatch, unassigned, reference,
+                                               forgotten_tables):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    monkeypatch.setattr(TB, "_tables", None)
     assert TB.map_cached_tables() is None
     t = TB.tables()  # builds, stores, maps the file
     assert (tmp_path / "utf8-inspector" / TB.tables_cache_path().rsplit("/", 1)[1]).stat().st_size \
@@ -98,23 +98,22 @@ def test_the_mapped_tables_equal_the_reference(tmp_path, monkeypatch, unassigned
     assert t.bits_mutf8 is t.bits_mutf8  # one copy, made once
 
 
-def test_the_background_steps_map_the_file_too(tmp_path, monkeypatch, reference):
+def test_the_background_steps_map_the_file_too(forgotten_tables, tmp_path, monkeypatch, reference):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    monkeypatch.setattr(TB, "_tables", None)
     monkeypatch.setattr(TB, "UNASSIGNED_SLICE", 1 << 18)
     steps = list(TB.tables_steps())
     assert len(steps) == 5  # the unassigned code points, in slices
     assert_equal_to(TB.tables(), reference)
-    monkeypatch.setattr(TB, "_tables", None)
+    TB.use_tables(None)
     assert list(TB.tables_steps()) == []  # from the files: nothing to build
     assert not TB.tables().bits.flags.writeable
 
 
-def test_tables_of_other_definitions_are_built_anew(tmp_path, monkeypatch, reference):
+def test_tables_of_other_definitions_are_built_anew(tmp_path, monkeypatch, reference,
+                                                    forgotten_tables):
     """A file that an older version wrote (same layout and Unicode version, other
     definitions of the warnings) is not used."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    monkeypatch.setattr(TB, "_tables", None)
     TB.tables()
     path = tmp_path / "utf8-inspector" / TB.tables_cache_path().rsplit("/", 1)[1]
     ours = path.read_bytes()
@@ -122,7 +121,7 @@ def test_tables_of_other_definitions_are_built_anew(tmp_path, monkeypatch, refer
                                      b"%08x" % (TB.TABLES_DEFINITIONS ^ 1))
     path.write_bytes(other + ours[len(other):])
     assert TB.map_cached_tables() is None
-    monkeypatch.setattr(TB, "_tables", None)
+    TB.use_tables(None)
     assert_equal_to(TB.tables(), reference)
     assert path.read_bytes() == ours
 
@@ -150,22 +149,21 @@ def test_the_definitions_fingerprint_follows_the_code_only():
 
 
 @pytest.mark.parametrize("damage", ["short", "header", "empty"])
-def test_a_damaged_tables_file_is_written_anew(tmp_path, monkeypatch, reference, damage):
+def test_a_damaged_tables_file_is_written_anew(tmp_path, monkeypatch, reference, damage,
+                                               forgotten_tables):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    monkeypatch.setattr(TB, "_tables", None)
     TB.tables()
     path = tmp_path / "utf8-inspector" / TB.tables_cache_path().rsplit("/", 1)[1]
     data = path.read_bytes()
     path.write_bytes({"short": data[:-16], "header": b"X" + data[1:], "empty": b""}[damage])
     assert TB.map_cached_tables() is None
-    monkeypatch.setattr(TB, "_tables", None)
+    TB.use_tables(None)
     assert_equal_to(TB.tables(), reference)
     assert path.stat().st_size == TB.TABLES_FILE_SIZE
 
 
-def test_an_unwritable_cache_folder_builds_in_memory(monkeypatch, reference):
+def test_an_unwritable_cache_folder_builds_in_memory(forgotten_tables, monkeypatch, reference):
     monkeypatch.setenv("XDG_CACHE_HOME", "/proc/nonexistent")
-    monkeypatch.setattr(TB, "_tables", None)
     t = TB.tables()
     assert t.bits.flags.writeable  # built, not mapped
     assert_equal_to(t, reference)

@@ -159,10 +159,14 @@ def test_opened_read_only(tmp_path):
     path = tmp_path / "ro.bin"
     path.write_bytes(b"abc")
     src = FileSource(path)
-    import fcntl
-
-    flags = fcntl.fcntl(src._fd, fcntl.F_GETFL)
-    assert flags & os.O_ACCMODE == os.O_RDONLY
+    # Every descriptor of this process that names the file (Linux's /proc says which).
+    fds = [fd for fd in os.listdir("/proc/self/fd")
+           if os.path.realpath(f"/proc/self/fd/{fd}") == str(path.resolve())]
+    assert fds
+    for fd in fds:
+        with open(f"/proc/self/fdinfo/{fd}") as info:
+            flags = next(int(line.split()[1], 8) for line in info if line.startswith("flags:"))
+        assert flags & os.O_ACCMODE == os.O_RDONLY
     src.close()
 
 

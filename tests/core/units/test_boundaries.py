@@ -169,13 +169,13 @@ def test_every_callers_path_agrees_with_the_reference_cut(data, dialect, draw):
 @FEWER
 @given(data_strategy, st.data())
 def test_the_parallel_scans_slice_edges_are_the_first_boundaries(data, draw):
-    from inspector.core.scan.parallel import _edge_boundary
+    from inspector.core.scan.parallel import edge_boundary
 
     assume(data)
     starts = starts_of(cut(data, 0, K.UTF8)) + [len(data)]
     p = draw.draw(st.integers(0, len(data) - 1))
     src = MemorySource(data)
-    assert _edge_boundary(src.read, p, 0, len(data)) == min(s for s in starts if s >= p)
+    assert edge_boundary(src.read, p, 0, len(data)) == min(s for s in starts if s >= p)
 
 
 @FEWER
@@ -208,7 +208,7 @@ def test_the_repairs_decode_pieces_end_on_boundaries(monkeypatch):
     data = b"".join(PIECES) * 7
     whole = repair.runs_in_chunk(memoryview(data), False)
     for piece in (7, 9, 13, 37):
-        monkeypatch.setattr(repair, "_DECODE_PIECE", piece)
+        monkeypatch.setattr(repair, "DECODE_PIECE", piece)
         assert repair.runs_in_chunk(memoryview(data), False) == whole
 
 
@@ -225,7 +225,7 @@ def test_the_encoding_maps_windows_and_cells_start_on_characters(text, draw):
     n = len(data)
     lo = draw.draw(st.integers(1, n - 1))
     hi = draw.draw(st.integers(lo + 1, n))
-    pos, window = mapbuilder._aligned(MemorySource(data), lo, hi, 0, n + 1)
+    pos, window = mapbuilder.aligned_window(MemorySource(data), lo, hi, 0, n + 1)
     if window:
         assert pos in starts and pos + len(window) in starts
     if n > stretches.CELL_MAX:

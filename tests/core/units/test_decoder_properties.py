@@ -226,12 +226,7 @@ def test_the_c_decoder_path_cuts_exactly_like_the_byte_loop(data, dialect, base,
 
     stop = draw.draw(st.integers(0, len(data)))
     fast = decoder.cut(data, base, dialect, final=final, stop=stop)
-    original = decoder._cut_well_formed
-    decoder._cut_well_formed = lambda data, i, *rest: i   # never takes a run
-    try:
-        slow = decoder.cut(data, base, dialect, final=final, stop=stop)
-    finally:
-        decoder._cut_well_formed = original
+    slow = decoder.cut(data, base, dialect, final=final, stop=stop, c_runs=False)
     assert fast == slow
     assert [type(u) for u in fast] == [decoder.Unit] * len(fast)
 

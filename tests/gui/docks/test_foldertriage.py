@@ -256,20 +256,22 @@ def test_another_folder_or_closing_leaves_no_process(window, qtbot, tmp_path):
 
 
 @needs_proc
-def test_a_pool_that_does_not_answer_is_said_in_the_status(window, qtbot, tmp_path, monkeypatch):
+def test_a_pool_that_does_not_answer_is_said_in_the_status(window, qtbot, tmp_path, monkeypatch,
+                                                          request):
     from concurrent.futures import ProcessPoolExecutor
     import multiprocessing
 
     from inspector.core.analysis import triage as TR
     from inspector.core.scan import parallel as PS
-    from tests.core.analysis.test_triage_pool import _hang
+    from tests.core.analysis.test_triage_pool import hang_ignoring_sigterm
 
     baseline = _baseline(window, qtbot, tmp_path)
     monkeypatch.setattr(PS, "isolated_pool", lambda workers, preload=(), nice=0: ProcessPoolExecutor(
         workers, mp_context=multiprocessing.get_context(PS.isolated_method()),
-        initializer=_hang, initargs=(60,)))
+        initializer=hang_ignoring_sigterm, initargs=(60,)))
     monkeypatch.setattr(PS, "JOIN_GRACE", 0.5)
-    monkeypatch.setattr(TR, "_unanswered", False)  # forgotten after the test
+    TR.forget_unanswered_pools()
+    request.addfinalizer(TR.forget_unanswered_pools)  # forgotten after the test
     monkeypatch.setattr(TR, "POOL_ANSWER_SECONDS", 1.0)
     dock = window.triage_dock
     with qtbot.waitSignal(dock.filled, timeout=20000):

@@ -412,9 +412,9 @@ def test_priming_over_a_problem_gives_its_table_back(write_file, qtbot):
     qtbot.addWidget(w)
     try:
         dock = w.inspector_dock
-        assert not dock._primed or not dock.dialect_table.isHidden()
+        assert not dock.primed or not dock.dialect_table.isHidden()
         t = dock.dialect_table
-        qtbot.waitUntil(lambda: dock._primed and not t.isHidden(), timeout=2000)
+        qtbot.waitUntil(lambda: dock.primed and not t.isHidden(), timeout=2000)
         assert not t.isHidden()
         assert [t.item(r, 1).text() for r in range(t.rowCount())] == ["EF BB BF"] * len(K.DIALECTS)
         assert "byte order mark" in dock.explanation.text().lower()

@@ -17,7 +17,7 @@ def _draw(style, option, bar, direct: bool) -> QImage:
     image.fill(Qt.GlobalColor.transparent)
     p = QPainter(image)
     if direct:
-        style._draw_bar(QStyle.ComplexControl.CC_ScrollBar, option, p, bar)
+        style.draw_bar(QStyle.ComplexControl.CC_ScrollBar, option, p, bar)
     else:
         style.drawComplexControl(QStyle.ComplexControl.CC_ScrollBar, option, p, bar)
     p.end()
@@ -45,9 +45,9 @@ def test_a_kept_picture_looks_like_drawing_the_bar(qtbot, orientation, look):
     elif look == "disabled":
         option.state &= ~State.State_Enabled
     first = _draw(style, option, bar, direct=False)
-    assert len(style._pictures) == 1
+    assert style.kept_pictures == 1
     assert _draw(style, option, bar, direct=False) == first   # from the kept picture
-    assert len(style._pictures) == 1
+    assert style.kept_pictures == 1
     assert first == _draw(style, option, bar, direct=True)
 
 
@@ -64,4 +64,4 @@ def test_each_look_is_its_own_picture(qtbot):
         option = QStyleOptionSlider()
         bar.initStyleOption(option)
         looks.add(_draw(style, option, bar, direct=False).bits().tobytes())
-    assert len(style._pictures) == 3 and len(looks) == 3
+    assert style.kept_pictures == 3 and len(looks) == 3

@@ -382,7 +382,7 @@ def test_kept_pages_match_fresh_ones_across_dialects_and_origins(opened, qtbot):
         assert shown() == cached
 
 
-def test_glyph_coverage_is_one_helper_for_both_panes(opened):
+def test_glyph_coverage_is_one_helper_for_both_panes(opened, monkeypatch):
     """Both panes ask one GlyphCoverage (one decision per code point): the font's own
     map first, then the installed fonts' character sets or Qt's fallback fonts
     (remembered)."""
@@ -391,11 +391,19 @@ def test_glyph_coverage_is_one_helper_for_both_panes(opened):
     w = opened(b"abc")
     assert isinstance(w.hex_view.sprites.coverage, GlyphCoverage)
     assert w.text_view.text_layout.metrics.coverage is w.hex_view.sprites.coverage
+    from inspector.gui.look import fontcoverage
+
+    asked = []
+    real_table = fontcoverage.table
+    monkeypatch.setattr(fontcoverage, "table", lambda: asked.append(1) or real_table())
     cov = GlyphCoverage(w.hex_view.sprites.font)
     assert cov.can_draw("A") and cov.can_draw("é")
+    assert asked == []                          # the font's own map answered
     assert not cov.can_draw("\U0010FFFD")      # private use, plane 16: no font has it
     assert not cov.can_draw("\u0378")          # unassigned
-    assert cov._known == {"A": True, "é": True, "\U0010FFFD": False, "\u0378": False}
+    looked = len(asked)
+    assert [cov.can_draw(c) for c in ("A", "é", "\U0010FFFD", "\u0378")] == [True, True, False, False]
+    assert len(asked) == looked                 # remembered: not looked up again
     # Answers do not depend on what was asked before: the raw fonts of shaped glyph
     # runs were once kept and asked first, and they are not valid to keep (asking one
     # its name crashed; asking its map answered "yes" for an unassigned code point).

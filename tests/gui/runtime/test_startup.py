@@ -45,7 +45,7 @@ def test_a_missing_xcb_library_names_its_packages():
 
 def test_what_only_the_plugin_knows_it_lacks_is_said_too():
     said = startup.platform_problem(X11, loader(plugin_needs="libxcb-foo.so.7"), platform="linux")
-    if startup._plugin_file("xcb") is None:
+    if startup.platform_plugin_file("xcb") is None:
         pytest.skip("this Qt has no xcb plugin")
     assert "missing libxcb-foo.so.7" in said and startup.DEBIAN_PACKAGES in said
 
@@ -115,12 +115,12 @@ def test_the_fatal_message_in_our_words():
     qt = ("This application failed to start because no Qt platform plugin could be "
           "initialized. Reinstalling the application may fix this problem.\n\n"
           "Available platform plugins are: minimal, offscreen, xcb.\n")
-    said = startup._fatal_message(qt, ['qt.qpa.plugin: Could not find the Qt platform plugin "x"'],
-                                  {"QT_QPA_PLATFORM": "x"})
+    said = startup.fatal_message(qt, ['qt.qpa.plugin: Could not find the Qt platform plugin "x"'],
+                                 {"QT_QPA_PLATFORM": "x"})
     assert said.startswith("utf8-inspector: Qt could not start its platform plugin (x):")
     assert "Reinstalling" not in said and "may name one of: minimal, offscreen, xcb" in said
     assert "apt install" not in said
-    said = startup._fatal_message(qt, [], {})
+    said = startup.fatal_message(qt, [], {})
     assert ("apt install" in said) == sys.platform.startswith("linux")
 
 

@@ -198,7 +198,7 @@ def _assemble(pieces: list[_Piece], start: int, end: int) -> list[Region]:
 
 # ------------------------------------------------------------------------- windows
 
-def _aligned(source, lo: int, hi: int, start: int, end: int) -> tuple[int, bytes]:
+def aligned_window(source, lo: int, hi: int, start: int, end: int) -> tuple[int, bytes]:
     """Read [lo, hi) moved to line starts (or at least character starts) unless at the
     stream's edges. Read past the source's block cache: a map reads each window once,
     and through the cache the verdict's samples left 4 MiB in it for the window's
@@ -226,7 +226,7 @@ def _aligned(source, lo: int, hi: int, start: int, end: int) -> tuple[int, bytes
 
 
 def _read_window(source, lo, hi, start, end) -> Window | None:
-    pos, data = _aligned(source, lo, hi, start, end)
+    pos, data = aligned_window(source, lo, hi, start, end)
     if not data:
         return None
     return Window(data, pos, pos == start, pos + len(data) == end)
