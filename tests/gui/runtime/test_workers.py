@@ -110,11 +110,19 @@ def test_a_worker_that_ends_gives_memory_back(qtbot, monkeypatch, how):
 
 
 def test_a_worker_can_keep_its_memory(qtbot, monkeypatch):
-    calls = []
-    monkeypatch.setattr(workers, "malloc_trim", lambda pad: calls.append(pad) or 1)
-    w = workers.GeneratorWorker(lambda: iter([1, 2]), release_memory=False)
+    # Other workers of earlier tests may still end and trim meanwhile: only this
+    # worker's own thread must not.
+    trimmed_on, ran_on = [], []
+    monkeypatch.setattr(workers, "malloc_trim",
+                        lambda pad: trimmed_on.append(threading.get_ident()) or 1)
+
+    def steps():
+        ran_on.append(threading.get_ident())
+        yield from (1, 2)
+
+    w = workers.GeneratorWorker(steps, release_memory=False)
     _run(w, qtbot)
-    assert calls == []
+    assert ran_on and ran_on[0] not in trimmed_on
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's malloc_trim")
