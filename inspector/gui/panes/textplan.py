@@ -1,138 +1,222 @@
 """What to draw for one laid-out line of the text pane, worked out once per line.
 
-A :class:`LinePlan` is built from a paragraph's per-unit arrays: the line's characters
-gathered into a few strings by colour, its boxes (runs of one box side by side) and its
-problems. Colours are keys, resolved against the palette when painting.
+A :class:`LinePlan` is built from its paragraph's arrays (the page cut's units and the
+layout's looks), with no Python step per unit: the line's text is one string shaped by
+one ``QTextLayout`` (font fallback, clusters, right-to-left runs all in C++), coloured by
+format ranges. Boxes, problems, tabs and hidden characters are spaces of their width in
+that string; the painter draws them over it by runs (see textpainter). Where the string
+holds characters whose drawn advance is not the width the wrap measured (right-to-left
+runs, combining marks, emoji), the units' places are read back from the shaped line and
+given to the paragraph, so that the cursor, the selection and hit tests agree with the
+pixels.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
+import numpy as np
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtGui import QTextCharFormat, QTextLayout, QTextLine, QTextOption
 
-from inspector.core.units.unicode_db import combining_of_char
+from inspector.core.scan.kernels.codes import C_VALID, KIND_CODES
 from inspector.gui.look import style
 from inspector.gui.panes import textlayout as TL
 from inspector.gui.panes.textmetrics import QtMetrics
 
+_BIG = 1e7
 
-@lru_cache(maxsize=4096)
-def _runs_safely(ch: str) -> bool:
-    """Characters that may be drawn as part of one string at the layout's positions:
-    left-to-right scripts drawn one glyph per character (Latin, Greek, Cyrillic, and
-    the CJK ideographs, kana and Hangul syllables), no combining marks, no
-    right-to-left reordering, no shaping between neighbours."""
-    cp = ord(ch)
-    if cp < 0x0590:
-        return not (0x0300 <= cp < 0x0370) and not combining_of_char(ch)
-    return (0x3040 <= cp < 0x3100 or 0x3400 <= cp < 0x4DC0 or 0x4E00 <= cp < 0xA000
-            or 0xAC00 <= cp < 0xD7A4)
+# Colour keys of a line's text, by code: the plan keeps codes, the painter's look has a
+# colour per code (resolved at paint time, so a theme change needs no new plans).
+TEXT_KEYS = ("text", style.MULTI2, style.MULTI3, style.MULTI4, style.MULTI_LONG, "warning",
+             "muted")
+_WARNING, _MUTED = 5, 6
+# Problem colours: a kind's code, and LOST for lost bytes (before the resync point).
+LOST = len(KIND_CODES)
+PROBLEM_KEYS = tuple(KIND_CODES) + ("lost",)
+_MARKS = np.array([style.K.KINDS[k].mark if k in style.K.KINDS else "" for k in KIND_CODES],
+                  dtype=object)
+
+_MODE_TEXT = {TL.TEXT}
+_MUTED_MODES = {TL.PICTURE, TL.LINE_END, TL.BLANK}
 
 
-# The colour key of a valid character drawn as text, by its length in bytes (as
-# style.role_for gives, but plain ASCII is the text colour); longer ones are MULTI_LONG.
-_TEXT_KEY_BY_LENGTH = {1: "text", 2: style.MULTI2, 3: style.MULTI3, 4: style.MULTI4}
+def _option(tab: float) -> QTextOption:
+    option = QTextOption()
+    option.setTextDirection(Qt.LayoutDirection.LeftToRight)
+    option.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignAbsolute)
+    option.setWrapMode(QTextOption.WrapMode.NoWrap)
+    if tab > 0:
+        option.setTabStopDistance(tab)
+    return option
 
 
 class LinePlan:
-    """One line's drawing, by colour key (resolved against the palette at paint time,
-    so a theme change needs no new plans). Built straight from the paragraph's per-unit
-    arrays: no Cell objects are made for painting."""
+    """One line's drawing: ``layout`` (its text, shaped and coloured), the units'
+    ``offsets``, ``ends``, ``xs`` and ``rights`` (lists, for the cursor, selection and
+    matches), and arrays of its problems, warning fills and boxes."""
 
-    __slots__ = ("offsets", "ends", "xs", "rights", "fills", "texts", "boxes", "errors")
+    __slots__ = ("offsets", "ends", "xs", "rights", "layout", "ascent",
+                 "p_x", "p_w", "p_n", "p_key", "p_off", "w_x", "w_w", "w_off",
+                 "boxes", "box_off")
 
-    def __init__(self, par: TL.Paragraph, first: int, last: int, metrics: QtMetrics,
-                 lost_end, origin):
-        units = par.units[first:last]
-        xs = par.xs[first:last]
-        widths = par.widths[first:last]
-        cell_texts = par.texts[first:last]
-        modes = par.modes[first:last]
-        self.offsets = offsets = [u.offset for u in units]
-        self.ends = [u.offset + u.length for u in units]
-        self.xs = xs
-        self.rights = [x + w for x, w in zip(xs, widths)]
-        self.fills: list[tuple] = []    # (x, width, "error" | "lost" | "warning", offset)
-        self.texts: list[tuple] = []    # (x, text, colour key)
-        self.boxes: list[list] = []     # [label, width, warned, x, [offsets]]
-        # Problems: (x, width, U+FFFD text, mark, colour key, fill, offset), each drawn as
-        # one picture (fill, glyphs, mark): a page of random bytes is mostly these.
-        self.errors: list[tuple] = []
-        n = len(units)
-        if (n > 1 and modes.count(TL.BOX) == n and cell_texts.count(cell_texts[0]) == n
-                and widths.count(widths[0]) == n):
-            # A line of one box repeated (a page of NULs): the wrap placed them side
-            # by side, so they are one run, as the loop below would find unit by unit.
-            warned = [bool(u.warnings) for u in units]
-            if warned.count(warned[0]) == n:
-                self.boxes.append([cell_texts[0], widths[0], warned[0], xs[0], list(offsets)])
-                return
-        texts = self.texts
-        fills = self.fills
-        # Characters that run safely are gathered by colour into one string per colour:
-        # what lies between two of them (other colours, drawn by their own strings) is
-        # padded with spaces when it is a whole number of spaces wide, so a line of
-        # mixed scripts is a few drawText calls, not one per change of colour.
-        space = metrics.text_width(" ")
-        pieces: dict = {}   # colour key -> [x, [parts], right end]
-        TEXT, REPLACEMENT, BOX = TL.TEXT, TL.REPLACEMENT, TL.BOX
-        key_by_length = _TEXT_KEY_BY_LENGTH
-        runs_safely = _runs_safely
-        # The piece last added to, and its key: most characters continue it, and are
-        # added without a dict look-up or a gap test.
-        last_key = None
-        last_piece: list = [0.0, [], -1.0]
-        for u, x, width, text, mode in zip(units, xs, widths, cell_texts, modes):
-            if mode == TEXT:
-                if u.warnings:
-                    key = "warning"
-                    fills.append((x, width, "warning", u.offset))
-                else:
-                    key = key_by_length.get(u.length, style.MULTI_LONG)
-                if len(text) == 1 and runs_safely(text):
-                    if key == last_key and x == last_piece[2]:
-                        last_piece[1].append(text)
-                        last_piece[2] = x + width
-                        continue
-                    piece = pieces.get(key)
-                    if piece is not None:
-                        if x == piece[2]:  # the next character of the run
-                            piece[1].append(text)
-                            piece[2] = x + width
-                            last_key, last_piece = key, piece
-                            continue
-                        gap = x - piece[2]
-                        n = round(gap / space) if space > 0 else -1
-                        if n >= 0 and abs(gap - n * space) < 0.01:
-                            piece[1].append(" " * n + text if n else text)
-                            piece[2] = x + width
-                            last_key, last_piece = key, piece
-                            continue
-                        texts.append((piece[0], "".join(piece[1]), key))
-                    last_key = key
-                    last_piece = pieces[key] = [x, [text], x + width]
-                    continue
-                texts.append((x, text, key))
-                continue
-            if mode == REPLACEMENT:
-                lost = lost_end is not None and origin is not None and origin <= u.offset < lost_end
-                key = "lost" if lost else u.kind
-                self.errors.append((x, width, text, style.mark_for(u), key,
-                                    "lost" if lost else "error", u.offset))
-            elif mode == BOX:
-                warned = bool(u.warnings)
-                last = self.boxes[-1] if self.boxes else None
-                if (last is not None and last[0] == text and last[1] == width
-                        and last[2] == warned
-                        and abs(last[3] + len(last[4]) * width - x) < 0.01):
-                    last[4].append(u.offset)
-                else:
-                    self.boxes.append([text, width, warned, x, [u.offset]])
-            else:  # PICTURE, LINE_END, BLANK
-                if text:
-                    texts.append((x, text, "warning" if u.warnings else "muted"))
-                if u.warnings:
-                    fills.append((x, width, "warning", u.offset))
-        for key, (x, parts, _) in pieces.items():
-            texts.append((x, "".join(parts), key))
-        # One pen change per colour when painting.
-        texts.sort(key=lambda t: t[2])
+    def __init__(self, layout: TL.TextLayout, par: TL.Paragraph, first: int, last: int,
+                 metrics: QtMetrics, lost_end, origin, formats: list):
+        rows = par.rows[first:last]
+        _, r_u16, r_safe, r_mode, r_ltext, _ = layout.row_arrays()
+        offs = par.offs[first:last]
+        lens = par.lens[first:last]
+        kinds = par.kinds[first:last]
+        warned = np.fromiter((bool(w) for w in par.warns[first:last].tolist()), dtype=bool,
+                             count=last - first)
+        xs = np.array(par.xs[first:last], dtype=np.float64)
+        widths = np.array(par.widths[first:last], dtype=np.float64)
+        modes = r_mode[rows]
+        n = last - first
+
+        # The line's one string, and where each unit starts in it (UTF-16 positions).
+        text = "".join(r_ltext[rows].tolist())
+        u16 = r_u16[rows]
+        starts = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(u16, out=starts[1:])
+        tl = QTextLayout(text, metrics.font)
+        tl.setTextOption(_option(metrics.text_width(" ") * layout.tab_columns))
+        tl.setCacheEnabled(True)
+
+        # Colours of the text: a code per unit, runs of one code become format ranges.
+        is_text = modes == TL.TEXT
+        valid = kinds == C_VALID
+        code = np.where(lens >= 5, 4, np.clip(lens, 1, 5) - 1)
+        code = np.where(is_text & valid, code, _MUTED)
+        code[warned] = _WARNING
+        drawn = u16 > 0
+        drawn &= is_text | np.isin(modes, (TL.PICTURE, TL.LINE_END))
+        ranges = []
+        if drawn.any():
+            where = np.flatnonzero(drawn)
+            c = code[where]
+            cut = np.flatnonzero(c[1:] != c[:-1]) + 1
+            heads = np.concatenate(([0], cut))
+            tails = np.concatenate((cut, [len(where)]))
+            for h, t in zip(heads.tolist(), tails.tolist()):
+                fr = QTextLayout.FormatRange()
+                a = int(starts[where[h]])
+                fr.start = a
+                fr.length = int(starts[where[t - 1] + 1]) - a
+                fr.format = formats[int(c[h])]
+                ranges.append(fr)
+        # Text before the first range (placeholders) keeps the plain format.
+        tl.setFormats(ranges)
+        tl.beginLayout()
+        line = tl.createLine()
+        line.setLineWidth(_BIG)
+        tl.endLayout()
+        self.layout = tl
+        self.ascent = line.ascent()
+
+        # Units whose drawn place is not what the wrap measured: from the first such
+        # unit to the last one, places are read from the shaped line; later units move
+        # by what that span grew or shrank.
+        unsafe = ~r_safe[rows]
+        if unsafe.any():
+            where = np.flatnonzero(unsafe)
+            a, b = int(where[0]), int(where[-1]) + 1
+            spaced = ~(is_text | np.isin(modes, (TL.PICTURE, TL.LINE_END)))
+            lefts, rights = _measure(tl, line, starts, a, b, widths, spaced)
+            grown = max(rights + [float(line.cursorToX(int(starts[b]))[0])]) - \
+                (xs[b - 1] + widths[b - 1])
+            new_x = xs.copy()
+            new_w = widths.copy()
+            new_x[a:b] = lefts
+            new_w[a:b] = np.array(rights) - np.array(lefts)
+            new_x[b:] += grown
+            xs, widths = new_x, new_w
+            par.set_positions(first, xs.tolist(), widths.tolist())
+        self.offsets = offs.tolist()
+        self.ends = (offs + lens).tolist()
+        self.xs = xs.tolist()
+        self.rights = (xs + widths).tolist()
+
+        # Problems: their U+FFFD count, colour (lost bytes apart) and place.
+        prob = modes == TL.REPLACEMENT
+        pi = np.flatnonzero(prob)
+        self.p_x = xs[pi]
+        self.p_w = widths[pi]
+        self.p_n = np.maximum(par.reps[first:last][pi], 1)
+        key = kinds[pi].astype(np.int64)
+        if lost_end is not None and origin is not None:
+            key = np.where((offs[pi] >= origin) & (offs[pi] < lost_end), LOST, key)
+        self.p_key = key
+        self.p_off = offs[pi]
+        # Warning fills (text and marks drawn with a warning).
+        wi = np.flatnonzero(warned & (modes != TL.REPLACEMENT) & (modes != TL.BOX))
+        self.w_x, self.w_w, self.w_off = xs[wi], widths[wi], offs[wi]
+        # Boxes: runs of one label side by side, each [label, width, warned, x, offsets].
+        self.boxes: list[list] = []
+        bi = np.flatnonzero(modes == TL.BOX)
+        self.box_off = offs[bi]
+        if len(bi):
+            labels = np.array(par.texts[first:last], dtype=object)[bi]
+            bw, bx, bwarn = widths[bi], xs[bi], warned[bi]
+            same = ((labels[1:] == labels[:-1]) & (bw[1:] == bw[:-1]) & (bwarn[1:] == bwarn[:-1])
+                    & (bi[1:] == bi[:-1] + 1))
+            cut = np.flatnonzero(~same) + 1
+            heads = np.concatenate(([0], cut)).tolist()
+            tails = np.concatenate((cut, [len(bi)])).tolist()
+            offs_b = self.box_off.tolist()
+            for h, t in zip(heads, tails):
+                self.boxes.append([labels[h], float(bw[h]), bool(bwarn[h]), float(bx[h]),
+                                   offs_b[h:t]])
+
+    def mark_of(self, key: int) -> str:
+        return "" if key == LOST else _MARKS[key]
+
+
+def _measure(tl: QTextLayout, line: QTextLine, starts: np.ndarray, a: int, b: int,
+             widths: np.ndarray, spaced: np.ndarray) -> tuple[list, list]:
+    """The left and right edges of units ``a..b-1`` on the shaped line (both edges of
+    each unit's first character, and for spaces standing for a box or a problem the far
+    edge of the last; Qt places the first character of a right-to-left run
+    at the run's edge, so a unit found without width where it has one is measured from
+    its glyphs)."""
+    lead, trail = QTextLine.Edge.Leading, QTextLine.Edge.Trailing
+    to_x = line.cursorToX
+    lefts, rights = [], []
+    for k in range(a, b):
+        s = int(starts[k])
+        e = int(starts[k + 1])
+        if e == s:   # nothing in the string (a zero-width blank)
+            x = to_x(s, lead)[0]
+            lefts.append(x)
+            rights.append(x)
+            continue
+        x0 = to_x(s, lead)[0]
+        x1 = to_x(s, trail)[0]
+        if e - s > 1 and spaced[k]:   # a box's or a problem's spaces
+            last = to_x(e - 1, trail)[0]
+            x0, x1 = min(x0, x1, last), max(x0, x1, last)
+        if x0 == x1 and widths[k] > 0:
+            runs = tl.glyphRuns(s, e - s)
+            edges = []
+            for run in runs:
+                pos = run.positions()
+                adv = run.rawFont().advancesForGlyphIndexes(run.glyphIndexes())
+                edges += [p.x() for p in pos] + [p.x() + v.x() for p, v in zip(pos, adv)]
+            if edges:
+                x0, x1 = min(edges), max(edges)
+        lefts.append(min(x0, x1))
+        rights.append(max(x0, x1))
+    return lefts, rights
+
+
+def text_formats(colors: dict) -> list:
+    """A QTextCharFormat per text colour code (see TEXT_KEYS)."""
+    out = []
+    for key in TEXT_KEYS:
+        f = QTextCharFormat()
+        f.setForeground(colors[key])
+        out.append(f)
+    return out
+
+
+def baseline_point(plan: LinePlan, x: float, y: float, ascent: float) -> QPointF:
+    """Where to draw ``plan``'s layout for its baseline to be at ``y + ascent``."""
+    return QPointF(x, y + ascent - plan.ascent)
