@@ -240,7 +240,7 @@ class Paragraph:
     unit tuples are made only when something asks for them (hit tests, tooltips)."""
 
     __slots__ = ("start", "end", "offs", "lens", "kinds", "vals", "reps", "at_end", "warns",
-                 "_units", "xs", "widths", "texts", "modes", "rows", "spans", "_cells",
+                 "warned", "_units", "xs", "widths", "texts", "modes", "rows", "spans", "_cells",
                  "extra", "repeated")
 
     def __init__(self, start: int, end: int, cut: pagecut.PageCut, i: int = 0,
@@ -255,6 +255,7 @@ class Paragraph:
         self.reps = cut.replacements[i:j]
         self.at_end = cut.at_end[i:j]
         self.warns = cut.warnings[i:j]
+        self.warned = np.zeros(j - i, dtype=bool)   # whether each unit has warnings
         self._units: list | None = None
         # Per unit: x on its line, width, what to draw and how; ``rows`` indexes the
         # layout's table of looks (TextLayout.rows), one per distinct code point.
@@ -315,6 +316,64 @@ class Paragraph:
         return cells
 
 
+MODES = (TEXT, PICTURE, BOX, REPLACEMENT, BLANK, LINE_END)
+MODE_CODE = {m: i for i, m in enumerate(MODES)}
+M_TEXT, M_PICTURE, M_BOX, M_REPLACEMENT, M_BLANK, M_LINE_END = range(len(MODES))
+_MODE_NAMES = np.array(MODES, dtype=object)
+
+
+class Looks:
+    """The looks of units, one per display key (a code point, a problem's number of
+    replacements, CR LF): what a unit shows, how, its width, what it puts into its
+    line's shaped string (and that string's length in UTF-16 code units), and whether
+    its drawn advance is its width. Kept as arrays, so a paragraph's units find theirs
+    by one search (``rows_of``) and a painter picks fields by fancy indexing."""
+
+    def __init__(self):
+        self.count = 0
+        self.width = np.zeros(256, dtype=np.float64)
+        self.u16 = np.zeros(256, dtype=np.int64)
+        self.safe = np.zeros(256, dtype=bool)
+        self.mode = np.zeros(256, dtype=np.int8)
+        self.text = np.empty(256, dtype=object)
+        self.ltext = np.empty(256, dtype=object)
+        self._keys = np.zeros(0, dtype=np.int64)    # display keys, sorted
+        self._rows = np.zeros(0, dtype=np.int64)    # their rows
+
+    def add(self, text: str, mode: str, width: float, ltext: str, safe: bool) -> int:
+        r = self.count
+        if r == len(self.width):
+            for name in ("width", "u16", "safe", "mode", "text", "ltext"):
+                old = getattr(self, name)
+                new = np.zeros(2 * len(old), dtype=old.dtype) if old.dtype != object else \
+                    np.empty(2 * len(old), dtype=object)
+                new[:len(old)] = old
+                setattr(self, name, new)
+        self.width[r] = width
+        self.u16[r] = len(ltext.encode("utf-16-le")) // 2
+        self.safe[r] = safe
+        self.mode[r] = MODE_CODE[mode]
+        self.text[r] = text
+        self.ltext[r] = ltext
+        self.count += 1
+        return r
+
+    def rows_of(self, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(rows, missing): each key's row, and where a key has none yet."""
+        at = np.searchsorted(self._keys, keys)
+        at = np.minimum(at, max(len(self._keys) - 1, 0))
+        if not len(self._keys):
+            return np.zeros(len(keys), dtype=np.int64), np.ones(len(keys), dtype=bool)
+        missing = self._keys[at] != keys
+        return self._rows[at], missing
+
+    def know(self, keys: list, rows: list) -> None:
+        keys = np.concatenate((self._keys, np.array(keys, dtype=np.int64)))
+        rows = np.concatenate((self._rows, np.array(rows, dtype=np.int64)))
+        order = np.argsort(keys, kind="stable")
+        self._keys, self._rows = keys[order], rows[order]
+
+
 class TextLayout:
     """Paragraphs, visual lines and positions for one document at one width.
 
@@ -347,11 +406,8 @@ class TextLayout:
         self._paragraphs: OrderedDict[int, Paragraph] = OrderedDict()
         self._cached_units = 0
         self._lf_windows: OrderedDict[int, bool] = OrderedDict()
-        self._display: dict = {}   # display key -> index into rows
-        # The looks of units, one per display key: (text, mode, width, layout text, its
-        # length in UTF-16 code units, whether the metrics' width is the drawn one).
-        self.rows: list[tuple] = []
-        self._row_arrays = None
+        self._display: dict = {}   # display key -> index into looks
+        self.looks = Looks()
         self._state = None
         # Bumped whenever laid-out paragraphs are dropped: a (generation, paragraph
         # start, line index) names one line's content for as long as it stays the same,
@@ -385,8 +441,7 @@ class TextLayout:
         self.forget_paragraphs()
         self._lf_windows.clear()
         self._display.clear()
-        self.rows.clear()
-        self._row_arrays = None
+        self.looks = Looks()
         self._state = None
         self._check_state()
 
@@ -507,12 +562,14 @@ class TextLayout:
                and ends[-1] not in self._paragraphs):
             ends.append(self.paragraph_end(ends[-1]))
         cut = self._cut(start, ends[-1])
+        warned = np.fromiter(map(bool, cut.warnings.tolist()), dtype=bool, count=len(cut))
         stops = np.searchsorted(cut.offset, ends, side="left").tolist()
         first = None
         i = 0
         s = start
         for e, j in zip(ends, stops):
             par = Paragraph(s, e, cut, i, j)
+            par.warned = warned[i:j]
             self._wrap(par)
             self._store(par)
             if first is None:
@@ -583,7 +640,10 @@ class TextLayout:
         return text, TEXT, m.text_width(text)
 
     def _row(self, key, par: Paragraph, i: int) -> int:
-        """The index in ``rows`` of the look of display ``key`` (made from unit ``i``)."""
+        """The row in ``looks`` of display ``key`` (an int: a code point, -1 for none,
+        -2 for the CR of a CR LF, -1000 - n for a problem of n replacements), made from
+        unit ``i`` of ``par`` when new."""
+        key = ("CRLF",) if key == -2 else ("E", -1000 - key) if key <= -1000 else key
         r = self._display.get(key)
         if r is None:
             u = par.units[i] if par._units is not None else pagecut.PageCut(
@@ -591,10 +651,7 @@ class TextLayout:
                 par.reps[i:i + 1], par.at_end[i:i + 1], par.warns[i:i + 1]).units()[0]
             text, mode, width = self._compute_display(u, key)
             ltext, safe = self._layout_text(text, mode, width)
-            r = self._display[key] = len(self.rows)
-            self.rows.append((text, mode, width, ltext, len(ltext.encode("utf-16-le")) // 2,
-                              safe))
-            self._row_arrays = None
+            r = self._display[key] = self.looks.add(text, mode, width, ltext, safe)
         return r
 
     def _layout_text(self, text: str, mode: str, width: float) -> tuple[str, bool]:
@@ -608,18 +665,6 @@ class TextLayout:
             return "\t", True
         n = round(width / space) if space > 0 else 0
         return " " * n, abs(n * space - width) < 0.01
-
-    def row_arrays(self):
-        """(widths, UTF-16 lengths, safe, modes) of ``rows`` as arrays, for the painter."""
-        if self._row_arrays is None or len(self._row_arrays[0]) != len(self.rows):
-            rows = self.rows
-            self._row_arrays = (np.array([r[2] for r in rows], dtype=np.float64),
-                                np.array([r[4] for r in rows], dtype=np.int64),
-                                np.array([r[5] for r in rows], dtype=bool),
-                                np.array([r[1] for r in rows], dtype=object),
-                                np.array([r[3] for r in rows], dtype=object),
-                                np.array([r[0] for r in rows], dtype=object))
-        return self._row_arrays
 
     def _tab_width(self, x: float) -> float:
         stop = self.metrics.text_width(" ") * self.tab_columns
@@ -645,23 +690,25 @@ class TextLayout:
         crlf = np.zeros(n, dtype=bool)
         crlf[:-1] = valid[:-1] & (vals[:-1] == CR) & valid[1:] & (vals[1:] == LF)
         keys[crlf] = -2
-        distinct, firsts, inverse = np.unique(keys, return_index=True, return_inverse=True)
-        row_of = np.fromiter(
-            (self._row(k if k > -2 else (("CRLF",) if k == -2 else ("E", -1000 - k)), par, i)
-             for k, i in zip(distinct.tolist(), firsts.tolist())),
-            dtype=np.int64, count=len(distinct))
-        rows = row_of[inverse.reshape(-1)]
-        r_width, _, _, r_mode, _, r_text = self.row_arrays()
-        widths = r_width[rows].copy()
-        modes = r_mode[rows]
-        texts = r_text[rows]
+        looks = self.looks
+        rows, missing = looks.rows_of(keys)
+        if missing.any():
+            where = np.flatnonzero(missing)
+            distinct, first = np.unique(keys[where], return_index=True)
+            distinct = distinct.tolist()
+            looks.know(distinct, [self._row(k, par, i) for k, i in
+                                  zip(distinct, where[first].tolist())])
+            rows, _ = looks.rows_of(keys)
+        widths = looks.width[rows]
+        mcodes = looks.mode[rows]
+        texts = looks.text[rows]
         tabs = widths < 0
         spaces_at = np.flatnonzero(valid & ((vals == SPACE) | (vals == TAB)))
         offs = par.offs
         ends = offs + par.lens
         # The line feed ending a paragraph (and the CR of a CR LF) never wraps away.
         terminator = n
-        if modes[n - 1] == LINE_END:
+        if mcodes[n - 1] == M_LINE_END:
             terminator = n - 2 if n >= 2 and crlf[n - 2] else n - 1
         limit = self.wrap_width if self.wrap_width and self.wrap_width > 0 else None
         word_wrap = self.word_wrap
@@ -726,7 +773,7 @@ class TextLayout:
             pos = t + 1
         spans.append((ls, n, int(offs[ls]), int(ends[-1]), float(x)))
         par.xs, par.widths = xs.tolist(), widths.tolist()
-        par.texts, par.modes = texts.tolist(), modes.tolist()
+        par.texts, par.modes = texts.tolist(), _MODE_NAMES[mcodes].tolist()
         par.rows = rows
         par.spans = spans
 
@@ -749,7 +796,8 @@ class TextLayout:
             return False
         key = value
         r = self._row(key, par, 0)
-        text, mode, w = self.rows[r][:3]
+        looks = self.looks
+        text, mode, w = looks.text[r], MODES[looks.mode[r]], float(looks.width[r])
         if w < 0 or mode == LINE_END:
             return False
         limit = self.wrap_width if self.wrap_width and self.wrap_width > 0 else None

@@ -178,11 +178,10 @@ class TextPainter:
         """The page's lines, matches and origin and sync markers (not the cursor): the
         selection bands and fills first, each line's shaped text, then the problems'
         glyphs and marks by colour for the whole page, the boxes, the overlays."""
-        view = self.view
         pal = look.palette
         lh = self._line_height
         ascent = self._ascent
-        plans = [self._plan(line, lost_end, origin, look) for line in lines]
+        plans = self._plans(lines, lost_end, origin, look)
         selecting = sel_end > sel_start
         fills: dict = {}      # (fill colour key, dim) -> [QRectF]
         problems: dict = {}   # (problem key, dim) -> ([x arrays], [y arrays], [counts])
@@ -369,20 +368,31 @@ class TextPainter:
                           self._look_for(style.Palette.current()))
 
     def _plan(self, line: TL.Line, lost_end, origin, look: _Look) -> LinePlan:
-        """What to draw for one line, worked out once per laid-out line and look (the
-        paragraph keeps it) so a repaint is a few calls per line."""
-        par = line.paragraph
+        return self._plans([line], lost_end, origin, look)[0]
+
+    def _plans(self, lines: list, lost_end, origin, look: _Look) -> list[LinePlan]:
+        """What to draw for each line, worked out once per laid-out line and look (the
+        paragraph keeps it), the missing ones together (see textplan.make_plans)."""
         key = ("plans", look.key, lost_end, origin)
-        plans = par.extra.get(key)
-        if plans is None:
-            par.extra.clear()
-            plans = par.extra[key] = {}
-        plan = plans.get(line.index)
-        if plan is None:
-            plan = plans[line.index] = LinePlan(self.view.text_layout, par, line.first,
-                                                line.last, self._metrics, lost_end, origin,
-                                                look.formats)
-        return plan
+        out: list = []
+        missing = []
+        for line in lines:
+            extra = line.paragraph.extra
+            plans = extra.get(key)
+            if plans is None:
+                extra.clear()
+                plans = extra[key] = {}
+            plan = plans.get(line.index)
+            if plan is None:
+                missing.append(len(out))
+            out.append(plan)
+        if missing:
+            made = TP.make_plans(self.view.text_layout, [lines[i] for i in missing],
+                                 self._metrics, lost_end, origin, look.formats)
+            for i, plan in zip(missing, made):
+                out[i] = plan
+                lines[i].paragraph.extra[key][lines[i].index] = plan
+        return out
 
     def _paint_boxes(self, p, key, x, y, count, lh, pal) -> None:
         """``count`` identical small tagged boxes side by side: invisible characters,

@@ -35,8 +35,6 @@ PROBLEM_KEYS = tuple(KIND_CODES) + ("lost",)
 _MARKS = np.array([style.K.KINDS[k].mark if k in style.K.KINDS else "" for k in KIND_CODES],
                   dtype=object)
 
-_MODE_TEXT = {TL.TEXT}
-_MUTED_MODES = {TL.PICTURE, TL.LINE_END, TL.BLANK}
 
 
 def _option(tab: float) -> QTextOption:
@@ -52,122 +50,168 @@ def _option(tab: float) -> QTextOption:
 class LinePlan:
     """One line's drawing: ``layout`` (its text, shaped and coloured), the units'
     ``offsets``, ``ends``, ``xs`` and ``rights`` (lists, for the cursor, selection and
-    matches), and arrays of its problems, warning fills and boxes."""
+    matches), and arrays of its problems (``p_*``), warning fills (``w_*``) and its box
+    runs (each [label, width, warned, x, [offsets]]). Made by :func:`make_plans`."""
 
     __slots__ = ("offsets", "ends", "xs", "rights", "layout", "ascent",
-                 "p_x", "p_w", "p_n", "p_key", "p_off", "w_x", "w_w", "w_off",
-                 "boxes", "box_off")
+                 "p_x", "p_w", "p_n", "p_key", "p_off", "w_x", "w_w", "w_off", "boxes")
 
-    def __init__(self, layout: TL.TextLayout, par: TL.Paragraph, first: int, last: int,
-                 metrics: QtMetrics, lost_end, origin, formats: list):
-        rows = par.rows[first:last]
-        _, r_u16, r_safe, r_mode, r_ltext, _ = layout.row_arrays()
-        offs = par.offs[first:last]
-        lens = par.lens[first:last]
-        kinds = par.kinds[first:last]
-        warned = np.fromiter((bool(w) for w in par.warns[first:last].tolist()), dtype=bool,
-                             count=last - first)
-        xs = np.array(par.xs[first:last], dtype=np.float64)
-        widths = np.array(par.widths[first:last], dtype=np.float64)
-        modes = r_mode[rows]
-        n = last - first
 
-        # The line's one string, and where each unit starts in it (UTF-16 positions).
-        text = "".join(r_ltext[rows].tolist())
-        u16 = r_u16[rows]
-        starts = np.zeros(n + 1, dtype=np.int64)
-        np.cumsum(u16, out=starts[1:])
-        tl = QTextLayout(text, metrics.font)
-        tl.setTextOption(_option(metrics.text_width(" ") * layout.tab_columns))
+def _runs(keys: np.ndarray, breaks: np.ndarray) -> tuple[list, list]:
+    """(heads, tails) of the runs of equal ``keys``, also cut where ``breaks`` is True
+    (a new line starts)."""
+    n = len(keys)
+    if not n:
+        return [], []
+    cut = np.flatnonzero((keys[1:] != keys[:-1]) | breaks[1:]) + 1
+    return np.concatenate(([0], cut)).tolist(), np.concatenate((cut, [n])).tolist()
+
+
+def make_plans(layout: TL.TextLayout, lines: list, metrics: QtMetrics, lost_end, origin,
+               formats: list) -> list[LinePlan]:
+    """The plans of ``lines`` (TL.Line), worked out together: the arrays of all their
+    units are looked at in one pass of numpy calls for the page, and each line costs
+    one joined string, one shaped layout and its colour ranges."""
+    looks = layout.looks
+    count = len(lines)
+    pars = [ln.paragraph for ln in lines]
+    firsts = [ln.first for ln in lines]
+    lasts = [ln.last for ln in lines]
+
+    def gather(field):
+        return np.concatenate([getattr(p, field)[a:b] for p, a, b in zip(pars, firsts, lasts)])
+
+    rows = gather("rows")
+    offs = gather("offs")
+    lens = gather("lens")
+    kinds = gather("kinds")
+    warned = gather("warned")
+    reps = gather("reps")
+    xs = np.concatenate([np.asarray(p.xs[a:b], dtype=np.float64)
+                         for p, a, b in zip(pars, firsts, lasts)])
+    widths = np.concatenate([np.asarray(p.widths[a:b], dtype=np.float64)
+                             for p, a, b in zip(pars, firsts, lasts)])
+    sizes = np.array(lasts, dtype=np.int64) - np.array(firsts, dtype=np.int64)
+    bounds = np.zeros(count + 1, dtype=np.int64)
+    np.cumsum(sizes, out=bounds[1:])
+    n = int(bounds[-1])
+    line_of = np.repeat(np.arange(count), sizes)
+
+    modes = looks.mode[rows]
+    u16 = looks.u16[rows]
+    starts = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(u16, out=starts[1:])
+    line_start16 = starts[bounds[:-1]]
+    ltexts = looks.ltext[rows].tolist()
+
+    # Colours of the text: a code per unit; runs of one code on a line become format
+    # ranges (placeholders take none: they are spaces).
+    is_text = modes == TL.M_TEXT
+    shown = is_text | (modes == TL.M_PICTURE) | (modes == TL.M_LINE_END)
+    code = np.where(lens >= 5, 4, np.clip(lens, 1, 5) - 1)
+    code = np.where(is_text & (kinds == C_VALID), code, _MUTED)
+    code[warned] = _WARNING
+    where = np.flatnonzero(shown & (u16 > 0))
+    wl = line_of[where]
+    heads, tails = _runs(code[where], np.r_[True, wl[1:] != wl[:-1]] if len(where) else wl)
+    if heads:
+        h = where[heads]
+        run_line = wl[heads].tolist()
+        run_code = code[h].tolist()
+        base16 = line_start16[wl[heads]]
+        run_start = (starts[h] - base16).tolist()
+        run_end = (starts[where[np.array(tails) - 1] + 1] - base16).tolist()
+    else:
+        run_line = run_code = run_start = run_end = []
+    ranges = [[] for _ in range(count)]
+    for k, c, a, e in zip(run_line, run_code, run_start, run_end):
+        fr = QTextLayout.FormatRange()
+        fr.start = a
+        fr.length = e - a
+        fr.format = formats[c]
+        ranges[k].append(fr)
+
+    unsafe = ~looks.safe[rows]
+    option = _option(metrics.text_width(" ") * layout.tab_columns)
+    font = metrics.font
+    plans = []
+    b_list = bounds.tolist()
+    for k in range(count):
+        a, b = b_list[k], b_list[k + 1]
+        tl = QTextLayout("".join(ltexts[a:b]), font)
+        tl.setTextOption(option)
         tl.setCacheEnabled(True)
-
-        # Colours of the text: a code per unit, runs of one code become format ranges.
-        is_text = modes == TL.TEXT
-        valid = kinds == C_VALID
-        code = np.where(lens >= 5, 4, np.clip(lens, 1, 5) - 1)
-        code = np.where(is_text & valid, code, _MUTED)
-        code[warned] = _WARNING
-        drawn = u16 > 0
-        drawn &= is_text | np.isin(modes, (TL.PICTURE, TL.LINE_END))
-        ranges = []
-        if drawn.any():
-            where = np.flatnonzero(drawn)
-            c = code[where]
-            cut = np.flatnonzero(c[1:] != c[:-1]) + 1
-            heads = np.concatenate(([0], cut))
-            tails = np.concatenate((cut, [len(where)]))
-            for h, t in zip(heads.tolist(), tails.tolist()):
-                fr = QTextLayout.FormatRange()
-                a = int(starts[where[h]])
-                fr.start = a
-                fr.length = int(starts[where[t - 1] + 1]) - a
-                fr.format = formats[int(c[h])]
-                ranges.append(fr)
-        # Text before the first range (placeholders) keeps the plain format.
-        tl.setFormats(ranges)
+        tl.setFormats(ranges[k])
         tl.beginLayout()
         line = tl.createLine()
         line.setLineWidth(_BIG)
         tl.endLayout()
-        self.layout = tl
-        self.ascent = line.ascent()
-
+        plan = LinePlan()
+        plan.layout = tl
+        plan.ascent = line.ascent()
         # Units whose drawn place is not what the wrap measured: from the first such
-        # unit to the last one, places are read from the shaped line; later units move
-        # by what that span grew or shrank.
-        unsafe = ~r_safe[rows]
-        if unsafe.any():
-            where = np.flatnonzero(unsafe)
-            a, b = int(where[0]), int(where[-1]) + 1
-            spaced = ~(is_text | np.isin(modes, (TL.PICTURE, TL.LINE_END)))
-            lefts, rights = _measure(tl, line, starts, a, b, widths, spaced)
-            grown = max(rights + [float(line.cursorToX(int(starts[b]))[0])]) - \
-                (xs[b - 1] + widths[b - 1])
-            new_x = xs.copy()
-            new_w = widths.copy()
-            new_x[a:b] = lefts
-            new_w[a:b] = np.array(rights) - np.array(lefts)
-            new_x[b:] += grown
-            xs, widths = new_x, new_w
-            par.set_positions(first, xs.tolist(), widths.tolist())
-        self.offsets = offs.tolist()
-        self.ends = (offs + lens).tolist()
-        self.xs = xs.tolist()
-        self.rights = (xs + widths).tolist()
+        # unit to the last, places are read from the shaped line; later units move by
+        # what that span grew or shrank.
+        bad = np.flatnonzero(unsafe[a:b])
+        if len(bad):
+            i, j = a + int(bad[0]), a + int(bad[-1]) + 1
+            local = starts[a:b + 1] - starts[a]
+            lefts, rights = _measure(tl, line, local, i - a, j - a, widths[a:b],
+                                     ~shown[a:b])
+            end_x = float(line.cursorToX(int(local[j - a]))[0])
+            grown = max(rights + [end_x]) - (xs[j - 1] + widths[j - 1])
+            xs[i:j] = lefts
+            widths[i:j] = np.array(rights) - np.array(lefts)
+            xs[j:b] += grown
+            pars[k].set_positions(firsts[k], xs[a:b].tolist(), widths[a:b].tolist())
+        plans.append(plan)
 
-        # Problems: their U+FFFD count, colour (lost bytes apart) and place.
-        prob = modes == TL.REPLACEMENT
-        pi = np.flatnonzero(prob)
-        self.p_x = xs[pi]
-        self.p_w = widths[pi]
-        self.p_n = np.maximum(par.reps[first:last][pi], 1)
-        key = kinds[pi].astype(np.int64)
-        if lost_end is not None and origin is not None:
-            key = np.where((offs[pi] >= origin) & (offs[pi] < lost_end), LOST, key)
-        self.p_key = key
-        self.p_off = offs[pi]
-        # Warning fills (text and marks drawn with a warning).
-        wi = np.flatnonzero(warned & (modes != TL.REPLACEMENT) & (modes != TL.BOX))
-        self.w_x, self.w_w, self.w_off = xs[wi], widths[wi], offs[wi]
-        # Boxes: runs of one label side by side, each [label, width, warned, x, offsets].
-        self.boxes: list[list] = []
-        bi = np.flatnonzero(modes == TL.BOX)
-        self.box_off = offs[bi]
-        if len(bi):
-            labels = np.array(par.texts[first:last], dtype=object)[bi]
-            bw, bx, bwarn = widths[bi], xs[bi], warned[bi]
-            same = ((labels[1:] == labels[:-1]) & (bw[1:] == bw[:-1]) & (bwarn[1:] == bwarn[:-1])
-                    & (bi[1:] == bi[:-1] + 1))
-            cut = np.flatnonzero(~same) + 1
-            heads = np.concatenate(([0], cut)).tolist()
-            tails = np.concatenate((cut, [len(bi)])).tolist()
-            offs_b = self.box_off.tolist()
-            for h, t in zip(heads, tails):
-                self.boxes.append([labels[h], float(bw[h]), bool(bwarn[h]), float(bx[h]),
-                                   offs_b[h:t]])
-
-    def mark_of(self, key: int) -> str:
-        return "" if key == LOST else _MARKS[key]
+    # Per unit, now placed: the lists the cursor and overlays search.
+    offs_l = offs.tolist()
+    ends_l = (offs + lens).tolist()
+    xs_l = xs.tolist()
+    rights_l = (xs + widths).tolist()
+    # Problems: their U+FFFD count, colour (lost bytes apart) and place.
+    pi = np.flatnonzero(modes == TL.M_REPLACEMENT)
+    p_key = kinds[pi].astype(np.int64)
+    if lost_end is not None and origin is not None:
+        p_key = np.where((offs[pi] >= origin) & (offs[pi] < lost_end), LOST, p_key)
+    p_cut = np.searchsorted(pi, bounds).tolist()
+    p_x, p_w, p_n, p_off = xs[pi], widths[pi], np.maximum(reps[pi], 1), offs[pi]
+    # Warning fills (text and marks drawn with a warning).
+    wi = np.flatnonzero(warned & (modes != TL.M_REPLACEMENT) & (modes != TL.M_BOX))
+    w_cut = np.searchsorted(wi, bounds).tolist()
+    w_x, w_w, w_off = xs[wi], widths[wi], offs[wi]
+    # Boxes: runs of one look side by side.
+    bi = np.flatnonzero(modes == TL.M_BOX)
+    box_runs = [[] for _ in range(count)]
+    if len(bi):
+        brow = rows[bi]
+        adjacent = np.r_[False, bi[1:] == bi[:-1] + 1]
+        key = brow * 2 + warned[bi]
+        bline_a = line_of[bi]
+        bheads, btails = _runs(key, ~adjacent | np.r_[True, bline_a[1:] != bline_a[:-1]])
+        labels = looks.text[brow].tolist()
+        bw = widths[bi].tolist()
+        bx = xs[bi].tolist()
+        bwarn = warned[bi].tolist()
+        boffs = offs[bi].tolist()
+        bline = line_of[bi].tolist()
+        for h, t in zip(bheads, btails):
+            box_runs[bline[h]].append([labels[h], bw[h], bwarn[h], bx[h], boffs[h:t]])
+    for k, plan in enumerate(plans):
+        a, b = b_list[k], b_list[k + 1]
+        plan.offsets = offs_l[a:b]
+        plan.ends = ends_l[a:b]
+        plan.xs = xs_l[a:b]
+        plan.rights = rights_l[a:b]
+        pa, pb = p_cut[k], p_cut[k + 1]
+        plan.p_x, plan.p_w, plan.p_n = p_x[pa:pb], p_w[pa:pb], p_n[pa:pb]
+        plan.p_key, plan.p_off = p_key[pa:pb], p_off[pa:pb]
+        wa, wb = w_cut[k], w_cut[k + 1]
+        plan.w_x, plan.w_w, plan.w_off = w_x[wa:wb], w_w[wa:wb], w_off[wa:wb]
+        plan.boxes = box_runs[k]
+    return plans
 
 
 def _measure(tl: QTextLayout, line: QTextLine, starts: np.ndarray, a: int, b: int,
