@@ -89,6 +89,8 @@ class TextPainter:
         # The last page without its cursor, and what it showed (see paint).
         self._page_picture: QPixmap | None = None
         self._page_key = None
+        self._page_ids: list = []      # (paragraph, line) of each row of the picture
+        self._page_static = None       # what else the picture depends on
         self._look_cache: _Look | None = None
         self._box_cache: dict = {}
         self._metrics: QtMetrics | None = None
@@ -140,13 +142,18 @@ class TextPainter:
                          max(1, math.ceil(rect.height() * ratio)))
             pm.setDevicePixelRatio(ratio)
             pm.fill(background)
+            ids = [(ln.paragraph.start, ln.index) for ln in lines]
+            static = key[:1] + key[4:11] if not key[11] and not key[12] else None
             q = QPainter(pm)
             try:
-                self._paint_lines(q, lines, look, background, sel_start, sel_end, origin,
-                                  lost_end)
+                rows = self._reuse_rows(q, ids, static, rect.height(), ratio)
+                todo = [r for r in range(len(lines)) if r not in rows]
+                self._paint_lines(q, [lines[r] for r in todo], look, background, sel_start,
+                                  sel_end, origin, lost_end, todo)
             finally:
                 q.end()
             self._page_picture, self._page_key = pm, key
+            self._page_ids, self._page_static = ids, static
         p.drawPixmap(0, 0, self._page_picture)
 
         # The cursor: a box around its unit's cells (a caret bar too when focused).
@@ -173,20 +180,57 @@ class TextPainter:
                     p.fillRect(QRectF(PAD_X + x - 1, y, 2, lh), cur)
             break
 
+    def _reuse_rows(self, q: QPainter, ids: list, static, height: int, ratio: float) -> set:
+        """After a scroll by a few lines, the rows the last page picture already shows
+        (same lines, same look, no matches or findings), copied into place: a wheel step
+        draws only the lines it brings in. The rows it copied."""
+        old = self._page_picture
+        if old is None or static is None or static != self._page_static or not ids:
+            return set()
+        old_ids = self._page_ids
+        lh = self._line_height
+        full = int((height - PAD_Y) // lh)     # rows the old picture shows whole
+        where = {v: i for i, v in enumerate(old_ids[:full])}
+        if ids[0] in where:
+            k = where[ids[0]]                  # new row r is old row r + k
+        else:
+            k = None
+            for r, v in enumerate(ids[:full]):
+                if v == old_ids[0]:
+                    k = -r
+                    break
+            if k is None:
+                return set()
+        rows = [r for r in range(min(len(ids), full))
+                if 0 <= r + k < min(len(old_ids), full) and ids[r] == old_ids[r + k]]
+        if not rows or k == 0 and len(rows) < len(ids):
+            return set()
+        a, b = rows[0], rows[-1] + 1
+        if rows != list(range(a, b)):
+            return set()
+        width = old.width() / ratio
+        q.drawPixmap(QRectF(0, PAD_Y + a * lh, width, (b - a) * lh), old,
+                     QRectF(0, (PAD_Y + (a + k) * lh) * ratio, old.width(), (b - a) * lh * ratio))
+        return set(rows)
+
     def _paint_lines(self, p: QPainter, lines, look: _Look, background: QColor,
-                     sel_start: int, sel_end: int, origin, lost_end) -> None:
+                     sel_start: int, sel_end: int, origin, lost_end,
+                     row_numbers: list | None = None) -> None:
         """The page's lines, matches and origin and sync markers (not the cursor): the
         selection bands and fills first, each line's shaped text, then the problems'
         glyphs and marks by colour for the whole page, the boxes, the overlays."""
         pal = look.palette
         lh = self._line_height
         ascent = self._ascent
+        if not lines:
+            return
+        row_numbers = row_numbers if row_numbers is not None else list(range(len(lines)))
         plans = self._plans(lines, lost_end, origin, look)
         selecting = sel_end > sel_start
         fills: dict = {}      # (fill colour key, dim) -> [QRectF]
         problems: dict = {}   # (problem key, dim) -> ([x arrays], [y arrays], [counts])
         rows = []
-        for row, (line, plan) in enumerate(zip(lines, plans)):
+        for row, line, plan in zip(row_numbers, lines, plans):
             y = PAD_Y + row * lh
             dim = origin is not None and line.start < origin
             selected = selecting and line.start < sel_end and line.end > sel_start
@@ -248,7 +292,7 @@ class TextPainter:
                     self._paint_boxes(p, (label, width, warned, False), PAD_X + x, y,
                                       len(offsets_in_run), lh, pal)
         p.setOpacity(1.0)
-        self._paint_overlays(p, lines, plans, look, origin, lost_end)
+        self._paint_overlays(p, lines, plans, look, origin, lost_end, row_numbers)
 
     def _draw_problems(self, p: QPainter, look: _Look, problems: dict) -> None:
         """Every problem's U+FFFD glyphs (as many as its replacements) and its mark, one
@@ -292,7 +336,8 @@ class TextPainter:
             p.drawGlyphRun(QPointF(0, 0), run)
         p.setOpacity(1.0)
 
-    def _paint_overlays(self, p: QPainter, lines, plans, look: _Look, origin, lost_end) -> None:
+    def _paint_overlays(self, p: QPainter, lines, plans, look: _Look, origin, lost_end,
+                        row_numbers: list) -> None:
         """Find matches, findings, the origin and the sync point, over the lines."""
         if not lines:
             return
@@ -313,7 +358,7 @@ class TextPainter:
         finding_pen = QPen(pal.color("finding"))
         finding_pen.setWidthF(1.5)
         finding_mark = pal.color("finding_mark")
-        for row, (line, plan) in enumerate(zip(lines, plans)):
+        for row, line, plan in zip(row_numbers, lines, plans):
             y = PAD_Y + row * lh
             # Find matches: a translucent band over their cells, on top of the line.
             for m0, m1 in doc.matches_in(line.start, line.end) if matches else ():

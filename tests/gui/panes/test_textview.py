@@ -396,10 +396,11 @@ def _fresh_pane_image(data: bytes, size, apply):
 
 
 @pytest.mark.parametrize("change", ["selection", "origin", "dialect", "cursor", "whitespace",
-                                    "theme", "scroll"])
+                                    "theme", "scroll", "wheel", "wheel back"])
 def test_repaint_from_kept_plans_matches_a_fresh_paint(make_view, change):
-    """Lines are shaped once and their plans kept: whatever changes, a repaint of a
-    pane that has painted before looks exactly like a pane painting for the first time."""
+    """Lines are shaped once and their plans kept, and a scroll by a few lines copies
+    the rows still shown: whatever changes, a repaint of a pane that has painted before
+    looks exactly like a pane painting for the first time."""
     data = rich_sample() * 3
     doc, view = make_view(data)
     view.clearFocus()  # the caret's look depends on focus; compare unfocused panes
@@ -420,6 +421,13 @@ def test_repaint_from_kept_plans_matches_a_fresh_paint(make_view, change):
             v.set_show_whitespace(True)
         elif change == "scroll":
             d.set_anchor(len(rich_sample()) + 5)
+        elif change == "wheel":
+            v.scroll_lines(3)
+        elif change == "wheel back":
+            v.scroll_lines(5)
+            if v is view:
+                _pane_image(v)
+            v.scroll_lines(-2)
 
     previous_theme = style.Palette._chosen
     try:
