@@ -334,6 +334,8 @@ class Looks:
         self.width = np.zeros(256, dtype=np.float64)
         self.u16 = np.zeros(256, dtype=np.int64)
         self.safe = np.zeros(256, dtype=bool)
+        self.strong_ltr = np.zeros(256, dtype=bool)
+        self.strong_rtl = np.zeros(256, dtype=bool)
         self.mode = np.zeros(256, dtype=np.int8)
         self.text = np.empty(256, dtype=object)
         self.ltext = np.empty(256, dtype=object)
@@ -343,7 +345,8 @@ class Looks:
     def add(self, text: str, mode: str, width: float, ltext: str, safe: bool) -> int:
         r = self.count
         if r == len(self.width):
-            for name in ("width", "u16", "safe", "mode", "text", "ltext"):
+            for name in ("width", "u16", "safe", "strong_ltr", "strong_rtl", "mode", "text",
+                         "ltext"):
                 old = getattr(self, name)
                 new = np.zeros(2 * len(old), dtype=old.dtype) if old.dtype != object else \
                     np.empty(2 * len(old), dtype=object)
@@ -352,6 +355,11 @@ class Looks:
         self.width[r] = width
         self.u16[r] = len(ltext.encode("utf-16-le")) // 2
         self.safe[r] = safe
+        # A strong left-to-right character ends what a right-to-left run before it can
+        # reorder (digits and neutrals after one are carried along).
+        bidi = unicode_db.bidirectional_of_char(ltext[0]) if ltext else ""
+        self.strong_ltr[r] = bidi == "L"
+        self.strong_rtl[r] = bidi in ("R", "AL")
         self.mode[r] = MODE_CODE[mode]
         self.text[r] = text
         self.ltext[r] = ltext

@@ -320,7 +320,7 @@ class TextPainter:
                 p.setFont(look.font)
                 for a, b, k in zip(x.tolist(), (y + ascent).tolist(), n.tolist()):
                     p.drawText(QPointF(a, b), TL.REPLACEMENT_CHAR * k)
-            mark = "" if key == TP.LOST else TP._MARKS[key]
+            mark = "" if key == TP.LOST else TP.MARKS[key]
             if not mark:
                 continue
             glyphs, offsets = look.mark_glyphs(mark)

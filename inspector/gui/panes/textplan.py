@@ -18,6 +18,7 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QTextCharFormat, QTextLayout, QTextLine, QTextOption
 
 from inspector.core.scan.kernels.codes import C_VALID, KIND_CODES
+from inspector.core.units import kinds as K
 from inspector.gui.look import style
 from inspector.gui.panes import textlayout as TL
 from inspector.gui.panes.textmetrics import QtMetrics
@@ -32,7 +33,7 @@ _WARNING, _MUTED = 5, 6
 # Problem colours: a kind's code, and LOST for lost bytes (before the resync point).
 LOST = len(KIND_CODES)
 PROBLEM_KEYS = tuple(KIND_CODES) + ("lost",)
-_MARKS = np.array([style.K.KINDS[k].mark if k in style.K.KINDS else "" for k in KIND_CODES],
+MARKS = np.array([K.KINDS[k].mark if k in K.KINDS else "" for k in KIND_CODES],
                   dtype=object)
 
 
@@ -132,6 +133,8 @@ def make_plans(layout: TL.TextLayout, lines: list, metrics: QtMetrics, lost_end,
         ranges[k].append(fr)
 
     unsafe = ~looks.safe[rows]
+    strong = looks.strong_ltr[rows]
+    rtl = looks.strong_rtl[rows]
     option = _option(metrics.text_width(" ") * layout.tab_columns)
     font = metrics.font
     plans = []
@@ -155,11 +158,18 @@ def make_plans(layout: TL.TextLayout, lines: list, metrics: QtMetrics, lost_end,
         bad = np.flatnonzero(unsafe[a:b])
         if len(bad):
             i, j = a + int(bad[0]), a + int(bad[-1]) + 1
+            # Digits and neutrals after a right-to-left run go with it, up to the next
+            # strong left-to-right character.
+            if rtl[i:j].any():
+                after = np.flatnonzero(strong[j:b])
+                j = j + int(after[0]) if len(after) else b
             local = starts[a:b + 1] - starts[a]
             lefts, rights = _measure(tl, line, local, i - a, j - a, widths[a:b],
                                      ~shown[a:b])
             end_x = float(line.cursorToX(int(local[j - a]))[0])
-            grown = max(rights + [end_x]) - (xs[j - 1] + widths[j - 1])
+            # Where the unit after the span starts (the span's right edge, even when
+            # its own edges are ambiguous: a cluster, a run's first character).
+            grown = end_x - (xs[j - 1] + widths[j - 1])
             xs[i:j] = lefts
             widths[i:j] = np.array(rights) - np.array(lefts)
             xs[j:b] += grown
