@@ -57,6 +57,7 @@ RETURN_MARK = "\u21B5"       # ↵
 TAB_MARK = "\u2192"          # →
 CR_PICTURE = "\u240D"        # ␍
 REPLACEMENT_CHAR = "\uFFFD"
+PLACEHOLDER = "x"            # a box's or a problem's width in a line's shaped string
 
 # C0 controls and DEL are boxed with their short names: the Control Pictures glyphs of
 # common monospace fonts are too small to read at text size.
@@ -335,7 +336,6 @@ class Looks:
         self.u16 = np.zeros(256, dtype=np.int64)
         self.safe = np.zeros(256, dtype=bool)
         self.strong_ltr = np.zeros(256, dtype=bool)
-        self.strong_rtl = np.zeros(256, dtype=bool)
         self.mode = np.zeros(256, dtype=np.int8)
         self.text = np.empty(256, dtype=object)
         self.ltext = np.empty(256, dtype=object)
@@ -345,8 +345,7 @@ class Looks:
     def add(self, text: str, mode: str, width: float, ltext: str, safe: bool) -> int:
         r = self.count
         if r == len(self.width):
-            for name in ("width", "u16", "safe", "strong_ltr", "strong_rtl", "mode", "text",
-                         "ltext"):
+            for name in ("width", "u16", "safe", "strong_ltr", "mode", "text", "ltext"):
                 old = getattr(self, name)
                 new = np.zeros(2 * len(old), dtype=old.dtype) if old.dtype != object else \
                     np.empty(2 * len(old), dtype=object)
@@ -359,7 +358,6 @@ class Looks:
         # reorder (digits and neutrals after one are carried along).
         bidi = unicode_db.bidirectional_of_char(ltext[0]) if ltext else ""
         self.strong_ltr[r] = bidi == "L"
-        self.strong_rtl[r] = bidi in ("R", "AL")
         self.mode[r] = MODE_CODE[mode]
         self.text[r] = text
         self.ltext[r] = ltext
@@ -664,15 +662,18 @@ class TextLayout:
 
     def _layout_text(self, text: str, mode: str, width: float) -> tuple[str, bool]:
         """What a unit puts into its line's one shaped string, and whether the metrics'
-        width is what that string gives it. Boxes, problems, tabs and blanks are spaces
-        (their widths are whole spaces: to_grid) drawn over by the painter."""
+        width is what that string gives it. Boxes, problems and blanks are letters of
+        the main font, as many as their width holds (whole characters: to_grid), left
+        uncoloured (the painter draws the string with a transparent pen and colours only
+        the text) and drawn over: a letter, unlike a space, is strong left-to-right Latin,
+        so neither a right-to-left run nor another script's font takes it over."""
         space = self.metrics.text_width(" ")
         if mode in (TEXT, PICTURE, LINE_END) and text:
             return text, len(text) == 1 and runs_safely(text)
         if width < 0:            # a tab: its width depends on where it lands
             return "\t", True
         n = round(width / space) if space > 0 else 0
-        return " " * n, abs(n * space - width) < 0.01
+        return PLACEHOLDER * n, abs(n * space - width) < 0.01
 
     def _tab_width(self, x: float) -> float:
         stop = self.metrics.text_width(" ") * self.tab_columns

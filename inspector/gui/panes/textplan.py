@@ -106,7 +106,7 @@ def make_plans(layout: TL.TextLayout, lines: list, metrics: QtMetrics, lost_end,
     ltexts = looks.ltext[rows].tolist()
 
     # Colours of the text: a code per unit; runs of one code on a line become format
-    # ranges (placeholders take none: they are spaces).
+    # ranges (placeholders take none: they are drawn with a transparent pen).
     is_text = modes == TL.M_TEXT
     shown = is_text | (modes == TL.M_PICTURE) | (modes == TL.M_LINE_END)
     code = np.where(lens >= 5, 4, np.clip(lens, 1, 5) - 1)
@@ -114,7 +114,10 @@ def make_plans(layout: TL.TextLayout, lines: list, metrics: QtMetrics, lost_end,
     code[warned] = _WARNING
     where = np.flatnonzero(shown & (u16 > 0))
     wl = line_of[where]
-    heads, tails = _runs(code[where], np.r_[True, wl[1:] != wl[:-1]] if len(where) else wl)
+    # A run stops at a line's end and where a placeholder comes between.
+    heads, tails = _runs(code[where], np.r_[True, (wl[1:] != wl[:-1]) |
+                                            (where[1:] != where[:-1] + 1)]
+                         if len(where) else wl)
     if heads:
         h = where[heads]
         run_line = wl[heads].tolist()
@@ -134,7 +137,6 @@ def make_plans(layout: TL.TextLayout, lines: list, metrics: QtMetrics, lost_end,
 
     unsafe = ~looks.safe[rows]
     strong = looks.strong_ltr[rows]
-    rtl = looks.strong_rtl[rows]
     option = _option(metrics.text_width(" ") * layout.tab_columns)
     font = metrics.font
     plans = []
@@ -160,9 +162,14 @@ def make_plans(layout: TL.TextLayout, lines: list, metrics: QtMetrics, lost_end,
             i, j = a + int(bad[0]), a + int(bad[-1]) + 1
             # Digits and neutrals after a right-to-left run go with it, up to the next
             # strong left-to-right character.
-            if rtl[i:j].any():
-                after = np.flatnonzero(strong[j:b])
-                j = j + int(after[0]) if len(after) else b
+            # Digits, spaces and punctuation next to another script's characters take
+            # its font (and, after a right-to-left run, its direction): they are
+            # measured with it, back to the last and on to the next strong
+            # left-to-right character.
+            before = np.flatnonzero(strong[a:i])
+            i = a + int(before[-1]) + 1 if len(before) else a
+            after = np.flatnonzero(strong[j:b])
+            j = j + int(after[0]) if len(after) else b
             local = starts[a:b + 1] - starts[a]
             lefts, rights = _measure(tl, line, local, i - a, j - a, widths[a:b],
                                      ~shown[a:b])
