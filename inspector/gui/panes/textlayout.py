@@ -241,7 +241,8 @@ class Paragraph:
     unit tuples are made only when something asks for them (hit tests, tooltips)."""
 
     __slots__ = ("start", "end", "offs", "lens", "kinds", "vals", "reps", "at_end", "warns",
-                 "warned", "_units", "xs", "widths", "texts", "modes", "rows", "spans", "_cells",
+                 "warned", "_units", "xs", "widths", "wrap_xs", "wrap_widths", "texts", "modes",
+                 "rows", "spans", "_cells",
                  "extra", "repeated")
 
     def __init__(self, start: int, end: int, cut: pagecut.PageCut, i: int = 0,
@@ -262,6 +263,10 @@ class Paragraph:
         # layout's table of looks (TextLayout.rows), one per distinct code point.
         self.xs: list[float] = []
         self.widths: list[float] = []
+        # The same as the wrap measured them (xs and widths may then be corrected by a
+        # painter, see set_positions), as arrays.
+        self.wrap_xs = np.zeros(0)
+        self.wrap_widths = np.zeros(0)
         self.texts: list[str] = []
         self.modes: list[str] = []
         self.rows = np.zeros(0, dtype=np.int64)
@@ -336,6 +341,7 @@ class Looks:
         self.u16 = np.zeros(256, dtype=np.int64)
         self.safe = np.zeros(256, dtype=bool)
         self.strong_ltr = np.zeros(256, dtype=bool)
+        self.rtl = np.zeros(256, dtype=bool)
         self.mode = np.zeros(256, dtype=np.int8)
         self.text = np.empty(256, dtype=object)
         self.ltext = np.empty(256, dtype=object)
@@ -345,7 +351,8 @@ class Looks:
     def add(self, text: str, mode: str, width: float, ltext: str, safe: bool) -> int:
         r = self.count
         if r == len(self.width):
-            for name in ("width", "u16", "safe", "strong_ltr", "mode", "text", "ltext"):
+            for name in ("width", "u16", "safe", "strong_ltr", "rtl", "mode", "text",
+                         "ltext"):
                 old = getattr(self, name)
                 new = np.zeros(2 * len(old), dtype=old.dtype) if old.dtype != object else \
                     np.empty(2 * len(old), dtype=object)
@@ -358,6 +365,8 @@ class Looks:
         # reorder (digits and neutrals after one are carried along).
         bidi = unicode_db.bidirectional_of_char(ltext[0]) if ltext else ""
         self.strong_ltr[r] = bidi == "L"
+        self.rtl[r] = any(unicode_db.bidirectional_of_char(c) in ("R", "AL", "AN")
+                          for c in ltext)
         self.mode[r] = MODE_CODE[mode]
         self.text[r] = text
         self.ltext[r] = ltext
@@ -414,6 +423,9 @@ class TextLayout:
         self._lf_windows: OrderedDict[int, bool] = OrderedDict()
         self._display: dict = {}   # display key -> index into looks
         self.looks = Looks()
+        # A painter's shaped lines by content (they depend on the looks: dropped with
+        # them).
+        self.shaped: dict = {}
         self._state = None
         # Bumped whenever laid-out paragraphs are dropped: a (generation, paragraph
         # start, line index) names one line's content for as long as it stays the same,
@@ -448,6 +460,7 @@ class TextLayout:
         self._lf_windows.clear()
         self._display.clear()
         self.looks = Looks()
+        self.shaped = {}
         self._state = None
         self._check_state()
 
@@ -782,6 +795,7 @@ class TextLayout:
             pos = t + 1
         spans.append((ls, n, int(offs[ls]), int(ends[-1]), float(x)))
         par.xs, par.widths = xs.tolist(), widths.tolist()
+        par.wrap_xs, par.wrap_widths = xs, widths
         par.texts, par.modes = texts.tolist(), _MODE_NAMES[mcodes].tolist()
         par.rows = rows
         par.spans = spans
@@ -826,6 +840,7 @@ class TextLayout:
             width = full_width if le - ls == k else line[le - ls - 1] + w
             spans.append((ls, le, int(offs[ls]), int(offs[le - 1]) + 1, width))
         par.xs, par.widths, par.texts, par.modes = xs, [w] * n, [text] * n, [mode] * n
+        par.wrap_xs, par.wrap_widths = np.array(xs, dtype=np.float64), np.full(n, w)
         par.rows = np.full(n, r, dtype=np.int64)
         par.spans = spans
         par.repeated = key

@@ -270,9 +270,9 @@ class TextPainter:
                 p.drawRects(rects)
         p.setBrush(Qt.BrushStyle.NoBrush)
 
-        # Text: each line's shaped string; what has no colour range (the letters that
-        # hold a box's or a problem's place) is drawn with a transparent pen.
-        p.setPen(Qt.GlobalColor.transparent)
+        # Text: each line's shaped string; what has no colour range is in the text
+        # colour.
+        p.setPen(look.colors["text"])
         for (y, dim, _), plan in zip(rows, plans):
             p.setOpacity(0.45 if dim else 1.0)
             plan.layout.draw(p, TP.baseline_point(plan, PAD_X, y, ascent))

@@ -24,12 +24,13 @@ from inspector.gui.panes import textlayout as TL
 from inspector.gui.panes.textmetrics import QtMetrics
 
 _BIG = 1e7
+SHAPED_LINES = 512     # shaped lines kept by content (a few screens)
 
 # Colour keys of a line's text, by code: the plan keeps codes, the painter's look has a
 # colour per code (resolved at paint time, so a theme change needs no new plans).
 TEXT_KEYS = ("text", style.MULTI2, style.MULTI3, style.MULTI4, style.MULTI_LONG, "warning",
              "muted")
-_WARNING, _MUTED = 5, 6
+_PLAIN, _WARNING, _MUTED, _HIDDEN = 0, 5, 6, 7     # _HIDDEN: placeholders, transparent
 # Problem colours: a kind's code, and LOST for lost bytes (before the resync point).
 LOST = len(KIND_CODES)
 PROBLEM_KEYS = tuple(KIND_CODES) + ("lost",)
@@ -88,10 +89,8 @@ def make_plans(layout: TL.TextLayout, lines: list, metrics: QtMetrics, lost_end,
     kinds = gather("kinds")
     warned = gather("warned")
     reps = gather("reps")
-    xs = np.concatenate([np.asarray(p.xs[a:b], dtype=np.float64)
-                         for p, a, b in zip(pars, firsts, lasts)])
-    widths = np.concatenate([np.asarray(p.widths[a:b], dtype=np.float64)
-                             for p, a, b in zip(pars, firsts, lasts)])
+    xs = gather("wrap_xs")
+    widths = gather("wrap_widths")
     sizes = np.array(lasts, dtype=np.int64) - np.array(firsts, dtype=np.int64)
     bounds = np.zeros(count + 1, dtype=np.int64)
     np.cumsum(sizes, out=bounds[1:])
@@ -106,25 +105,27 @@ def make_plans(layout: TL.TextLayout, lines: list, metrics: QtMetrics, lost_end,
     ltexts = looks.ltext[rows].tolist()
 
     # Colours of the text: a code per unit; runs of one code on a line become format
-    # ranges (placeholders take none: they are drawn with a transparent pen).
+    # ranges, except the text colour's (the pen's). The letters that hold a box's or a
+    # problem's place are a run of their own, drawn transparent.
     is_text = modes == TL.M_TEXT
     shown = is_text | (modes == TL.M_PICTURE) | (modes == TL.M_LINE_END)
     code = np.where(lens >= 5, 4, np.clip(lens, 1, 5) - 1)
     code = np.where(is_text & (kinds == C_VALID), code, _MUTED)
     code[warned] = _WARNING
-    where = np.flatnonzero(shown & (u16 > 0))
+    code[~shown] = _HIDDEN
+    where = np.flatnonzero(u16 > 0)
     wl = line_of[where]
-    # A run stops at a line's end and where a placeholder comes between.
-    heads, tails = _runs(code[where], np.r_[True, (wl[1:] != wl[:-1]) |
-                                            (where[1:] != where[:-1] + 1)]
-                         if len(where) else wl)
+    heads, tails = _runs(code[where], np.r_[True, wl[1:] != wl[:-1]] if len(where) else wl)
     if heads:
         h = where[heads]
-        run_line = wl[heads].tolist()
-        run_code = code[h].tolist()
-        base16 = line_start16[wl[heads]]
+        run_code = code[h]
+        keep = np.flatnonzero(run_code != _PLAIN)
+        h = h[keep]
+        run_line = wl[heads][keep].tolist()
+        base16 = line_start16[wl[heads][keep]]
         run_start = (starts[h] - base16).tolist()
-        run_end = (starts[where[np.array(tails) - 1] + 1] - base16).tolist()
+        run_end = (starts[where[np.array(tails)[keep] - 1] + 1] - base16).tolist()
+        run_code = run_code[keep].tolist()
     else:
         run_line = run_code = run_start = run_end = []
     ranges = [[] for _ in range(count)]
@@ -137,48 +138,61 @@ def make_plans(layout: TL.TextLayout, lines: list, metrics: QtMetrics, lost_end,
 
     unsafe = ~looks.safe[rows]
     strong = looks.strong_ltr[rows]
+    rtl = looks.rtl[rows]
     option = _option(metrics.text_width(" ") * layout.tab_columns)
     font = metrics.font
     plans = []
     b_list = bounds.tolist()
+    shaped = layout.shaped     # line content -> (layout, ascent, measured span or None)
+    colors = tuple(f.foreground().color().rgba() for f in formats)   # the look
     for k in range(count):
         a, b = b_list[k], b_list[k + 1]
-        tl = QTextLayout("".join(ltexts[a:b]), font)
-        tl.setTextOption(option)
-        tl.setCacheEnabled(True)
-        tl.setFormats(ranges[k])
-        tl.beginLayout()
-        line = tl.createLine()
-        line.setLineWidth(_BIG)
-        tl.endLayout()
+        # A line's look depends only on its units' looks and warnings: lines seen
+        # before (repeated text, a jump back) are not shaped or measured again.
+        key = (rows[a:b].tobytes(), warned[a:b].tobytes(), colors)
+        got = shaped.get(key)
+        if got is None:
+            tl = QTextLayout("".join(ltexts[a:b]), font)
+            tl.setTextOption(option)
+            tl.setCacheEnabled(True)
+            tl.setFormats(ranges[k])
+            tl.beginLayout()
+            line = tl.createLine()
+            line.setLineWidth(_BIG)
+            tl.endLayout()
+            span = None
+            # Units whose drawn place is not what the wrap measured: from the first
+            # such unit to the last, places are read from the shaped line; later units
+            # move by what that span grew or shrank. Digits, spaces and punctuation
+            # next to another script's characters take its font (and, after a
+            # right-to-left run, its direction): they are measured with it, back to
+            # the last and on to the next strong left-to-right character.
+            bad = np.flatnonzero(unsafe[a:b])
+            if len(bad):
+                i, j = int(bad[0]), int(bad[-1]) + 1
+                before = np.flatnonzero(strong[a:a + i])
+                i = int(before[-1]) + 1 if len(before) else 0
+                after = np.flatnonzero(strong[a + j:b])
+                j = j + int(after[0]) if len(after) else b - a
+                local = starts[a:b + 1] - starts[a]
+                lefts, rights = _measure(tl, line, local, i, j, widths[a:b], ~shown[a:b],
+                                         bool(rtl[a + i:a + j].any()))
+                end_x = float(line.cursorToX(int(local[j]))[0])
+                span = (i, j, np.array(lefts), np.array(rights), end_x)
+            got = (tl, line.ascent(), span)
+            if len(shaped) >= SHAPED_LINES:
+                shaped.clear()
+            shaped[key] = got
         plan = LinePlan()
-        plan.layout = tl
-        plan.ascent = line.ascent()
-        # Units whose drawn place is not what the wrap measured: from the first such
-        # unit to the last, places are read from the shaped line; later units move by
-        # what that span grew or shrank.
-        bad = np.flatnonzero(unsafe[a:b])
-        if len(bad):
-            i, j = a + int(bad[0]), a + int(bad[-1]) + 1
-            # Digits and neutrals after a right-to-left run go with it, up to the next
-            # strong left-to-right character.
-            # Digits, spaces and punctuation next to another script's characters take
-            # its font (and, after a right-to-left run, its direction): they are
-            # measured with it, back to the last and on to the next strong
-            # left-to-right character.
-            before = np.flatnonzero(strong[a:i])
-            i = a + int(before[-1]) + 1 if len(before) else a
-            after = np.flatnonzero(strong[j:b])
-            j = j + int(after[0]) if len(after) else b
-            local = starts[a:b + 1] - starts[a]
-            lefts, rights = _measure(tl, line, local, i - a, j - a, widths[a:b],
-                                     ~shown[a:b])
-            end_x = float(line.cursorToX(int(local[j - a]))[0])
-            # Where the unit after the span starts (the span's right edge, even when
-            # its own edges are ambiguous: a cluster, a run's first character).
+        plan.layout, plan.ascent, span = got
+        if span is not None:
+            i, j, lefts, rights, end_x = span
+            i, j = a + i, a + j
+            # Where the unit after the span starts: the span's right edge, even when
+            # its own edges are ambiguous (a cluster, a run's first character).
             grown = end_x - (xs[j - 1] + widths[j - 1])
             xs[i:j] = lefts
-            widths[i:j] = np.array(rights) - np.array(lefts)
+            widths[i:j] = rights - lefts
             xs[j:b] += grown
             pars[k].set_positions(firsts[k], xs[a:b].tolist(), widths[a:b].tolist())
         plans.append(plan)
@@ -232,12 +246,17 @@ def make_plans(layout: TL.TextLayout, lines: list, metrics: QtMetrics, lost_end,
 
 
 def _measure(tl: QTextLayout, line: QTextLine, starts: np.ndarray, a: int, b: int,
-             widths: np.ndarray, spaced: np.ndarray) -> tuple[list, list]:
-    """The left and right edges of units ``a..b-1`` on the shaped line (both edges of
-    each unit's first character, and for spaces standing for a box or a problem the far
-    edge of the last; Qt places the first character of a right-to-left run
-    at the run's edge, so a unit found without width where it has one is measured from
-    its glyphs)."""
+             widths: np.ndarray, spaced: np.ndarray, rtl: bool) -> tuple[list, list]:
+    """The left and right edges of units ``a..b-1`` on the shaped line. Left to right
+    only, a unit ends where the next begins: one position each. With a right-to-left
+    run, both edges of each unit's first character, and for letters standing for a box
+    or a problem the far edge of the last; Qt places the first character of a
+    right-to-left run at the run's edge, so a unit found without width where it has
+    one is measured from its glyphs."""
+    if not rtl:
+        to_x = line.cursorToX
+        edges = [to_x(int(s))[0] for s in starts[a:b + 1].tolist()]
+        return edges[:-1], edges[1:]
     lead, trail = QTextLine.Edge.Leading, QTextLine.Edge.Trailing
     to_x = line.cursorToX
     lefts, rights = [], []
@@ -269,12 +288,16 @@ def _measure(tl: QTextLayout, line: QTextLine, starts: np.ndarray, a: int, b: in
 
 
 def text_formats(colors: dict) -> list:
-    """A QTextCharFormat per text colour code (see TEXT_KEYS)."""
+    """A QTextCharFormat per text colour code (see TEXT_KEYS), and a transparent one
+    for the placeholders."""
     out = []
     for key in TEXT_KEYS:
         f = QTextCharFormat()
         f.setForeground(colors[key])
         out.append(f)
+    f = QTextCharFormat()
+    f.setForeground(Qt.GlobalColor.transparent)
+    out.append(f)
     return out
 
 
