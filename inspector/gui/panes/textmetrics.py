@@ -42,10 +42,10 @@ class QtMetrics:
         return math.ceil(self.small.horizontalAdvance("W")) + 1
 
     def to_grid(self, width: float) -> float:
-        """``width`` rounded up to whole character widths: boxes and problems keep the
-        characters after them on the monospace grid, so that a line's letters of one
-        colour are one string (see textplan.LinePlan) even among errors and control
-        boxes."""
+        """``width`` rounded up to whole character widths: a box or a problem holds its
+        place in its line's shaped string with whole letters of the main font (see
+        TextLayout._layout_text), so the characters after it stay where the wrap
+        measured them."""
         space = self.text_width(" ")
         if space <= 0:
             return width
