@@ -22,7 +22,7 @@ from inspector.core.units import kinds as K
 from inspector.gui.look import style
 from inspector.gui.panes import textlayout as TL
 from inspector.gui.panes import textplan as TP
-from inspector.gui.panes.textmetrics import PAD_X, PAD_Y, QtMetrics
+from inspector.gui.panes.textplan import PAD_X, PAD_Y, QtMetrics
 from inspector.gui.panes.textplan import LinePlan
 
 

@@ -1,4 +1,6 @@
-"""What to draw for one laid-out line of the text pane, worked out once per line.
+"""What to draw for one laid-out line of the text pane, worked out once per line, and
+the pane's measures (:class:`QtMetrics`: the Qt side of textlooks.Metrics, so that the
+layout stays Qt-free and testable while the pane measures with its own fonts).
 
 A :class:`LinePlan` is built from its paragraph's arrays (the page cut's units and the
 layout's looks), with no Python step per unit: the line's text is one string shaped by
@@ -13,15 +15,17 @@ pixels.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from PySide6.QtCore import QPointF, Qt
-from PySide6.QtGui import QTextCharFormat, QTextLayout, QTextLine, QTextOption
+from PySide6.QtGui import (QFont, QFontMetricsF, QTextCharFormat, QTextLayout, QTextLine,
+                           QTextOption)
 
 from inspector.core.scan.kernels.codes import C_VALID, KIND_CODES
 from inspector.core.units import kinds as K
 from inspector.gui.look import style
 from inspector.gui.panes import textlayout as TL
-from inspector.gui.panes.textmetrics import QtMetrics
 
 _BIG = 1e7
 SHAPED_LINES = 512     # shaped lines kept by content (a few screens)
@@ -37,6 +41,51 @@ PROBLEM_KEYS = tuple(KIND_CODES) + ("lost",)
 MARKS = np.array([K.KINDS[k].mark if k in K.KINDS else "" for k in KIND_CODES],
                   dtype=object)
 
+
+
+PAD_X = 6.0                   # left and right margin inside the viewport
+PAD_Y = 2.0
+
+
+class QtMetrics:
+    """Pixel widths for the layout, measured once per string with ``QFontMetricsF``."""
+
+    def __init__(self, font: QFont, small_font: QFont):
+        self.font = font
+        self.small_font = small_font
+        self.fm = QFontMetricsF(font)
+        self.small = QFontMetricsF(small_font)
+        self._widths: dict[str, float] = {}
+        self.coverage = style.shared_coverage(font)  # one decision per code point, both panes
+        self.char_width = self.fm.horizontalAdvance("0")
+        self.box_pad = max(2.0, round(self.small.horizontalAdvance("0") * 0.35))
+
+    def text_width(self, text: str) -> float:
+        w = self._widths.get(text)
+        if w is None:
+            w = self._widths[text] = self.fm.horizontalAdvance(text)
+        return w
+
+    def box_width(self, label: str) -> float:
+        return self.to_grid(math.ceil(self.small.horizontalAdvance(label)) + 2 * self.box_pad + 2)
+
+    def mark_width(self, mark: str) -> float:
+        return math.ceil(self.small.horizontalAdvance("W")) + 1
+
+    def to_grid(self, width: float) -> float:
+        """``width`` rounded up to whole character widths: a box or a problem holds its
+        place in its line's shaped string with whole letters of the main font (see
+        textlooks.layout_text), so the characters after it stay where the wrap
+        measured them."""
+        space = self.text_width(" ")
+        if space <= 0:
+            return width
+        return math.ceil(width / space - 1e-6) * space
+
+    def can_draw(self, cp: int) -> bool:
+        """Whether any font (after Qt's fallback) has a glyph: otherwise U+XXXX is shown
+        instead of an empty box."""
+        return 0x20 <= cp < 0x7F or self.coverage.can_draw(chr(cp))
 
 
 def _option(tab: float) -> QTextOption:

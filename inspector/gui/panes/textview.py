@@ -29,7 +29,7 @@ from PySide6.QtWidgets import QAbstractScrollArea, QAbstractSlider, QMenu, QWidg
 from inspector.gui.look import style
 from inspector.gui.panes import textlayout as TL
 from inspector.gui.panes.textinput import TextInput
-from inspector.gui.panes.textmetrics import PAD_X, PAD_Y, QtMetrics
+from inspector.gui.panes.textplan import PAD_X, PAD_Y, QtMetrics
 from inspector.gui.panes.textpainter import TextPainter
 
 SCROLL_STEPS = 10000          # scrollbar positions: the file is mapped in proportion
