@@ -67,6 +67,7 @@ def is_surrogate(cp: int) -> bool:
 category_of_char = _ucd.category
 combining_of_char = _ucd.combining                 # canonical combining class, 0 for a base
 east_asian_width_of_char = _ucd.east_asian_width   # "W" and "F" take two columns
+bidirectional_of_char = _ucd.bidirectional         # "L", "R", "AL", "EN", ... (UAX #9)
 
 
 @lru_cache(maxsize=65536)

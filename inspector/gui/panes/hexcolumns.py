@@ -137,6 +137,35 @@ class CellColumn:
 
     def __init__(self, view):
         self.view = view
+        self._one_cell: dict = {}   # one-cell rectangles per geometry (see _cell_rects)
+
+    def _cell_rects(self, kind: str, lay, rows: int, cw: int, lh: int) -> np.ndarray:
+        """[row, column]: the rectangle of one unit alone in its cell (``fill`` in the
+        hex cells, ``char`` in the characters, ``box`` its outline), made once per
+        geometry: on a page of random bytes most pieces are one cell."""
+        n = lay.bytes_per_row
+        key = (kind, n, lay.cell_w, lay.cells_end_chars, cw, lh, rows,
+               tuple(lay.cell_x(c) for c in (0, n - 1)), lay.char_x(0), lay.char_x(n))
+        got = self._one_cell.get(key)
+        if got is None:
+            half, cell_w = cw // 2, lay.cell_w
+            xs = [lay.cell_x(c) for c in range(n)]
+            cs = [lay.char_x(c) for c in range(n + 1)]
+            if kind == "fill":
+                def make(r, c):
+                    return QRect(xs[c] - half + 1, r * lh + 1, cell_w + 2 * half - 2, lh - 2)
+            elif kind == "char":
+                def make(r, c):
+                    return QRect(cs[c], r * lh + 1, cs[c + 1] - cs[c], lh - 2)
+            else:
+                def make(r, c):
+                    return QRect(xs[c] - half + 1, r * lh + 1, cell_w + 2 * half - 3, lh - 3)
+            got = np.empty((rows, n), dtype=object)
+            got.reshape(-1)[:] = [make(r, c) for r in range(rows) for c in range(n)]
+            if len(self._one_cell) > 12:
+                self._one_cell.clear()
+            self._one_cell[key] = got
+        return got
 
     def paint(self, p: QPainter, pal, look: PageLook | None, start: int, data: bytes,
               top: int, grid) -> None:
@@ -197,8 +226,17 @@ class CellColumn:
         x1 = np.where(orr[tails], lay.cells_end_chars * cw + cw, cell_xs[z] + cell_w + half - 1)
         y = r * lh + 1
         h = np.full(len(r), lh - 2)
-        hex_rects = _rects(x0, y, x1 - x0, h)
-        char_rects = _rects(char_xs[a], y, char_xs[z + 1] - char_xs[a], h)
+        # One-cell pieces from the kept rectangles, the others made here.
+        alone = (a == z) & ~ol[heads] & ~orr[tails]
+        other = np.flatnonzero(~alone)
+        hex_rects = self._cell_rects("fill", lay, rows, cw, lh)[r, a]
+        char_rects = self._cell_rects("char", lay, rows, cw, lh)[r, a]
+        if len(other):
+            hex_rects[other] = _rects(x0[other], y[other], (x1 - x0)[other], h[other])
+            char_rects[other] = _rects(char_xs[a[other]], y[other],
+                                       (char_xs[z + 1] - char_xs[a])[other], h[other])
+        hex_rects = hex_rects.tolist()
+        char_rects = char_rects.tolist()
         p.setPen(Qt.PenStyle.NoPen)
         for k, at in _by(slot[heads]):
             items = at.tolist()
@@ -259,12 +297,18 @@ class CellColumn:
         x0 = np.where(ol, xs_of[0] - cw, xs_of[c0] - half + 1)
         x1 = np.where(orr, lay.cells_end_chars * cw + cw - 1, xs_of[c1] + cell_w + half - 2)
         closed = ~ol & ~orr
+        boxes = self._cell_rects("box", lay, rows, cw, lh)
         p.setBrush(Qt.BrushStyle.NoBrush)
         for k, at in _by(slot):
             p.setPen(look.pens[k])
             shut = at[closed[at]]
             if len(shut):
-                p.drawRects(_rects(x0[shut], y0[shut], x1[shut] - x0[shut], y1[shut] - y0[shut]))
+                one = shut[c0[shut] == c1[shut]]
+                more = shut[c0[shut] != c1[shut]]
+                rects = boxes[row[one], c0[one]].tolist() if len(one) else []
+                if len(more):
+                    rects += _rects(x0[more], y0[more], x1[more] - x0[more], y1[more] - y0[more])
+                p.drawRects(rects)
             open_ = at[~closed[at]]
             if len(open_):
                 lines = []

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QMenu, QToolTip
 from inspector.core.analysis import copyformats, findings
 from inspector.core.units import kinds as K
 from inspector.core.units.unicode_db import category, name as unicode_name
-from inspector.gui.panes.textmetrics import PAD_X
+from inspector.gui.panes.textplan import PAD_X
 
 
 class TextInput:

@@ -28,40 +28,22 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Protocol
 
+import numpy as np
+
 from inspector.core.scan import pagecut
+from inspector.core.scan.kernels.codes import C_VALID
 from inspector.core.units import boundaries, decoder
 from inspector.core.units import kinds as K
-from inspector.core.units import unicode_db
-from inspector.core.units.unicode_db import combining_of_char, east_asian_width_of_char
+from inspector.gui.panes.textlooks import (  # noqa: F401 - the layout's vocabulary
+    BLANK, BOX, CONTROL_ABBREVIATIONS, CR, CR_PICTURE, LF, LINE_END, M_BLANK, M_BOX,
+    M_LINE_END, M_PICTURE, M_REPLACEMENT, M_TEXT, MODE_CODE, MODES, PICTURE, PLACEHOLDER,
+    REPLACEMENT, REPLACEMENT_CHAR, RETURN_MARK, SPACE, TAB, TAB_COLUMNS, TAB_MARK, TEXT,
+    ColumnMetrics, Looks, Metrics, MODE_NAMES, column_width, display, layout_text,
+    runs_safely)
 
 # Bytes per virtual-break window. A paragraph is at most about 2 * WINDOW bytes, which
 # bounds both what one lookup reads and what one paragraph costs to decode and wrap.
 WINDOW = 2048
-
-LF, CR, TAB, SPACE = 0x0A, 0x0D, 0x09, 0x20
-TAB_COLUMNS = 8
-
-# How a cell is drawn.
-TEXT = "text"                # the character itself, in the main font
-PICTURE = "picture"          # a control picture or whitespace mark (␀ → ␣ ␍), muted
-BOX = "box"                  # a small label in a box: invisibles, C1 controls, U+XXXX
-REPLACEMENT = "replacement"  # a problem: as many U+FFFD as its replacements, flagged
-BLANK = "blank"              # takes width (tab, space) or none (hidden CR) but draws nothing
-LINE_END = "line_end"        # the line feed ending a paragraph: ↵ when whitespace is shown
-
-RETURN_MARK = "\u21B5"       # ↵
-TAB_MARK = "\u2192"          # →
-CR_PICTURE = "\u240D"        # ␍
-REPLACEMENT_CHAR = "\uFFFD"
-
-# C0 controls and DEL are boxed with their short names: the Control Pictures glyphs of
-# common monospace fonts are too small to read at text size.
-CONTROL_ABBREVIATIONS = dict(enumerate((
-    "NUL", "SOH", "STX", "ETX", "EOT", "ENQ", "ACK", "BEL", "BS", "HT", "LF", "VT", "FF",
-    "CR", "SO", "SI", "DLE", "DC1", "DC2", "DC3", "DC4", "NAK", "SYN", "ETB", "CAN", "EM",
-    "SUB", "ESC", "FS", "GS", "RS", "US")))
-CONTROL_ABBREVIATIONS[0x7F] = "DEL"
-
 
 class DocumentLike(Protocol):
     """What the layout needs from the controller (``gui.document.Document`` has it)."""
@@ -71,7 +53,7 @@ class DocumentLike(Protocol):
     dialect: str
 
     def read(self, offset: int, length: int) -> bytes: ...
-    def units(self, start: int, end: int) -> list[decoder.Unit]: ...
+    def page_cut(self, start: int, end: int) -> pagecut.PageCut: ...
     def unit_start(self, offset: int) -> int: ...
 
 
@@ -94,46 +76,13 @@ class SourceModel:
     def units(self, start: int, end: int) -> list[decoder.Unit]:
         return pagecut.units_in_range(self.source, start, end, self.origin, self.dialect)
 
+    def page_cut(self, start: int, end: int) -> pagecut.PageCut:
+        return pagecut.join(pagecut.cuts_in_range(self.source, start, end, self.origin,
+                                                  self.dialect))
+
     def unit_start(self, offset: int) -> int:
         offset = max(0, min(offset, max(self.size - 1, 0)))
         return boundaries.unit_start(self.source, offset, self.origin, self.dialect)
-
-
-class Metrics(Protocol):
-    """Widths in whatever unit the caller lays out in (columns, pixels)."""
-
-    def text_width(self, text: str) -> float: ...
-    def box_width(self, label: str) -> float: ...
-    def mark_width(self, mark: str) -> float: ...
-    def to_grid(self, width: float) -> float: ...
-    def can_draw(self, cp: int) -> bool: ...
-
-
-def column_width(ch: str) -> int:
-    """Monospace columns of one character: 2 for wide/full-width, 0 for combining."""
-    if combining_of_char(ch):
-        return 0
-    return 2 if east_asian_width_of_char(ch) in ("W", "F") else 1
-
-
-class ColumnMetrics:
-    """One column per ordinary character, two per wide one; a box is its label plus one
-    column; a problem's mark takes no room. What the tests lay out in."""
-
-    def text_width(self, text: str) -> float:
-        return sum(column_width(c) for c in text)
-
-    def box_width(self, label: str) -> float:
-        return len(label) + 1
-
-    def mark_width(self, mark: str) -> float:
-        return 0
-
-    def to_grid(self, width: float) -> float:
-        return width
-
-    def can_draw(self, cp: int) -> bool:
-        return True
 
 
 class Cell:
@@ -212,20 +161,40 @@ class Line:
 
 
 class Paragraph:
-    """Bytes [start, end) between two breaks, wrapped into lines."""
+    """Bytes [start, end) between two breaks, wrapped into lines. Its units are the page
+    cut's arrays (``offs``, ``lens``, ``kinds``, ``vals``, ``reps``, ``warns``); the
+    unit tuples are made only when something asks for them (hit tests, tooltips)."""
 
-    __slots__ = ("start", "end", "units", "xs", "widths", "texts", "modes", "spans", "_cells",
+    __slots__ = ("start", "end", "offs", "lens", "kinds", "vals", "reps", "at_end", "warns",
+                 "warned", "_units", "xs", "widths", "wrap_xs", "wrap_widths", "texts", "modes",
+                 "rows", "spans", "_cells",
                  "extra", "repeated")
 
-    def __init__(self, start: int, end: int, units: list[decoder.Unit]):
+    def __init__(self, start: int, end: int, cut: pagecut.PageCut, i: int = 0,
+                 j: int | None = None):
         self.start = start
         self.end = end
-        self.units = units
-        # Per unit: x on its line, width, what to draw and how.
+        j = len(cut) if j is None else j
+        self.offs = cut.offset[i:j]
+        self.lens = cut.length[i:j]
+        self.kinds = cut.kind[i:j]
+        self.vals = cut.value[i:j]
+        self.reps = cut.replacements[i:j]
+        self.at_end = cut.at_end[i:j]
+        self.warns = cut.warnings[i:j]
+        self.warned = np.zeros(j - i, dtype=bool)   # whether each unit has warnings
+        self._units: list | None = None
+        # Per unit: x on its line, width, what to draw and how; ``rows`` indexes the
+        # layout's table of looks (TextLayout.rows), one per distinct code point.
         self.xs: list[float] = []
         self.widths: list[float] = []
+        # The same as the wrap measured them (xs and widths may then be corrected by a
+        # painter, see set_positions), as arrays.
+        self.wrap_xs = np.zeros(0)
+        self.wrap_widths = np.zeros(0)
         self.texts: list[str] = []
         self.modes: list[str] = []
+        self.rows = np.zeros(0, dtype=np.int64)
         # Per visual line: (first unit, last unit exclusive, start byte, end byte, width).
         self.spans: list[tuple] = []
         self._cells: dict[int, list[Cell]] = {}
@@ -233,6 +202,19 @@ class Paragraph:
         # The byte, when the paragraph is one ASCII byte repeated (see _wrap_repeated):
         # its lines of equal length then look alike.
         self.repeated: int | None = None
+
+    @property
+    def units(self) -> list[decoder.Unit]:
+        if self._units is None:
+            self._units = pagecut.PageCut(self.offs, self.lens, self.kinds, self.vals,
+                                          self.reps, self.at_end, self.warns).units()
+        return self._units
+
+    def unit(self, i: int) -> decoder.Unit:
+        return self.units[i]
+
+    def __len__(self) -> int:
+        return len(self.offs)
 
     @property
     def line_count(self) -> int:
@@ -244,6 +226,15 @@ class Paragraph:
     @property
     def lines(self) -> list[Line]:
         return [Line(self, i) for i in range(len(self.spans))]
+
+    def set_positions(self, first: int, xs: list, widths: list) -> None:
+        """Where a painter found units ``first..`` to be drawn (shaped text: right-to-left
+        runs, clusters): hit tests and the cursor then agree with the pixels."""
+        self.xs[first:first + len(xs)] = xs
+        self.widths[first:first + len(widths)] = widths
+        for index, span in enumerate(self.spans):
+            if span[0] <= first < span[1]:
+                self._cells.pop(index, None)
 
     def cells_of(self, index: int) -> list[Cell]:
         """The cells of line ``index``, made once when first painted or hit-tested."""
@@ -288,7 +279,11 @@ class TextLayout:
         self._paragraphs: OrderedDict[int, Paragraph] = OrderedDict()
         self._cached_units = 0
         self._lf_windows: OrderedDict[int, bool] = OrderedDict()
-        self._display: dict = {}
+        self._display: dict = {}   # display key -> index into looks
+        self.looks = Looks()
+        # A painter's shaped lines by content (they depend on the looks: dropped with
+        # them).
+        self.shaped: dict = {}
         self._state = None
         # Bumped whenever laid-out paragraphs are dropped: a (generation, paragraph
         # start, line index) names one line's content for as long as it stays the same,
@@ -322,6 +317,8 @@ class TextLayout:
         self.forget_paragraphs()
         self._lf_windows.clear()
         self._display.clear()
+        self.looks = Looks()
+        self.shaped = {}
         self._state = None
         self._check_state()
 
@@ -441,16 +438,15 @@ class TextLayout:
         while (ends[-1] < size and ends[-1] - start < self.window and len(ends) < 256
                and ends[-1] not in self._paragraphs):
             ends.append(self.paragraph_end(ends[-1]))
-        units = self.document.units(start, ends[-1]) if ends[-1] > start else []
+        cut = self._cut(start, ends[-1])
+        warned = np.fromiter(map(bool, cut.warnings.tolist()), dtype=bool, count=len(cut))
+        stops = np.searchsorted(cut.offset, ends, side="left").tolist()
         first = None
         i = 0
-        n = len(units)
         s = start
-        for e in ends:
-            j = i
-            while j < n and units[j].offset < e:
-                j += 1
-            par = Paragraph(s, e, units[i:j])
+        for e, j in zip(ends, stops):
+            par = Paragraph(s, e, cut, i, j)
+            par.warned = warned[i:j]
             self._wrap(par)
             self._store(par)
             if first is None:
@@ -459,57 +455,46 @@ class TextLayout:
         self._paragraphs.move_to_end(start)
         return first
 
+    def _cut(self, start: int, end: int) -> pagecut.PageCut:
+        if end <= start:
+            return pagecut.join([])
+        cut_of = getattr(self.document, "page_cut", None)
+        if cut_of is not None:
+            return cut_of(start, end)
+        return pagecut.join(pagecut.cuts_in_range(self.document, start, end,
+                                                  self.document.origin, self.document.dialect))
+
     def _store(self, par: Paragraph) -> None:
         self._paragraphs[par.start] = par
-        self._cached_units += len(par.units) + 1
+        self._cached_units += len(par) + 1
         while self._cached_units > self.CACHE_UNITS and len(self._paragraphs) > 1:
             _, old = self._paragraphs.popitem(last=False)
-            self._cached_units -= len(old.units) + 1
+            self._cached_units -= len(old) + 1
 
     def paragraph_at(self, offset: int) -> Paragraph:
         return self.paragraph(self.paragraph_start(offset))
 
     # ----------------------------------------------------------------- cells
+    def _row(self, key, par: Paragraph, i: int) -> int:
+        """The row in ``looks`` of display ``key`` (an int: a code point, -1 for none,
+        -2 for the CR of a CR LF, -1000 - n for a problem of n replacements), made from
+        unit ``i`` of ``par`` when new."""
+        key = ("CRLF",) if key == -2 else ("E", -1000 - key) if key <= -1000 else key
+        r = self._display.get(key)
+        if r is None:
+            u = par.units[i] if par._units is not None else pagecut.PageCut(
+                par.offs[i:i + 1], par.lens[i:i + 1], par.kinds[i:i + 1], par.vals[i:i + 1],
+                par.reps[i:i + 1], par.at_end[i:i + 1], par.warns[i:i + 1]).units()[0]
+            text, mode, width = self._compute_display(u, key)
+            ltext, safe = self._layout_text(text, mode, width)
+            r = self._display[key] = self.looks.add(text, mode, width, ltext, safe)
+        return r
+
     def _compute_display(self, unit: decoder.Unit, key) -> tuple[str, str, float]:
-        m = self.metrics
-        ws = self.show_whitespace
-        if unit.kind != K.VALID:
-            n = max(unit.replacements, 1)
-            text = REPLACEMENT_CHAR * n
-            return text, REPLACEMENT, m.to_grid(m.text_width(text) + m.mark_width("X"))
-        cp = unit.value
-        if cp is None or cp > 0x10FFFF:
-            label = "?" if cp is None else f"U+{cp:X}"
-            return label, BOX, m.box_width(label)
-        if cp == LF:
-            return (RETURN_MARK, LINE_END, m.text_width(RETURN_MARK)) if ws else ("", LINE_END, 0)
-        if key == ("CRLF",):
-            # CR LF is one line break: its CR shows only with visible whitespace.
-            return (CR_PICTURE, PICTURE, m.text_width(CR_PICTURE)) if ws else ("", BLANK, 0)
-        if cp == TAB:
-            return (TAB_MARK if ws else "", PICTURE if ws else BLANK, -1)
-        if cp == SPACE:
-            return ("\u2423", PICTURE, m.text_width("\u2423")) if ws else (" ", TEXT, m.text_width(" "))
-        text, kind = self.glyph(unit, ws)
-        if cp in CONTROL_ABBREVIATIONS and cp != CR:  # a lone CR keeps its picture ␍
-            label = CONTROL_ABBREVIATIONS[cp]
-            return label, BOX, m.box_width(label)
-        if kind == "control_picture":
-            if len(text) == 1 and m.can_draw(ord(text)):
-                return text, PICTURE, m.text_width(text)
-            return text, BOX, m.box_width(text)
-        if kind == "invisible":
-            if not ws and not unit.warnings and unicode_db.category(cp) == "Zs":
-                # A no-break or typographic space reads as a space unless asked to show it.
-                return chr(cp), TEXT, m.text_width(chr(cp))
-            return text, BOX, m.box_width(text)
-        if kind in ("codepoint", "undefined"):
-            label = text if text.startswith("U+") else f"U+{cp:04X}"
-            return label, BOX, m.box_width(label)
-        if not m.can_draw(cp):
-            label = f"U+{cp:04X}"
-            return label, BOX, m.box_width(label)
-        return text, TEXT, m.text_width(text)
+        return display(unit, key, self.metrics, self.show_whitespace, self.glyph)
+
+    def _layout_text(self, text: str, mode: str, width: float) -> tuple[str, bool]:
+        return layout_text(text, mode, width, self.metrics)
 
     def _tab_width(self, x: float) -> float:
         stop = self.metrics.text_width(" ") * self.tab_columns
@@ -520,75 +505,107 @@ class TextLayout:
         return w if w > 1e-9 else stop
 
     def _wrap(self, par: Paragraph) -> None:
-        units = par.units
-        n = len(units)
+        """Looks and wrap of a paragraph from its arrays: a look per distinct code point,
+        line breaks by a search in the running sum of widths (a Python step per line and
+        per tab, not per unit)."""
+        n = len(par)
         if not n:
             par.spans = [(0, 0, par.start, par.start, 0)]
             return
         if n > 64 and self._wrap_repeated(par):
             return
-        # What each unit shows, from a cache keyed by code point (or problem size).
-        cache = self._display
-        compute = self._compute_display
-        texts = [""] * n
-        modes = [""] * n
-        widths = [0.0] * n
-        spaces = [False] * n
-        VALID = K.VALID
-        for i, u in enumerate(units):
-            if u.kind == VALID:
-                key = u.value
-                if key == CR:
-                    nxt = units[i + 1] if i + 1 < n else None
-                    if nxt is not None and nxt.kind == VALID and nxt.value == LF:
-                        key = ("CRLF",)
-                elif key == SPACE or key == TAB:
-                    spaces[i] = True
-            else:
-                key = ("E", u.replacements)
-            d = cache.get(key)
-            if d is None:
-                d = cache[key] = compute(u, key)
-            texts[i], modes[i], widths[i] = d
+        vals = par.vals
+        valid = par.kinds == C_VALID
+        keys = np.where(valid, vals, -1000 - par.reps)
+        crlf = np.zeros(n, dtype=bool)
+        crlf[:-1] = valid[:-1] & (vals[:-1] == CR) & valid[1:] & (vals[1:] == LF)
+        keys[crlf] = -2
+        looks = self.looks
+        rows, missing = looks.rows_of(keys)
+        if missing.any():
+            where = np.flatnonzero(missing)
+            distinct, first = np.unique(keys[where], return_index=True)
+            distinct = distinct.tolist()
+            looks.know(distinct, [self._row(k, par, i) for k, i in
+                                  zip(distinct, where[first].tolist())])
+            rows, _ = looks.rows_of(keys)
+        widths = looks.width[rows]
+        mcodes = looks.mode[rows]
+        texts = looks.text[rows]
+        tabs = widths < 0
+        spaces_at = np.flatnonzero(valid & ((vals == SPACE) | (vals == TAB)))
+        offs = par.offs
+        ends = offs + par.lens
         # The line feed ending a paragraph (and the CR of a CR LF) never wraps away.
         terminator = n
-        if modes[n - 1] == LINE_END:
-            terminator = n - 2 if n >= 2 and texts[n - 2] in ("", CR_PICTURE) and \
-                units[n - 2].kind == VALID and units[n - 2].value == CR else n - 1
+        if mcodes[n - 1] == M_LINE_END:
+            terminator = n - 2 if n >= 2 and crlf[n - 2] else n - 1
         limit = self.wrap_width if self.wrap_width and self.wrap_width > 0 else None
         word_wrap = self.word_wrap
-        xs = [0.0] * n
+        flat = np.where(tabs, 0.0, widths)
+        run_sum = np.cumsum(flat)
+        before = run_sum - flat
+        tab_at = np.flatnonzero(tabs).tolist()
+        xs = np.zeros(n, dtype=np.float64)
         spans: list[tuple] = []
-        x = 0.0
-        line_start = 0
-        after_space = -1   # index just past the last space or tab on this line
         tab_width = self._tab_width
-        i = 0
-        while i < n:
-            w = widths[i]
-            if w < 0:
-                w = tab_width(x)
-            if limit is not None and x + w > limit + 1e-9 and line_start < i < terminator:
-                brk = after_space if (word_wrap and after_space > line_start) else i
-                spans.append((line_start, brk, units[line_start].offset, units[brk - 1].end,
-                              xs[brk - 1] + self._width_at(widths, xs, brk - 1)))
-                x = 0.0
-                line_start = brk
-                after_space = -1
-                i = brk
+        ls = pos = 0          # the line's first unit; the first unit not yet placed
+        x = 0.0               # where unit ``pos`` goes on the line
+        ti = 0
+        while True:
+            while ti < len(tab_at) and tab_at[ti] < pos:
+                ti += 1
+            t = tab_at[ti] if ti < len(tab_at) else n
+            base = before[pos] - x if pos < n else 0.0
+            i = n
+            if limit is not None and pos < n:
+                i = max(pos, int(np.searchsorted(run_sum, limit + 1e-9 + base, side="right")))
+            if i < t and i < terminator:
+                # Unit i does not fit: units pos..i-1 do.
+                xs[pos:i] = before[pos:i] - base
+                if i > ls:
+                    brk = i
+                    if word_wrap:
+                        k = int(np.searchsorted(spaces_at, i)) - 1
+                        if k >= 0 and spaces_at[k] >= ls:
+                            brk = int(spaces_at[k]) + 1
+                    spans.append((ls, brk, int(offs[ls]), int(ends[brk - 1]),
+                                  float(xs[brk - 1] + widths[brk - 1])))
+                    ls = pos = brk
+                    x = 0.0
+                    continue
+                # The line's first unit is wider than the line: it stays on it.
+                xs[i] = x
+                x = run_sum[i] - base
+                pos = i + 1
                 continue
-            xs[i] = x
+            # Everything up to the next tab fits (or may no longer break).
+            xs[pos:t] = before[pos:t] - base
+            if t > pos:
+                x = run_sum[t - 1] - base
+            if t >= n:
+                break
+            w = tab_width(x)
+            if limit is not None and x + w > limit + 1e-9 and ls < t < terminator:
+                brk = t
+                if word_wrap:
+                    k = int(np.searchsorted(spaces_at, t)) - 1
+                    if k >= 0 and spaces_at[k] >= ls:
+                        brk = int(spaces_at[k]) + 1
+                spans.append((ls, brk, int(offs[ls]), int(ends[brk - 1]),
+                              float(xs[brk - 1] + widths[brk - 1])))
+                ls = pos = brk
+                x = 0.0
+                continue
+            xs[t] = x
+            widths[t] = w
             x += w
-            if spaces[i]:
-                after_space = i + 1
-            i += 1
-        # Tabs were measured where they landed: keep those widths for painting.
-        for k in range(n):
-            if widths[k] < 0:
-                nxt_x = xs[k + 1] if k + 1 < n and xs[k + 1] > xs[k] else xs[k] + tab_width(xs[k])
-                widths[k] = nxt_x - xs[k]
-        spans.append((line_start, n, units[line_start].offset, units[-1].end, x))
-        par.xs, par.widths, par.texts, par.modes = xs, widths, texts, modes
+            pos = t + 1
+        spans.append((ls, n, int(offs[ls]), int(ends[-1]), float(x)))
+        par.xs, par.widths = xs.tolist(), widths.tolist()
+        par.wrap_xs, par.wrap_widths = xs, widths
+        par.texts, par.modes = texts.tolist(), MODE_NAMES[mcodes].tolist()
+        par.rows = rows
         par.spans = spans
 
     def _wrap_repeated(self, par: Paragraph) -> bool:
@@ -596,24 +613,22 @@ class TextLayout:
         one letter) arithmetically: every line holds as many cells as the first. Gives
         exactly what the general loop gives (the same sums, the same break test); False
         when the paragraph is not such a run."""
-        units = par.units
-        n = len(units)
-        first = units[0]
-        if (first.kind != K.VALID or first.length != 1 or first.value in (CR, LF, SPACE, TAB)
-                or units[-1].offset + units[-1].length - first.offset != n):
+        n = len(par)
+        value = int(par.vals[0])
+        if (par.kinds[0] != C_VALID or par.lens[0] != 1 or value in (CR, LF, SPACE, TAB)
+                or int(par.offs[-1]) + int(par.lens[-1]) - int(par.offs[0]) != n):
             return False
-        data = self.document.read(first.offset, n)
+        data = self.document.read(int(par.offs[0]), n)
         if len(data) != n or data.count(data[:1]) != n:
             return False
         # One ASCII byte: every unit's warnings are the dialect's table entry for it (a
         # warning that depends on place, a BOM at the start, is never ASCII).
-        if units[-1].warnings is not first.warnings:
+        if par.warns[-1] is not par.warns[0]:
             return False
-        key = first.value
-        d = self._display.get(key)
-        if d is None:
-            d = self._display[key] = self._compute_display(first, key)
-        text, mode, w = d
+        key = value
+        r = self._row(key, par, 0)
+        looks = self.looks
+        text, mode, w = looks.text[r], MODES[looks.mode[r]], float(looks.width[r])
         if w < 0 or mode == LINE_END:
             return False
         limit = self.wrap_width if self.wrap_width and self.wrap_width > 0 else None
@@ -627,11 +642,14 @@ class TextLayout:
         full_width = x   # the sum after k cells, as the general loop computes it
         xs = (line * (n // k + 1))[:n]
         spans = []
+        offs = par.offs
         for ls in range(0, n, k):
             le = min(ls + k, n)
             width = full_width if le - ls == k else line[le - ls - 1] + w
-            spans.append((ls, le, units[ls].offset, units[le - 1].offset + 1, width))
+            spans.append((ls, le, int(offs[ls]), int(offs[le - 1]) + 1, width))
         par.xs, par.widths, par.texts, par.modes = xs, [w] * n, [text] * n, [mode] * n
+        par.wrap_xs, par.wrap_widths = np.array(xs, dtype=np.float64), np.full(n, w)
+        par.rows = np.full(n, r, dtype=np.int64)
         par.spans = spans
         par.repeated = key
         return True
@@ -723,6 +741,10 @@ class TextLayout:
         cells = line.cells
         if not cells:
             return line.start
+        # Shaped text (a right-to-left run) need not go left to right: the cell under x.
+        for c in cells:
+            if c.x <= x < c.x + c.width:
+                return c.offset
         if x < cells[0].x:
             return cells[0].offset
         for c in cells:

@@ -1,31 +1,29 @@
-"""Painting the text pane, and the pictures that keep a repaint cheap.
+"""Painting the text pane by runs.
 
-:class:`TextPainter` draws the page its view lays out: the lines from their plans
-(:mod:`~inspector.gui.panes.textplan`), the selection, find matches, the origin and sync
-markers, and the cursor. What it has drawn it keeps as pictures while what they show
-stays the same: the page without its cursor, lines painted more than once (bounded in
-pixels), one picture per look of a box and of a problem.
+:class:`TextPainter` draws the page its view lays out: each line's text as one shaped
+``QTextLayout`` (:mod:`~inspector.gui.panes.textplan`), and over it, for the whole page
+at once, the problems' fills as one ``drawRects`` per colour and their U+FFFD glyphs and
+marks as one ``QGlyphRun`` per colour; boxes are small pictures, one per look, tiled over
+a run of equal ones. Then the selection, find matches, the origin and sync markers, and
+the cursor. The page without its cursor is kept as one picture while what it shows
+stays the same.
 """
 
 from __future__ import annotations
 
 import math
 from bisect import bisect_left, bisect_right
-from collections import OrderedDict
 
+import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import (QColor, QPainter, QPen, QPixmap, QPolygonF, QStaticText, QTextLayout,
-                           QTransform)
+from PySide6.QtGui import QColor, QGlyphRun, QPainter, QPen, QPixmap, QPolygonF, QRawFont
 
 from inspector.core.units import kinds as K
 from inspector.gui.look import style
 from inspector.gui.panes import textlayout as TL
-from inspector.gui.panes.textmetrics import PAD_X, PAD_Y, QtMetrics
+from inspector.gui.panes import textplan as TP
+from inspector.gui.panes.textplan import PAD_X, PAD_Y, QtMetrics
 from inspector.gui.panes.textplan import LinePlan
-
-MAX_LINE_ENTRIES = 4096       # lines remembered as painted (most without a picture)
-MAX_STATIC_TEXTS = 4096       # short texts kept shaped (characters drawn one by one)
-KEEP_SHAPED = True            # draw them from their kept shaping (same pixels: tested)
 
 
 def _blend(a: QColor, b: QColor, t: float) -> QColor:
@@ -36,7 +34,8 @@ def _blend(a: QColor, b: QColor, t: float) -> QColor:
 
 
 class _Look:
-    """Colours by plan key and the fonts, resolved once per palette and font."""
+    """Colours by plan key, the text formats and the fonts, resolved once per palette
+    and font."""
 
     def __init__(self, pal, metrics: QtMetrics):
         self.palette = pal
@@ -54,72 +53,30 @@ class _Look:
             self.colors[role] = _blend(text_color, pal.color(role), 0.75)
         for kind in K.ERROR_KINDS:
             self.colors[kind] = pal.color(kind)
+        self.formats = TP.text_formats(self.colors)
+        self.problem_colors = [self.colors.get(k, text_color) for k in TP.PROBLEM_KEYS]
         self.sel_fill = pal.color("selection")
         self.fill_colors = {"error": pal.color("error_fill"), "lost": pal.color("lost"),
                             "warning": pal.color("warning_fill")}
-        self.sprites: dict = {}    # problem pictures by what they show (problem_sprite)
-        self._static: dict = {}
-        self._met_once: set[str] = set()   # texts drawn once, without a kept shaping
+        # The glyphs problems are drawn with: U+FFFD in the main font, marks in the small.
+        self.raw = QRawFont.fromFont(self.font)
+        self.small_raw = QRawFont.fromFont(self.small_font)
+        got = self.raw.glyphIndexesForString(TL.REPLACEMENT_CHAR)
+        self.fffd = got[0] if len(got) == 1 and self.raw.supportsCharacter(0xFFFD) else 0
+        self.fffd_width = metrics.text_width(TL.REPLACEMENT_CHAR)
+        self._marks: dict = {}
 
-    def static_text(self, text: str) -> tuple[QStaticText, float] | None:
-        """``text`` shaped once in the main font, and its line's ascent (drawn with its
-        top left at the baseline minus the ascent, it gives the pixels drawText at the
-        baseline gives: a fallback font's glyphs set the line's ascent). The characters
-        a line draws one by one (right-to-left and shaped scripts, wide punctuation,
-        emoji) are a few dozen strings a page, each shaped by every drawText.
-
-        None the first time ``text`` is asked for: keeping a shaping shapes it twice
-        (the static text and the layout that gives the ascent), and on a page of random
-        bytes most such characters are met once; drawText draws those."""
-        got = self._static.get(text)
+    def mark_glyphs(self, mark: str) -> tuple[list[int], list[float]]:
+        """A problem mark in the small font: its glyph indexes and their x offsets."""
+        got = self._marks.get(mark)
         if got is None:
-            if text not in self._met_once:
-                if len(self._met_once) >= MAX_STATIC_TEXTS:
-                    self._met_once.clear()
-                self._met_once.add(text)
-                return None
-            st = QStaticText(text)
-            st.setTextFormat(Qt.TextFormat.PlainText)
-            st.prepare(QTransform(), self.font)
-            layout = QTextLayout(text, self.font)
-            layout.beginLayout()
-            line = layout.createLine()
-            layout.endLayout()
-            if len(self._static) >= MAX_STATIC_TEXTS:
-                self._static.clear()
-            got = self._static[text] = (st, line.ascent())
+            glyphs = list(self.small_raw.glyphIndexesForString(mark))
+            xs, x = [], 0.0
+            for adv in self.small_raw.advancesForGlyphIndexes(glyphs):
+                xs.append(x)
+                x += adv.x()
+            got = self._marks[mark] = (glyphs, xs)
         return got
-
-    def problem_sprite(self, text: str, mark: str, key: str, fill: str | None,
-                       width: float, height: int, ascent: float, ratio: float,
-                       shift: float) -> QPixmap:
-        """A problem as one transparent picture: its fill (unless selected), its U+FFFD
-        glyphs and its mark letter, laid out as drawing them one by one would (origin at
-        1 + ``shift``, a fraction of a pixel). A page of random bytes is hundreds of
-        these, few of them different: one picture each is far cheaper than a fill, a
-        text and a small text."""
-        cache_key = (text, mark, key, fill, width, height, ascent, ratio, shift)
-        pm = self.sprites.get(cache_key)
-        if pm is None:
-            x0 = 1 + shift
-            text_width = self.metrics.text_width(text)
-            w = math.ceil(max(width, text_width + 0.5 + self.metrics.mark_width(mark))) + 4
-            pm = style.clear_picture(w, height, ratio)
-            q = QPainter(pm)
-            try:
-                if fill is not None:
-                    q.fillRect(QRectF(x0, 1, width, height - 2), self.fill_colors[fill])
-                q.setPen(self.colors[key])
-                q.setFont(self.font)
-                q.drawText(QPointF(x0, ascent), text)
-                q.setFont(self.small_font)
-                q.drawText(QPointF(x0 + text_width + 0.5, self.small_ascent), mark)
-            finally:
-                q.end()
-            if len(self.sprites) > 1024:
-                self.sprites.clear()
-            self.sprites[cache_key] = pm
-        return pm
 
 
 class TextPainter:
@@ -129,13 +86,11 @@ class TextPainter:
 
     def __init__(self, view):
         self.view = view
-        # Finished pictures of lines, by (layout generation, paragraph, line, look,
-        # width, pixel ratio), least recently drawn first; bounded in pixels.
-        self.line_images: OrderedDict = OrderedDict()
-        self.image_pixels = 0
         # The last page without its cursor, and what it showed (see paint).
         self._page_picture: QPixmap | None = None
         self._page_key = None
+        self._page_ids: list = []      # (paragraph, line) of each row of the picture
+        self._page_static = None       # what else the picture depends on
         self._look_cache: _Look | None = None
         self._box_cache: dict = {}
         self._metrics: QtMetrics | None = None
@@ -150,8 +105,6 @@ class TextPainter:
         self._box_cache = {}
 
     def forget_images(self) -> None:
-        self.line_images.clear()
-        self.image_pixels = 0
         self._page_picture = None
 
     def paint(self, p: QPainter, lines: list[TL.Line], top: int) -> None:
@@ -189,13 +142,18 @@ class TextPainter:
                          max(1, math.ceil(rect.height() * ratio)))
             pm.setDevicePixelRatio(ratio)
             pm.fill(background)
+            ids = [(ln.paragraph.start, ln.index) for ln in lines]
+            static = key[:1] + key[4:11] if not key[11] and not key[12] else None
             q = QPainter(pm)
             try:
-                self._paint_lines(q, lines, look, background, sel_start, sel_end, origin,
-                                  lost_end)
+                rows = self._reuse_rows(q, ids, static, rect.height(), ratio)
+                todo = [r for r in range(len(lines)) if r not in rows]
+                self._paint_lines(q, [lines[r] for r in todo], look, background, sel_start,
+                                  sel_end, origin, lost_end, todo)
             finally:
                 q.end()
             self._page_picture, self._page_key = pm, key
+            self._page_ids, self._page_static = ids, static
         p.drawPixmap(0, 0, self._page_picture)
 
         # The cursor: a box around its unit's cells (a caret bar too when focused).
@@ -203,7 +161,7 @@ class TextPainter:
         for row, line in enumerate(lines):
             if not line.start <= cursor < line.end:
                 continue
-            plan = self._plan(line, lost_end, origin)
+            plan = self._plan(line, lost_end, origin, look)
             i = bisect_right(plan.offsets, cursor) - 1
             if i >= 0 and plan.ends[i] > cursor:
                 y = PAD_Y + row * lh
@@ -222,17 +180,177 @@ class TextPainter:
                     p.fillRect(QRectF(PAD_X + x - 1, y, 2, lh), cur)
             break
 
+    def _reuse_rows(self, q: QPainter, ids: list, static, height: int, ratio: float) -> set:
+        """After a scroll by a few lines, the rows the last page picture already shows
+        (same lines, same look, no matches or findings), copied into place: a wheel step
+        draws only the lines it brings in. The rows it copied."""
+        old = self._page_picture
+        if old is None or static is None or static != self._page_static or not ids:
+            return set()
+        old_ids = self._page_ids
+        lh = self._line_height
+        full = int((height - PAD_Y) // lh)     # rows the old picture shows whole
+        where = {v: i for i, v in enumerate(old_ids[:full])}
+        if ids[0] in where:
+            k = where[ids[0]]                  # new row r is old row r + k
+        else:
+            k = None
+            for r, v in enumerate(ids[:full]):
+                if v == old_ids[0]:
+                    k = -r
+                    break
+            if k is None:
+                return set()
+        rows = [r for r in range(min(len(ids), full))
+                if 0 <= r + k < min(len(old_ids), full) and ids[r] == old_ids[r + k]]
+        if not rows or k == 0 and len(rows) < len(ids):
+            return set()
+        a, b = rows[0], rows[-1] + 1
+        if rows != list(range(a, b)):
+            return set()
+        width = old.width() / ratio
+        q.drawPixmap(QRectF(0, PAD_Y + a * lh, width, (b - a) * lh), old,
+                     QRectF(0, (PAD_Y + (a + k) * lh) * ratio, old.width(), (b - a) * lh * ratio))
+        return set(rows)
+
     def _paint_lines(self, p: QPainter, lines, look: _Look, background: QColor,
-                     sel_start: int, sel_end: int, origin, lost_end) -> None:
-        """The page's lines, matches and origin and sync markers (not the cursor)."""
-        view = self.view
-        doc = view.document
+                     sel_start: int, sel_end: int, origin, lost_end,
+                     row_numbers: list | None = None) -> None:
+        """The page's lines, matches and origin and sync markers (not the cursor): the
+        selection bands and fills first, each line's shaped text, then the problems'
+        glyphs and marks by colour for the whole page, the boxes, the overlays."""
         pal = look.palette
         lh = self._line_height
-        width = view.viewport().width()
-        ratio = view.devicePixelRatioF()
-        generation = view.text_layout.generation
-        images = self.line_images
+        ascent = self._ascent
+        if not lines:
+            return
+        row_numbers = row_numbers if row_numbers is not None else list(range(len(lines)))
+        plans = self._plans(lines, lost_end, origin, look)
+        selecting = sel_end > sel_start
+        fills: dict = {}      # (fill colour key, dim) -> [QRectF]
+        problems: dict = {}   # (problem key, dim) -> ([x arrays], [y arrays], [counts])
+        rows = []
+        for row, line, plan in zip(row_numbers, lines, plans):
+            y = PAD_Y + row * lh
+            dim = origin is not None and line.start < origin
+            selected = selecting and line.start < sel_end and line.end > sel_start
+            rows.append((y, dim, selected))
+            if selected:
+                span = self._cells_span(plan, sel_start, sel_end)
+                if span is not None:
+                    p.setOpacity(0.45 if dim else 1.0)
+                    p.fillRect(QRectF(PAD_X + span[0], y, span[1] - span[0], lh), look.sel_fill)
+            if len(plan.p_x):
+                keep = ~((plan.p_off >= sel_start) & (plan.p_off < sel_end)) if selected else None
+                lost = plan.p_key == TP.LOST
+                for name, mask in (("error", ~lost), ("lost", lost)):
+                    if keep is not None:
+                        mask = mask & keep
+                    if mask.any():
+                        fills.setdefault((name, dim), []).extend(
+                            QRectF(PAD_X + x, y + 1, w, lh - 2)
+                            for x, w in zip(plan.p_x[mask].tolist(), plan.p_w[mask].tolist()))
+                for key in np.unique(plan.p_key).tolist():
+                    mask = plan.p_key == key
+                    got = problems.setdefault((key, dim), ([], [], []))
+                    got[0].append(plan.p_x[mask])
+                    got[1].append(np.full(int(mask.sum()), y))
+                    got[2].append(plan.p_n[mask])
+            if len(plan.w_x):
+                mask = ~((plan.w_off >= sel_start) & (plan.w_off < sel_end)) if selected else \
+                    np.ones(len(plan.w_x), dtype=bool)
+                fills.setdefault(("warning", dim), []).extend(
+                    QRectF(PAD_X + x, y + 1, w, lh - 2)
+                    for x, w in zip(plan.w_x[mask].tolist(), plan.w_w[mask].tolist()))
+        for (name, dim), rects in fills.items():
+            if rects:
+                p.setOpacity(0.45 if dim else 1.0)
+                p.setPen(Qt.PenStyle.NoPen)
+                p.setBrush(look.fill_colors[name])
+                p.drawRects(rects)
+        p.setBrush(Qt.BrushStyle.NoBrush)
+
+        # Text: each line's shaped string; what has no colour range is in the text
+        # colour.
+        p.setPen(look.colors["text"])
+        for (y, dim, _), plan in zip(rows, plans):
+            p.setOpacity(0.45 if dim else 1.0)
+            plan.layout.draw(p, TP.baseline_point(plan, PAD_X, y, ascent))
+
+        # Problems: U+FFFD glyphs and marks, one glyph run per colour.
+        self._draw_problems(p, look, problems)
+
+        # Boxes.
+        for (y, dim, selected), plan in zip(rows, plans):
+            if not plan.boxes:
+                continue
+            p.setOpacity(0.45 if dim else 1.0)
+            for label, width, warned, x, offsets_in_run in plan.boxes:
+                if selected and offsets_in_run[0] < sel_end and offsets_in_run[-1] >= sel_start:
+                    for k, off in enumerate(offsets_in_run):
+                        box = (label, width, warned, sel_start <= off < sel_end)
+                        self._paint_boxes(p, box, PAD_X + x + k * width, y, 1, lh, pal)
+                else:
+                    self._paint_boxes(p, (label, width, warned, False), PAD_X + x, y,
+                                      len(offsets_in_run), lh, pal)
+        p.setOpacity(1.0)
+        self._paint_overlays(p, lines, plans, look, origin, lost_end, row_numbers)
+
+    def _draw_problems(self, p: QPainter, look: _Look, problems: dict) -> None:
+        """Every problem's U+FFFD glyphs (as many as its replacements) and its mark, one
+        glyph run per colour for the page."""
+        ascent = self._ascent
+        small_ascent = look.small_ascent
+        step = look.fffd_width
+        for (key, dim), (xs, ys, counts) in problems.items():
+            x = np.concatenate(xs) + PAD_X
+            y = np.concatenate(ys)
+            n = np.concatenate(counts)
+            color = look.problem_colors[key]
+            p.setOpacity(0.45 if dim else 1.0)
+            p.setPen(color)
+            # The glyphs: a problem of n replacements is n glyphs side by side.
+            gx = np.repeat(x, n) + (np.arange(int(n.sum())) - np.repeat(np.cumsum(n) - n, n)) * step
+            gy = np.repeat(y, n) + ascent
+            if look.fffd:
+                run = QGlyphRun()
+                run.setRawFont(look.raw)
+                run.setGlyphIndexes([look.fffd] * len(gx))
+                run.setPositions([QPointF(a, b) for a, b in zip(gx.tolist(), gy.tolist())])
+                p.drawGlyphRun(QPointF(0, 0), run)
+            else:
+                p.setFont(look.font)
+                for a, b, k in zip(x.tolist(), (y + ascent).tolist(), n.tolist()):
+                    p.drawText(QPointF(a, b), TL.REPLACEMENT_CHAR * k)
+            mark = "" if key == TP.LOST else TP.MARKS[key]
+            if not mark:
+                continue
+            glyphs, offsets = look.mark_glyphs(mark)
+            if not glyphs:
+                continue
+            mx = x + n * step + 0.5
+            my = (y + small_ascent).tolist()
+            positions = [QPointF(a + d, b) for a, b in zip(mx.tolist(), my) for d in offsets]
+            run = QGlyphRun()
+            run.setRawFont(look.small_raw)
+            run.setGlyphIndexes(glyphs * len(mx))
+            run.setPositions(positions)
+            p.drawGlyphRun(QPointF(0, 0), run)
+        p.setOpacity(1.0)
+
+    def _paint_overlays(self, p: QPainter, lines, plans, look: _Look, origin, lost_end,
+                        row_numbers: list) -> None:
+        """Find matches, findings, the origin and the sync point, over the lines."""
+        if not lines:
+            return
+        doc = self.view.document
+        pal = look.palette
+        lh = self._line_height
+        first, last = lines[0].start, lines[-1].end
+        matches = doc.matches_in(first, last)
+        findings = doc.findings_in(first, last)
+        if not matches and not findings and origin is None:
+            return
         origin_color = look.colors["lost"]
         sync_color = pal.color("sync")
         match_edge = pal.color("match")
@@ -242,86 +360,31 @@ class TextPainter:
         finding_pen = QPen(pal.color("finding"))
         finding_pen.setWidthF(1.5)
         finding_mark = pal.color("finding_mark")
-        for row, line in enumerate(lines):
+        for row, line, plan in zip(row_numbers, lines, plans):
             y = PAD_Y + row * lh
-            dim = origin is not None and line.start < origin
-            p.setOpacity(0.45 if dim else 1.0)
-            selected = sel_end > sel_start and line.start < sel_end and line.end > sel_start
-            par = line.paragraph
-            if (par.repeated is not None and not selected
-                    and (lost_end is None or line.end <= origin or line.start >= lost_end)):
-                # A line of one byte repeated (a page of NULs) looks like every other
-                # such line of its length: one picture for all of them, made on first
-                # sight, and no plan unless a match or a marker needs one.
-                key = ("repeated", generation, par.repeated, line.last - line.first,
-                       look.key, width, ratio)
-                pm = images.get(key)
-                if pm is None:
-                    pm = self._line_image(self._plan(line, lost_end, origin), look, width, ratio,
-                                          background)
-                    self._keep_image(key, pm)
-                else:
-                    images.move_to_end(key)
-                p.drawPixmap(QPointF(0, y), pm)
-                if (origin is None and not doc.matches_in(line.start, line.end)
-                        and not doc.findings_in(line.start, line.end)):
-                    continue
-                plan = self._plan(line, lost_end, origin)
-            elif selected:
-                # A line under the selection is drawn directly: the selection band
-                # goes beneath its text and hides the problem fills it covers.
-                plan = self._plan(line, lost_end, origin)
-                self._draw_line(p, plan, y, look, (sel_start, sel_end))
-            else:
-                # Otherwise a line painted again is a picture, made on its second
-                # paint and reused while the layout, palette and width stay the same
-                # (a scroll by a line redraws one line). Its first paint is direct:
-                # after a jump most lines are new, and a picture costs more than
-                # drawing once.
-                plan = self._plan(line, lost_end, origin)
-                key = (generation, par.start, line.index, look.key, width, ratio)
-                if key not in images:
-                    self._keep_image(key, None)
-                    self._draw_line(p, plan, y, look, None)
-                else:
-                    pm = images[key]
-                    if pm is None:
-                        pm = self._line_image(plan, look, width, ratio, background)
-                        self._keep_image(key, pm)
-                    else:
-                        images.move_to_end(key)
-                    p.drawPixmap(QPointF(0, y), pm)
-
-            # Find matches: a translucent band over their cells, on top of the line
-            # (cached line pictures stay valid while the matches change).
-            for m0, m1 in doc.matches_in(line.start, line.end):
+            # Find matches: a translucent band over their cells, on top of the line.
+            for m0, m1 in doc.matches_in(line.start, line.end) if matches else ():
                 band = self._cells_span(plan, m0, m1)
                 if band is not None:
-                    p.setOpacity(1.0)
                     p.fillRect(QRectF(PAD_X + band[0], y, band[1] - band[0], lh), match_fill)
                     p.setPen(match_edge)
                     p.drawRect(QRectF(PAD_X + band[0], y + 0.5, band[1] - band[0], lh - 1))
-
             # Findings: an outline round their cells and a mark in the left margin.
-            for f in doc.findings_in(line.start, line.end):
+            for f in doc.findings_in(line.start, line.end) if findings else ():
                 band = self._cells_span(plan, f.start, f.end)
                 if band is not None:
-                    p.setOpacity(1.0)
                     p.fillRect(QRectF(0, y + 1, 3, lh - 2), finding_mark)
                     p.setPen(finding_pen)
                     p.setBrush(Qt.BrushStyle.NoBrush)
                     p.drawRect(QRectF(PAD_X + band[0] - 1, y + 1, band[1] - band[0] + 2, lh - 2))
-
             # The origin and the point where decoding is back in step.
             if origin is not None:
                 if line.start == origin:
-                    p.setOpacity(1.0)
                     self._paint_marker(p, PAD_X - 3, y, lh, origin_color, flag=True)
                 if lost_end is not None and lost_end > origin and line.start <= lost_end < line.end:
                     i = bisect_right(plan.offsets, lost_end) - 1
                     if i >= 0 and plan.ends[i] > lost_end:
                         self._paint_marker(p, PAD_X + plan.xs[i] - 1, y, lh, sync_color, flag=False)
-        p.setOpacity(1.0)
 
     def _look_for(self, pal) -> _Look:
         """The paint's colours and fonts for this palette (made once per palette)."""
@@ -329,40 +392,6 @@ class TextPainter:
         if look is None or look.palette is not pal or look.metrics is not self._metrics:
             look = self._look_cache = _Look(pal, self._metrics)
         return look
-
-    def _line_image(self, plan: LinePlan, look: _Look, width: int, ratio: float,
-                    background: QColor) -> QPixmap:
-        """One line drawn on its own opaque picture (the background baked in, so that
-        drawing it, faded or not, gives what drawing the line directly would)."""
-        lh = self._line_height
-        pm = QPixmap(max(1, math.ceil(width * ratio)), max(1, math.ceil(lh * ratio)))
-        pm.setDevicePixelRatio(ratio)
-        pm.fill(background)
-        q = QPainter(pm)
-        try:
-            self._draw_line(q, plan, 0.0, look, None)
-        finally:
-            q.end()
-        return pm
-
-    def _keep_image(self, key, pm: QPixmap | None) -> None:
-        """Remember a line's picture, or (None) that the line was painted once."""
-        images = self.line_images
-        old = images.pop(key, None)
-        if old is not None:
-            self.image_pixels -= old.width() * old.height()
-        images[key] = pm
-        if pm is not None:
-            self.image_pixels += pm.width() * pm.height()
-        # About three screens of pictures: a repaint, small scrolls and a jump back
-        # hit; a bound in pixels keeps a maximised pane's memory small (a few MiB).
-        vp = self.view.viewport()
-        ratio = self.view.devicePixelRatioF()
-        budget = 3 * max(1, vp.width()) * max(1, vp.height()) * ratio * ratio
-        while (self.image_pixels > budget or len(images) > MAX_LINE_ENTRIES) and len(images) > 1:
-            _, old = images.popitem(last=False)
-            if old is not None:
-                self.image_pixels -= old.width() * old.height()
 
     def _cells_span(self, plan: LinePlan, start: int, end: int):
         """The x range (left, right) of the line's cells that hold bytes [start, end),
@@ -374,103 +403,43 @@ class TextPainter:
         j = bisect_left(offsets, end)
         if i >= j:
             return None
-        right = max(plan.rights[j - 1], plan.xs[j - 1] + self._metrics.char_width * 0.5)
-        return plan.xs[i], right
+        left = min(plan.xs[i:j])
+        right = max(max(plan.rights[i:j]), plan.xs[j - 1] + self._metrics.char_width * 0.5)
+        return left, right
 
-    def _draw_line(self, p: QPainter, plan: LinePlan, y: float, look: _Look,
-                   selection) -> None:
-        """Backgrounds, text, problem marks and boxes of one line, its top at ``y``."""
-        lh = self._line_height
-        colors = look.colors
-        selected = None
-        if selection is not None:
-            # The selection is one band: its cells are consecutive.
-            sel_start, sel_end = selection
-            offsets = plan.offsets
-            i = max(0, bisect_right(offsets, sel_start) - 1)
-            if i < len(offsets) and plan.ends[i] <= sel_start:
-                i += 1
-            j = bisect_left(offsets, sel_end)
-            span = self._cells_span(plan, sel_start, sel_end)
-            if span is not None:
-                selected = (offsets[i], plan.ends[j - 1])
-                p.fillRect(QRectF(PAD_X + span[0], y, span[1] - span[0], lh), look.sel_fill)
-        fill_colors = look.fill_colors
-        for x, w, fill, off in plan.fills:
-            if selected is not None and selected[0] <= off < selected[1]:
-                continue
-            p.fillRect(QRectF(PAD_X + x, y + 1, w, lh - 2), fill_colors[fill])
-        ratio = p.device().devicePixelRatioF()
-        # Problems (hundreds on a page of random bytes): the kept picture looked up
-        # here, made by problem_sprite when missing; a whole y drawn as ints.
-        ascent = self._ascent
-        kept_sprites = look.sprites
-        draw = p.drawPixmap
-        whole_y = y.is_integer() if isinstance(y, float) else True
-        int_y = int(y)
-        floor = math.floor
-        for x, w, text, mark, key, fill, off in plan.errors:
-            if selected is not None and selected[0] <= off < selected[1]:
-                fill = None   # the selection band shows beneath instead
-            # The x as a whole pixel and the rest, to 1/64 (Qt's sub-pixel grid for
-            # glyph positions): on a grid of one character width a line has few distinct
-            # fractions, so a picture is kept for each. Written out here: a call per
-            # problem is a noticeable share of a page of random bytes.
-            left_x = PAD_X + x
-            left = floor(left_x)
-            shift = round((left_x - left) * 64) / 64
-            if shift >= 1.0:
-                left += 1
-                shift = 0.0
-            pm = kept_sprites.get((text, mark, key, fill, w, lh, ascent, ratio, shift))
-            if pm is None:
-                pm = look.problem_sprite(text, mark, key, fill, w, lh, ascent, ratio, shift)
-            if whole_y:
-                draw(left - 1, int_y, pm)
-            else:
-                draw(QPointF(left - 1, y), pm)
+    def plan_for(self, line: TL.Line) -> LinePlan:
+        """The plan of a shown line (for tests and hit tests)."""
+        doc = self.view.document
+        rs = doc.resync()
+        return self._plan(line, rs.sync_offset if rs is not None else None, doc.origin,
+                          self._look_for(style.Palette.current()))
 
-        # Text: runs of plain characters of one colour, each drawn as one string; a
-        # short one (a character drawn alone) from its kept shaping, where the painter
-        # is not scaled (a kept shaping is laid out for an unscaled painter).
-        p.setFont(look.font)
-        base = y + self._ascent
-        pen_key = None
-        kept = KEEP_SHAPED and ratio == 1.0 and p.worldTransform().isIdentity()
-        static_text = look.static_text
-        for x, text, key in plan.texts:
-            if key != pen_key:
-                p.setPen(colors[key])
-                pen_key = key
-            if kept and len(text) <= 2:
-                shaped = static_text(text)
-                if shaped is not None:
-                    p.drawStaticText(QPointF(PAD_X + x, base - shaped[1]), shaped[0])
-                    continue
-            p.drawText(QPointF(PAD_X + x, base), text)
-        pal = look.palette
-        for label, width, warned, x, offsets_in_run in plan.boxes:
-            if selected is not None and offsets_in_run[0] < selected[1] and \
-                    offsets_in_run[-1] >= selected[0]:
-                for k, off in enumerate(offsets_in_run):
-                    box = (label, width, warned, selected[0] <= off < selected[1])
-                    self._paint_boxes(p, box, PAD_X + x + k * width, y, 1, lh, pal)
-            else:
-                self._paint_boxes(p, (label, width, warned, False), PAD_X + x, y,
-                                  len(offsets_in_run), lh, pal)
+    def _plan(self, line: TL.Line, lost_end, origin, look: _Look) -> LinePlan:
+        return self._plans([line], lost_end, origin, look)[0]
 
-    def _plan(self, line: TL.Line, lost_end, origin) -> LinePlan:
-        """What to draw for one line, worked out once per laid-out line (the paragraph
-        keeps it) so a repaint is a few calls per line, not several per character."""
-        par = line.paragraph
-        plans = par.extra.get("plans")
-        if plans is None:
-            plans = par.extra["plans"] = {}
-        plan = plans.get(line.index)
-        if plan is None:
-            plan = plans[line.index] = LinePlan(par, line.first, line.last, self._metrics,
-                                                lost_end, origin)
-        return plan
+    def _plans(self, lines: list, lost_end, origin, look: _Look) -> list[LinePlan]:
+        """What to draw for each line, worked out once per laid-out line and look (the
+        paragraph keeps it), the missing ones together (see textplan.make_plans)."""
+        key = ("plans", look.key, lost_end, origin)
+        out: list = []
+        missing = []
+        for line in lines:
+            extra = line.paragraph.extra
+            plans = extra.get(key)
+            if plans is None:
+                extra.clear()
+                plans = extra[key] = {}
+            plan = plans.get(line.index)
+            if plan is None:
+                missing.append(len(out))
+            out.append(plan)
+        if missing:
+            made = TP.make_plans(self.view.text_layout, [lines[i] for i in missing],
+                                 self._metrics, lost_end, origin, look.formats)
+            for i, plan in zip(missing, made):
+                out[i] = plan
+                lines[i].paragraph.extra[key][lines[i].index] = plan
+        return out
 
     def _paint_boxes(self, p, key, x, y, count, lh, pal) -> None:
         """``count`` identical small tagged boxes side by side: invisible characters,

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import QAbstractScrollArea, QAbstractSlider, QMenu, QWidg
 from inspector.gui.look import style
 from inspector.gui.panes import textlayout as TL
 from inspector.gui.panes.textinput import TextInput
-from inspector.gui.panes.textmetrics import PAD_X, PAD_Y, QtMetrics
+from inspector.gui.panes.textplan import PAD_X, PAD_Y, QtMetrics
 from inspector.gui.panes.textpainter import TextPainter
 
 SCROLL_STEPS = 10000          # scrollbar positions: the file is mapped in proportion
@@ -76,6 +76,8 @@ class TextView(QAbstractScrollArea):
         # (top, first byte, end) of the last paint: what a resize keeps on screen.
         self._painted_range: tuple[int, int, int] | None = None
         self._laid_out_for = None
+        self._lines: list = []       # the lines last shown, and for what (_visible_lines)
+        self._lines_for = None
 
         # The hex view's family at the system's fixed-font size: one family for both
         # panes, so a code point's fallback font is found once and both agree on it.
@@ -177,7 +179,16 @@ class TextView(QAbstractScrollArea):
 
     def _visible_lines(self) -> list[TL.Line]:
         self._show_pending_cursor()
-        return self.text_layout.lines_from(self._top, self.visible_line_count(True))
+        layout = self.text_layout
+        doc = self.document
+        key = (layout.generation, self._top, self.visible_line_count(True), layout.wrap_width,
+               doc.size, id(getattr(doc, "source", None)), doc.origin, doc.dialect)
+        if self._lines_for != key:
+            # The scroll bar's sync and the paint that follows a jump ask for the same
+            # lines: walked once.
+            self._lines = layout.lines_from(self._top, key[2])
+            self._lines_for = (layout.generation,) + key[1:]
+        return self._lines
 
     def visible_range(self) -> tuple[int, int]:
         """(first byte shown, end of the last byte shown), end exclusive."""

@@ -382,7 +382,7 @@ def _pane_image(view):
 
 def _fresh_pane_image(data: bytes, size, apply):
     """What a pane that has never painted shows for ``data`` at ``size`` after
-    ``apply(document, pane)``, and the pane's line pictures."""
+    ``apply(document, pane)``."""
     doc = Document()
     doc.set_source(MemorySource(data))
     view = TextView(doc)
@@ -390,21 +390,22 @@ def _fresh_pane_image(data: bytes, size, apply):
     view.show()
     try:
         apply(doc, view)
-        return _pane_image(view), dict(view.painter.line_images)
+        return _pane_image(view)
     finally:
         view.close()
 
 
 @pytest.mark.parametrize("change", ["selection", "origin", "dialect", "cursor", "whitespace",
-                                    "theme", "scroll"])
-def test_repaint_from_line_pictures_matches_a_fresh_paint(make_view, change):
-    """Lines are drawn once into pictures and reused: whatever changes, a repaint of a
-    pane that has painted before looks exactly like a pane painting for the first time."""
+                                    "theme", "scroll", "wheel", "wheel back"])
+def test_repaint_from_kept_plans_matches_a_fresh_paint(make_view, change):
+    """Lines are shaped once and their plans kept, and a scroll by a few lines copies
+    the rows still shown: whatever changes, a repaint of a pane that has painted before
+    looks exactly like a pane painting for the first time."""
     data = rich_sample() * 3
     doc, view = make_view(data)
     view.clearFocus()  # the caret's look depends on focus; compare unfocused panes
     _pane_image(view)
-    _pane_image(view)  # a second paint: every line from its picture
+    _pane_image(view)  # a second paint: every line from its kept plan
 
     def apply(d, v):
         """The change, made the same way to a document and its pane."""
@@ -420,6 +421,13 @@ def test_repaint_from_line_pictures_matches_a_fresh_paint(make_view, change):
             v.set_show_whitespace(True)
         elif change == "scroll":
             d.set_anchor(len(rich_sample()) + 5)
+        elif change == "wheel":
+            v.scroll_lines(3)
+        elif change == "wheel back":
+            v.scroll_lines(5)
+            if v is view:
+                _pane_image(v)
+            v.scroll_lines(-2)
 
     previous_theme = style.Palette._chosen
     try:
@@ -427,31 +435,10 @@ def test_repaint_from_line_pictures_matches_a_fresh_paint(make_view, change):
             style.Palette.set_current("dark")
         apply(doc, view)
         after = _pane_image(view)
-        fresh, _ = _fresh_pane_image(data, view.size(), apply)
+        fresh = _fresh_pane_image(data, view.size(), apply)
     finally:
         style.Palette.set_current(previous_theme)
     assert after == fresh
-
-
-def test_line_pictures_stay_within_their_budget(make_view):
-    """Jumping and scrolling around keeps at most about three screens of line pictures
-    (a line gets its picture when it is painted a second time: after a scroll by a
-    line; a repaint of the same page is the page's own picture)."""
-    data = rich_sample() * 60
-    doc, view = make_view(data, 600, 300)
-    for k in range(40):
-        doc.set_anchor((k * 7919) % len(data))
-        view.viewport().grab()
-        view.viewport().grab()
-        lines = view._visible_lines()
-        doc.set_anchor(lines[1].start)     # down by a line
-        view.viewport().grab()
-    vp = view.viewport()
-    ratio = view.devicePixelRatioF()
-    painter = view.painter
-    assert 0 < painter.image_pixels <= 3 * vp.width() * vp.height() * ratio * ratio
-    assert painter.image_pixels == sum(pm.width() * pm.height()
-                                       for pm in painter.line_images.values() if pm is not None)
 
 
 def test_opening_a_file_lays_it_out_once(make_view):
@@ -480,10 +467,10 @@ def test_find_matches_are_highlighted(make_view):
 
 
 @pytest.mark.parametrize("change", ["none", "scroll", "selection", "match", "origin", "dialect"])
-def test_lines_of_one_repeated_byte_share_a_picture_that_looks_right(make_view, monkeypatch,
-                                                                      change):
-    """A page of NULs (or of one letter) is one picture per line length, drawn on every
-    such line: it looks exactly like the lines drawn one by one."""
+def test_lines_of_one_repeated_byte_look_as_laid_out_one_by_one(make_view, monkeypatch,
+                                                                 change):
+    """A page of NULs (or of one letter) is laid out arithmetically: it looks exactly
+    like the lines laid out unit by unit."""
     from inspector.gui.panes import textlayout as TL
 
     data = b"head\n" + b"\x00" * 6000 + b"\nmid " + b"a" * 3000 + b"\x80\xc3\n" + b"\x00" * 900
@@ -505,35 +492,39 @@ def test_lines_of_one_repeated_byte_share_a_picture_that_looks_right(make_view, 
 
     apply(doc)
     shared = _pane_image(view)
-    assert any(key[0] == "repeated" for key in view.painter.line_images), "no shared line picture"
+    assert any(line.paragraph.repeated is not None for line in view._visible_lines()) \
+        or change in ("scroll", "origin"), "no line laid out arithmetically"
     assert _pane_image(view) == shared
 
     monkeypatch.setattr(TL.TextLayout, "_wrap_repeated", lambda self, par: False)
-    one_by_one, pictures = _fresh_pane_image(data, view.size(), apply)
-    assert not any(key[0] == "repeated" for key in pictures)
+    one_by_one = _fresh_pane_image(data, view.size(), apply)
     assert shared == one_by_one
 
 
 @pytest.mark.parametrize("dim", [False, True])
-def test_kept_shaping_paints_what_drawtext_paints(make_view, monkeypatch, dim):
-    """Characters drawn one by one (right-to-left and shaped scripts, wide punctuation,
-    emoji, marks on a dotted circle) come from a kept QStaticText: the pane's pixels
-    are those of drawText, faded (before the origin) or not."""
-    from inspector.gui.panes import textpainter
-
-    data = rich_sample() + "\u0939\u093f\u0928\u094d\u0926\u0940 \u3002\u3001 \u05e2\u05d1 \u0627\u0644\u0639 \u25cc\u0301\n".encode()
-    doc, view = make_view(data, width=900, height=700)
+def test_shaped_lines_keep_every_unit_on_its_glyphs(make_view, dim):
+    """Lines of right-to-left, shaped and combining text are one shaped string: every
+    unit's cell is where the shaping put it (cells do not overlap, but the units of one
+    cluster share it; a click at a unit's cell finds that unit or its cluster's), and
+    left-to-right text keeps its order."""
+    data = ("ab \u05e2\u05d1\u05e8 cd \u0627\u0644\u0639 ef \u0939\u093f\u0928\u094d\u0926\u0940 "
+            "e\u0301 \U0001F642\U0001F389 \u3002\u3001 \u25cc\u0301 gh\n").encode() * 4
+    doc, view = make_view(data, width=900, height=400)
     if dim:
         doc.set_origin(len(data) // 2)
-
-    def grab(keep: bool):
-        monkeypatch.setattr(textpainter, "KEEP_SHAPED", keep)
-        view.painter.forget_images()
-        view.viewport().repaint()
-        return view.viewport().grab().toImage()
-
-    if view.devicePixelRatioF() != 1.0:
-        pytest.skip("kept shaping is used on unscaled painters only")
-    grab(True)   # a text is kept shaped the second time it is drawn
-    assert view.painter._look_cache._static, "no kept shaping"
-    assert grab(True) == grab(False)
+    view.viewport().grab()
+    for line in view._visible_lines():
+        plan = view.painter.plan_for(line)
+        spans = sorted({(x, r) for x, r in zip(plan.xs, plan.rights) if r - x > 0.5})
+        for (x0, r0), (x1, _) in zip(spans, spans[1:]):
+            assert x1 >= r0 - 0.51, (x0, r0, x1)
+        span_of = {c.offset: (c.x, c.width) for c in line.cells}
+        for cell in line.cells:
+            if cell.width > 1 and cell.text.strip():
+                point = view.point_for_offset(cell.offset)
+                found = view.offset_at_point(point)
+                assert span_of[found] == span_of[cell.offset], (cell, found)
+        # "ab" first and "gh" last, as typed
+        xs = dict(zip(plan.offsets, plan.xs))
+        start = line.start
+        assert xs[start] < xs[start + 1] < min(plan.xs[2:])

@@ -1,0 +1,220 @@
+"""The looks of units in the text pane, without Qt: how each unit is drawn (its mode,
+text and width, from a :class:`Metrics`), what it puts into its line's shaped string,
+and :class:`Looks`, the table of them a paragraph's units index (one row per distinct
+code point, problem size or CR LF).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Protocol
+
+import numpy as np
+
+from inspector.core.units import decoder
+from inspector.core.units import kinds as K
+from inspector.core.units import unicode_db
+from inspector.core.units.unicode_db import combining_of_char, east_asian_width_of_char
+
+LF, CR, TAB, SPACE = 0x0A, 0x0D, 0x09, 0x20
+TAB_COLUMNS = 8
+
+# How a cell is drawn.
+TEXT = "text"                # the character itself, in the main font
+PICTURE = "picture"          # a control picture or whitespace mark (␀ → ␣ ␍), muted
+BOX = "box"                  # a small label in a box: invisibles, C1 controls, U+XXXX
+REPLACEMENT = "replacement"  # a problem: as many U+FFFD as its replacements, flagged
+BLANK = "blank"              # takes width (tab, space) or none (hidden CR) but draws nothing
+LINE_END = "line_end"        # the line feed ending a paragraph: ↵ when whitespace is shown
+
+RETURN_MARK = "\u21B5"       # ↵
+TAB_MARK = "\u2192"          # →
+CR_PICTURE = "\u240D"        # ␍
+REPLACEMENT_CHAR = "\uFFFD"
+PLACEHOLDER = "x"            # a box's or a problem's width in a line's shaped string
+
+# C0 controls and DEL are boxed with their short names: the Control Pictures glyphs of
+# common monospace fonts are too small to read at text size.
+CONTROL_ABBREVIATIONS = dict(enumerate((
+    "NUL", "SOH", "STX", "ETX", "EOT", "ENQ", "ACK", "BEL", "BS", "HT", "LF", "VT", "FF",
+    "CR", "SO", "SI", "DLE", "DC1", "DC2", "DC3", "DC4", "NAK", "SYN", "ETB", "CAN", "EM",
+    "SUB", "ESC", "FS", "GS", "RS", "US")))
+CONTROL_ABBREVIATIONS[0x7F] = "DEL"
+
+
+class Metrics(Protocol):
+    """Widths in whatever unit the caller lays out in (columns, pixels)."""
+
+    def text_width(self, text: str) -> float: ...
+    def box_width(self, label: str) -> float: ...
+    def mark_width(self, mark: str) -> float: ...
+    def to_grid(self, width: float) -> float: ...
+    def can_draw(self, cp: int) -> bool: ...
+
+
+@lru_cache(maxsize=8192)
+def runs_safely(ch: str) -> bool:
+    """Characters whose drawn advance in a line's shaped string is their width on its
+    own: left-to-right scripts drawn one glyph per character (Latin, Greek, Cyrillic,
+    and the CJK ideographs, kana and Hangul syllables), no combining marks, no
+    right-to-left reordering, no shaping between neighbours. Lines with others are
+    measured by the painter (see Paragraph.set_positions)."""
+    cp = ord(ch)
+    if cp < 0x0590:
+        return not (0x0300 <= cp < 0x0370) and not combining_of_char(ch)
+    return (0x2000 <= cp < 0x2BFF and not (0x200B <= cp < 0x2070) or 0x3000 <= cp < 0x3100
+            or 0x3400 <= cp < 0x4DC0 or 0x4E00 <= cp < 0xA000 or 0xAC00 <= cp < 0xD7A4
+            or 0xFF01 <= cp < 0xFF61)
+
+
+def column_width(ch: str) -> int:
+    """Monospace columns of one character: 2 for wide/full-width, 0 for combining."""
+    if combining_of_char(ch):
+        return 0
+    return 2 if east_asian_width_of_char(ch) in ("W", "F") else 1
+
+
+class ColumnMetrics:
+    """One column per ordinary character, two per wide one; a box is its label plus one
+    column; a problem's mark takes no room. What the tests lay out in."""
+
+    def text_width(self, text: str) -> float:
+        return sum(column_width(c) for c in text)
+
+    def box_width(self, label: str) -> float:
+        return len(label) + 1
+
+    def mark_width(self, mark: str) -> float:
+        return 0
+
+    def to_grid(self, width: float) -> float:
+        return width
+
+    def can_draw(self, cp: int) -> bool:
+        return True
+
+
+MODES = (TEXT, PICTURE, BOX, REPLACEMENT, BLANK, LINE_END)
+MODE_CODE = {m: i for i, m in enumerate(MODES)}
+M_TEXT, M_PICTURE, M_BOX, M_REPLACEMENT, M_BLANK, M_LINE_END = range(len(MODES))
+MODE_NAMES = np.array(MODES, dtype=object)
+
+
+class Looks:
+    """The looks of units, one per display key (a code point, a problem's number of
+    replacements, CR LF): what a unit shows, how, its width, what it puts into its
+    line's shaped string (and that string's length in UTF-16 code units), and whether
+    its drawn advance is its width. Kept as arrays, so a paragraph's units find theirs
+    by one search (``rows_of``) and a painter picks fields by fancy indexing."""
+
+    def __init__(self):
+        self.count = 0
+        self.width = np.zeros(256, dtype=np.float64)
+        self.u16 = np.zeros(256, dtype=np.int64)
+        self.safe = np.zeros(256, dtype=bool)
+        self.strong_ltr = np.zeros(256, dtype=bool)
+        self.rtl = np.zeros(256, dtype=bool)
+        self.mode = np.zeros(256, dtype=np.int8)
+        self.text = np.empty(256, dtype=object)
+        self.ltext = np.empty(256, dtype=object)
+        self._keys = np.zeros(0, dtype=np.int64)    # display keys, sorted
+        self._rows = np.zeros(0, dtype=np.int64)    # their rows
+
+    def add(self, text: str, mode: str, width: float, ltext: str, safe: bool) -> int:
+        r = self.count
+        if r == len(self.width):
+            for name in ("width", "u16", "safe", "strong_ltr", "rtl", "mode", "text",
+                         "ltext"):
+                old = getattr(self, name)
+                new = np.zeros(2 * len(old), dtype=old.dtype) if old.dtype != object else \
+                    np.empty(2 * len(old), dtype=object)
+                new[:len(old)] = old
+                setattr(self, name, new)
+        self.width[r] = width
+        self.u16[r] = len(ltext.encode("utf-16-le")) // 2
+        self.safe[r] = safe
+        # A strong left-to-right character ends what a right-to-left run before it can
+        # reorder (digits and neutrals after one are carried along).
+        bidi = unicode_db.bidirectional_of_char(ltext[0]) if ltext else ""
+        self.strong_ltr[r] = bidi == "L"
+        self.rtl[r] = any(unicode_db.bidirectional_of_char(c) in ("R", "AL", "AN")
+                          for c in ltext)
+        self.mode[r] = MODE_CODE[mode]
+        self.text[r] = text
+        self.ltext[r] = ltext
+        self.count += 1
+        return r
+
+    def rows_of(self, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(rows, missing): each key's row, and where a key has none yet."""
+        at = np.searchsorted(self._keys, keys)
+        at = np.minimum(at, max(len(self._keys) - 1, 0))
+        if not len(self._keys):
+            return np.zeros(len(keys), dtype=np.int64), np.ones(len(keys), dtype=bool)
+        missing = self._keys[at] != keys
+        return self._rows[at], missing
+
+    def know(self, keys: list, rows: list) -> None:
+        keys = np.concatenate((self._keys, np.array(keys, dtype=np.int64)))
+        rows = np.concatenate((self._rows, np.array(rows, dtype=np.int64)))
+        order = np.argsort(keys, kind="stable")
+        self._keys, self._rows = keys[order], rows[order]
+
+
+def display(unit: decoder.Unit, key, m: Metrics, ws: bool, glyph) -> tuple[str, str, float]:
+    """What ``unit`` shows (text, mode, width) with metrics ``m``, whitespace shown or
+    not (``ws``), ``glyph`` deciding substitutes (style.glyph_for); ``key`` is its
+    display key (("CRLF",) for the CR of a CR LF)."""
+    if unit.kind != K.VALID:
+        n = max(unit.replacements, 1)
+        text = REPLACEMENT_CHAR * n
+        return text, REPLACEMENT, m.to_grid(m.text_width(text) + m.mark_width("X"))
+    cp = unit.value
+    if cp is None or cp > 0x10FFFF:
+        label = "?" if cp is None else f"U+{cp:X}"
+        return label, BOX, m.box_width(label)
+    if cp == LF:
+        return (RETURN_MARK, LINE_END, m.text_width(RETURN_MARK)) if ws else ("", LINE_END, 0)
+    if key == ("CRLF",):
+        # CR LF is one line break: its CR shows only with visible whitespace.
+        return (CR_PICTURE, PICTURE, m.text_width(CR_PICTURE)) if ws else ("", BLANK, 0)
+    if cp == TAB:
+        return (TAB_MARK if ws else "", PICTURE if ws else BLANK, -1)
+    if cp == SPACE:
+        return ("\u2423", PICTURE, m.text_width("\u2423")) if ws else (" ", TEXT, m.text_width(" "))
+    text, kind = glyph(unit, ws)
+    if cp in CONTROL_ABBREVIATIONS and cp != CR:  # a lone CR keeps its picture ␍
+        label = CONTROL_ABBREVIATIONS[cp]
+        return label, BOX, m.box_width(label)
+    if kind == "control_picture":
+        if len(text) == 1 and m.can_draw(ord(text)):
+            return text, PICTURE, m.text_width(text)
+        return text, BOX, m.box_width(text)
+    if kind == "invisible":
+        if not ws and not unit.warnings and unicode_db.category(cp) == "Zs":
+            # A no-break or typographic space reads as a space unless asked to show it.
+            return chr(cp), TEXT, m.text_width(chr(cp))
+        return text, BOX, m.box_width(text)
+    if kind in ("codepoint", "undefined"):
+        label = text if text.startswith("U+") else f"U+{cp:04X}"
+        return label, BOX, m.box_width(label)
+    if not m.can_draw(cp):
+        label = f"U+{cp:04X}"
+        return label, BOX, m.box_width(label)
+    return text, TEXT, m.text_width(text)
+
+
+def layout_text(text: str, mode: str, width: float, metrics: Metrics) -> tuple[str, bool]:
+    """What a unit puts into its line's one shaped string, and whether the metrics'
+    width is what that string gives it. Boxes, problems and blanks are letters of
+    the main font, as many as their width holds (whole characters: to_grid), drawn
+    transparent (see textplan) and drawn over: a letter, unlike a space, is strong
+    left-to-right Latin, so neither a right-to-left run nor another script's font
+    takes it over."""
+    space = metrics.text_width(" ")
+    if mode in (TEXT, PICTURE, LINE_END) and text:
+        return text, len(text) == 1 and runs_safely(text)
+    if width < 0:            # a tab: its width depends on where it lands
+        return "\t", True
+    n = round(width / space) if space > 0 else 0
+    return PLACEHOLDER * n, abs(n * space - width) < 0.01
