@@ -10,8 +10,8 @@ the scanner serve it. The window, the scanner and the command line hold one (by
 
 The five UTF-8 dialects of the unit contract (``resources/docs/utf8-units.md``,
 "Dialects") are one :class:`Utf8Dialect` each. A legacy code page or UTF-16/32 is
-another subclass (:mod:`inspector.core.units.codecunits`,
-:mod:`inspector.core.units.multibyte`): it cuts its own units (a valid unit's ``value``
+another subclass (:mod:`inspector.core.units.encodings.codecunits`,
+:mod:`inspector.core.units.encodings.multibyte`): it cuts its own units (a valid unit's ``value``
 is its code point, its ``length`` its bytes) and names its own problem kinds, and every
 caller that asks the object keeps working.
 """

@@ -4,16 +4,16 @@
 any encoding of text Python's codecs know, spelled as ``codecs.lookup`` knows it
 (``cp1252``, ``koi8-r``, ``shift_jis``, ``utf-16-le``...): a code page of one byte per
 character, UTF-16 or UTF-32, or a multi-byte legacy encoding
-(:mod:`inspector.core.units.codecunits`, :mod:`inspector.core.units.multibyte`). The
+(:mod:`inspector.core.units.encodings.codecunits`, :mod:`inspector.core.units.encodings.multibyte`). The
 encoding map's reading ("map", each region in its own encoding) needs the map, so it is
-made from one (:mod:`inspector.core.scan.mapreading`), not found by name.
+made from one (:mod:`inspector.core.scan.readings.mapreading`), not found by name.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
 
-from inspector.core.units import codecnames
+from inspector.core.units.encodings import codecnames
 from inspector.core.units import kinds as K
 from inspector.core.units.dialects import INTERPRETATIONS, Interpretation, Utf8Dialect
 
@@ -26,8 +26,8 @@ _WIDE = {"utf-16-le": (2, "little"), "utf-16-be": (2, "big"), "utf-16": (2, "bom
 @lru_cache(maxsize=None)
 def _codec_interpretation(codec: str) -> Interpretation:
     # Imported here: they need numpy, which a scan of a clean UTF-8 file never loads.
-    from inspector.core.units.codecunits import SingleByteCodec, UtfWide, byte_table
-    from inspector.core.units.multibyte import MultiByteCodec, shape_of
+    from inspector.core.units.encodings.codecunits import SingleByteCodec, UtfWide, byte_table
+    from inspector.core.units.encodings.multibyte import MultiByteCodec, shape_of
 
     title = codecnames.title(codec)
     short = title.split(" (")[0]
@@ -58,7 +58,7 @@ def interpretation(name: str | Interpretation) -> Interpretation:
     if key == codecnames.MAP:
         raise ValueError("reading by the encoding map needs the map: it is made from a "
                          "finished scan (the window's \"By the encoding map\", or "
-                         "inspector.core.scan.mapreading.MapReading)")
+                         "inspector.core.scan.readings.mapreading.MapReading)")
     return _codec_interpretation(key)
 
 

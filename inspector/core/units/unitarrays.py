@@ -1,6 +1,6 @@
 """Units as parallel numpy arrays: :class:`PageCut`, what every vectorised cut returns
 (the views' UTF-8 page cut in :mod:`inspector.core.scan.pagecut`, the other encodings'
-cuts in :mod:`inspector.core.units.codecunits`).
+cuts in :mod:`inspector.core.units.encodings.codecunits`).
 
 A kind is stored as its code in the kinds table (``kinds.ALL_KINDS``: 0 valid, then the
 errors), a missing value as -1.

@@ -11,7 +11,7 @@ with numpy, never one Python call per byte of an ordinary page:
   table, probed once from the codec;
 - :class:`UtfWide` (UTF-16 and UTF-32, either byte order, or the byte order mark's):
   code units read as one numpy array, surrogate pairs joined by a shift;
-- :class:`~inspector.core.units.multibyte.MultiByteCodec` (Shift_JIS, EUC-*, GBK,
+- :class:`~inspector.core.units.encodings.multibyte.MultiByteCodec` (Shift_JIS, EUC-*, GBK,
   GB18030, Big5, ISO-2022-*, ...): in its own module.
 
 What they share lives in :class:`CodecInterpretation`: cutting a range of a source in

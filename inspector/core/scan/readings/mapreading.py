@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from inspector.core.scan import pagecut
 from inspector.core.units import kinds as K
-from inspector.core.units.codecnames import MAP, title
+from inspector.core.units.encodings.codecnames import MAP, title
 from inspector.core.units.decoder import Resync, Unit
 from inspector.core.units.dialects import Interpretation
 from inspector.core.units.interpretation import interpretation

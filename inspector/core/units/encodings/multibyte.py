@@ -34,7 +34,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from inspector.core.units.codecunits import (C_UNDECODABLE, C_VALID, CodecInterpretation,
+from inspector.core.units.encodings.codecunits import (C_UNDECODABLE, C_VALID, CodecInterpretation,
                                              make_cut)
 from inspector.core.units.unitarrays import empty
 
