@@ -200,12 +200,12 @@ class CodecInterpretation(Interpretation):
                 words += "; " + ", ".join(K.title(w) for w in unit.warnings)
             return words
         info = K.KINDS.get(unit.kind)
+        head = info.title if info is not None else unit.kind
         what = info.explanation if info is not None else unit.kind
         where = byte_range(unit.offset, unit.offset + unit.length)
-        if unit.value is not None:
-            what += f" ({unicode_db.format_cp(unit.value)})"
+        value = f" {unicode_db.format_cp(unit.value)}" if unit.value is not None else ""
         end = ", cut short by the end of the data" if unit.at_end else ""
-        return f"{spelled} at {where}: {what} in {self.short_title}{end}"
+        return f"{head}{value} in {self.short_title}{end}: {spelled} at {where}; {what}"
 
 
 # ====================================================================== single byte
