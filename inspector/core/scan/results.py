@@ -62,6 +62,9 @@ class ScanResult:
                  max_errors: int, origin: int | None):
         self.size = size
         self.dialect = dialect
+        # How the stream was read: the dialect's name, or another encoding's
+        # interpretation (``dialect`` then holds its name).
+        self.reading = dialect
         self.start = start
         self.end = end
         self.origin = origin

@@ -66,6 +66,7 @@ def scan_steps(source, dialect: str = K.UTF8, start: int = 0, end: int | None = 
     start = max(0, min(start, end))
     index = BlockIndex(start, end, block_size, dialect, origin)
     result = ScanResult(size, reading.name, start, end, index, max_errors, origin)
+    result.reading = dialect
     # SHA-256 inline: hashlib runs at ~1.5 GB/s here, and in a second thread (it releases
     # the GIL) it came out slower, the two cores being shared with the counting.
     hasher = None

@@ -56,6 +56,17 @@ class Interpretation:
         """One of the UTF-8 dialects (cut by the decoder and the UTF-8 page cut)."""
         return False
 
+    def reading_at(self, offset: int) -> "Interpretation":
+        """The interpretation the byte at ``offset`` is read in (itself, but in the
+        encoding map's reading, where each region has its own)."""
+        return self
+
+    @property
+    def note(self) -> str:
+        """What a reader should know about where units start in it (the window's status
+        bar says it): empty when every byte of the data tells."""
+        return ""
+
     @property
     def scanned_by_kernels(self) -> bool:
         """The scanner's vectorised UTF-8 path (and its slices on other processes, its

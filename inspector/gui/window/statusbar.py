@@ -159,6 +159,12 @@ class StatusFields(QObject):
             total = max(result.end - result.start, 1)
             self.set_verdict(f"scanning… {100 * result.scanned // total}%")
             return
+        if not self.document.interpretation.is_utf8 and verdict.known_verdict(result) is None:
+            # The verdict judges the file as UTF-8: a scan in another encoding has none
+            # of its own.
+            self.set_verdict(f"read as {self.document.interpretation.short_title}: "
+                             f"{result.error_units:,} problems")
+            return
         try:
             v = verdict.verdict_of(result, self.document.source)
         except (OSError, ByteSourceError) as e:
@@ -170,15 +176,23 @@ class StatusFields(QObject):
     # ------------------------------------------------------------------ the document
     def show_all(self) -> None:
         d = self.document
-        self.dialect.setText(K.DIALECT_TITLES[d.dialect])
+        self.show_reading()
         self.size.setText(f"{d.size:,} bytes")
         self.show_sha256(sha256_text(d.scan))
         self.show_cursor()
         self.show_selection()
         self.show_resync()
 
+    def show_reading(self) -> None:
+        """The reading in use, and in its tooltip what to know about it (where a
+        multi-byte or state-carrying encoding falls back in step)."""
+        reading = self.document.interpretation
+        self.dialect.setText(reading.title)
+        note = reading.note
+        self.dialect.setToolTip("Interpret as (View menu)" + (f"\n{note}" if note else ""))
+
     def show_dialect(self, name: str) -> None:
-        self.dialect.setText(K.DIALECT_TITLES[name])
+        self.show_reading()
         self.show_resync()
         self.show_cursor()
 
@@ -251,6 +265,11 @@ class StatusFields(QObject):
             self.resync.setText("")
             return
         lost = r.lost_bytes
+        if not r.in_step:
+            self.resync.setText(f"decoding from 0x{r.origin:X}: never back in step "
+                                f"({self.document.interpretation.short_title})")
+            return
+        what = "lost" if self.document.interpretation.is_utf8 else "misread"
         self.resync.setText(
-            f"decoding from 0x{r.origin:X}: {lost} byte{'s' if lost != 1 else ''} lost, "
+            f"decoding from 0x{r.origin:X}: {lost} byte{'s' if lost != 1 else ''} {what}, "
             f"in step at 0x{r.sync_offset:X}")

@@ -79,6 +79,11 @@ class MapReading(Interpretation):
                    max((r.lookback for r in readings), default=0), regions=tuple(parts))
 
     @property
+    def note(self) -> str:
+        names = ", ".join(r.short_title for r in self.encodings)
+        return f"each region of the encoding map in its own encoding: {names}"
+
+    @property
     def encodings(self) -> list[Interpretation]:
         return list(dict.fromkeys(r for _, _, r in self.regions))
 

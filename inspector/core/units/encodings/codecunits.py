@@ -284,6 +284,11 @@ class UtfWide(CodecInterpretation):
     width: int = 2
     order: str = "little"
 
+    @property
+    def note(self) -> str:
+        return (f"{self.short_title}: a unit starts every {self.width} bytes from the start "
+                f"of the stream; decoding from another offset is never back in step")
+
     def head(self, source) -> bytes:
         return source.read(0, 4) if self.order == "bom" else b""
 

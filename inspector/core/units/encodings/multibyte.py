@@ -166,6 +166,14 @@ class MultiByteCodec(CodecInterpretation):
     def shape(self) -> Shape:
         return shape_of(self.codec)
 
+    @property
+    def note(self) -> str:
+        if self.shape.stateful:
+            return (f"{self.short_title} carries a shift state: each line is read as if it "
+                    f"began in ASCII (the reading resynchronizes at line starts)")
+        return (f"{self.short_title}: a trail byte can also lead a character, so the reading "
+                f"falls back in step only at a byte that must start one (ASCII, a line feed)")
+
     # ------------------------------------------------------------ where units start
     def _last_mark(self, source, lo: int, hi: int) -> int:
         """The last offset in [lo, hi] where a unit must start, or -1."""
