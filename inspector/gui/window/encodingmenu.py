@@ -22,6 +22,26 @@ from inspector.core.units.encodings import codecnames
 MAP = codecnames.MAP
 
 
+# The groups' mnemonics (Alt+letter in the open menu), none taken twice.
+_GROUP_TITLES = {"Unicode": "&Unicode", "Western": "&Western",
+                 "Central European": "&Central European", "Cyrillic": "C&yrillic",
+                 "Greek": "&Greek", "Hebrew": "&Hebrew", "Arabic": "&Arabic",
+                 "Turkish": "&Turkish", "Baltic": "&Baltic", "Vietnamese": "&Vietnamese",
+                 "Thai": "Tha&i", "Japanese": "&Japanese", "Chinese": "Chi&nese",
+                 "Korean": "&Korean", "DOS code pages": "&DOS code pages",
+                 "Mac code pages": "Mac code &pages"}
+
+
+def with_mnemonic(title: str, taken: set[str]) -> str:
+    """``title`` with "&" before its first letter or digit no other item of the menu
+    took (none left: as it is)."""
+    for i, ch in enumerate(title):
+        if ch.isalnum() and ch.lower() not in taken:
+            taken.add(ch.lower())
+            return title[:i] + "&" + title[i:]
+    return title
+
+
 def _action(window, text: str, name: str, value) -> QAction:
     a = QAction(text, window)
     a.setObjectName(name)
@@ -60,11 +80,12 @@ class EncodingMenu:
         sub.addSeparator()
         window.encoding_menus = {}
         for title, names in codecnames.GROUPS:
-            g = sub.addMenu(title)
+            g = sub.addMenu(_GROUP_TITLES.get(title, title))
             g.setObjectName("encodingGroup_" + title.replace(" ", ""))
             window.encoding_menus[title] = g
+            taken: set[str] = set()
             for name in names:
-                add(g, name, codecnames.title(name))
+                add(g, name, with_mnemonic(codecnames.title(name), taken))
         sub.addSeparator()
         other = QAction("&Other encoding…", window)
         other.setObjectName("actionOtherEncoding")

@@ -321,7 +321,8 @@ class MainWindow(QMainWindow):
             self.document.set_encoding(name)
         except ValueError as e:
             self.show_message(str(e))
-            encodingmenu.show_choice(self, self.document.dialect)
+        # Choosing the reading in use again must leave it ticked.
+        encodingmenu.show_choice(self, self.document.dialect)
 
     def choose_other_encoding(self) -> None:
         encodingmenu.ask_other_encoding(self)

@@ -45,6 +45,13 @@ _TITLES = {
     "big5": "Big5", "big5hkscs": "Big5-HKSCS", "euc_kr": "EUC-KR",
     "cp949": "CP949 (Unified Hangul)", "johab": "Johab", "tis-620": "TIS-620",
     "mac-roman": "Mac Roman",
+    "cp437": "CP437 (DOS US)", "cp850": "CP850 (DOS Western)",
+    "cp852": "CP852 (DOS Central European)", "cp855": "CP855 (DOS Cyrillic)",
+    "cp857": "CP857 (DOS Turkish)", "cp860": "CP860 (DOS Portuguese)",
+    "cp861": "CP861 (DOS Icelandic)", "cp862": "CP862 (DOS Hebrew)",
+    "cp863": "CP863 (DOS Canadian French)", "cp865": "CP865 (DOS Nordic)",
+    "cp866": "CP866 (DOS Russian)", "cp869": "CP869 (DOS Greek)",
+    "cp737": "CP737 (DOS Greek)", "cp775": "CP775 (DOS Baltic)", "cp720": "CP720 (DOS Arabic)",
 }
 
 # The "Interpret as" menu: (group, codec names), as people look for them.
