@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton, QStatusBar
 
 from inspector.core.analysis import verdict
 from inspector.core.source.bytesource import ByteSourceError
+from inspector.core.units import decoder
 from inspector.core.units import kinds as K
 from inspector.core.units.unicode_db import name as cp_name
 from inspector.core.analysis.scanviews.scanfigures import (SHA_CANCELLED, SHA_COMPUTING,
@@ -265,11 +266,20 @@ class StatusFields(QObject):
             self.resync.setText("")
             return
         lost = r.lost_bytes
-        if not r.in_step:
-            self.resync.setText(f"decoding from 0x{r.origin:X}: never back in step "
-                                f"({self.document.interpretation.short_title})")
+        reading = self.document.interpretation
+        if reading.is_utf8:
+            self.resync.setText(
+                f"decoding from 0x{r.origin:X}: {lost} byte{'s' if lost != 1 else ''} lost, "
+                f"in step at 0x{r.sync_offset:X}")
             return
-        what = "lost" if self.document.interpretation.is_utf8 else "misread"
-        self.resync.setText(
-            f"decoding from 0x{r.origin:X}: {lost} byte{'s' if lost != 1 else ''} {what}, "
-            f"in step at 0x{r.sync_offset:X}")
+        # Beside it, what UTF-8 does at the same place (a few bytes read).
+        u = decoder.resync(self.document.source, r.origin).lost_bytes
+        utf8 = f"UTF-8 there: {u} byte{'s' if u != 1 else ''} lost"
+        if not r.in_step:
+            text = (f"{reading.short_title} from 0x{r.origin:X}: never back in step "
+                    f"(misread to 0x{r.sync_offset:X}); {utf8}")
+        else:
+            text = (f"{reading.short_title} from 0x{r.origin:X}: {lost} byte"
+                    f"{'s' if lost != 1 else ''} misread, in step at 0x{r.sync_offset:X}; {utf8}")
+        self.resync.setText(text)
+        self.resync.setToolTip(f"{text}\n{reading.note}")
