@@ -61,8 +61,9 @@ def text_of(units, data: bytes, codec: str) -> str:
     for i, u in enumerate(units):
         if u.kind == K.VALID:
             # Python's utf-16 / utf-32 decoders take the byte order mark and write nothing.
-            if i == 0 and u.value == 0xFEFF and codec in ("utf-16", "utf-32") and \
-                    data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+            marks = {"utf-16": (b"\xff\xfe", b"\xfe\xff"),
+                     "utf-32": (b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")}.get(codec, ())
+            if i == 0 and u.value == 0xFEFF and data[:len(marks[0]) if marks else 0] in marks:
                 continue
             out.append(chr(u.value))
         else:
@@ -269,3 +270,17 @@ def test_every_reading_writes_what_it_reads():
         assert reading.encode(0x41) == "A".encode(name)
     with pytest.raises(ValueError):
         interpretation("cp1252").encode(0x4E2D)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(["日本語", "ABC", " ", "テキスト", "\n", "ｶﾀｶﾅ", "123"]),
+                max_size=30))
+def test_iso2022_stretch_by_stretch_is_the_byte_by_byte_cut(parts):
+    import numpy as np
+
+    data = "".join(parts).encode("iso2022_jp", "replace")
+    reading = interpretation("iso2022_jp")
+    fast = reading.page_cut(data)
+    slow = reading._by_bytes(data, [], True)
+    for got, want in zip((fast.offset, fast.length, fast.value), slow[:1] + slow[1:2] + slow[3:4]):
+        assert np.array_equal(got, want)

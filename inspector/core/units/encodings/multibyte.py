@@ -28,6 +28,7 @@ if it began in the initial (ASCII) state, as well-formed ISO-2022-JP text is wri
 from __future__ import annotations
 
 import codecs
+import re
 import threading
 from dataclasses import dataclass
 from functools import lru_cache
@@ -63,6 +64,8 @@ def decode_with_events(data: bytes, codec: str) -> tuple[np.ndarray, list]:
 
 
 STATEFUL_PREFIXES = ("iso2022", "hz", "utf-7", "utf_7")
+# ISO-2022 shift sequences: ESC, intermediate bytes, a final byte; SO and SI.
+_SHIFTS = re.compile(rb"\x1b[\x20-\x2f]*[\x30-\x7e]|[\x0e\x0f]")
 
 
 @dataclass(frozen=True)
@@ -97,44 +100,39 @@ def _first_event(data: bytes, codec: str):
 
 @lru_cache(maxsize=None)
 def shape_of(codec: str) -> Shape:
-    """Probe ``codec`` once: which bytes lead a longer sequence, which can follow a lead
-    inside one character, how long a character gets."""
+    """Ask ``codec`` once which bytes lead a longer sequence, which can stand inside a
+    character, how long a character gets: every lead byte with every second byte
+    through its decoder (two-byte forms and errors), and every character it can write
+    through its encoder (the longer forms: GB18030's four bytes, EUC-JP's three)."""
     if codec.startswith(STATEFUL_PREFIXES):
         after = np.zeros(256, dtype=bool)
         after[0x0A] = True
         return Shape(np.zeros(256, dtype=bool), after, 8, True)
-    leads = []
-    for b in range(256):
-        consumed, incomplete = _first_event(bytes([b]), codec)
-        if incomplete:
-            leads.append(b)
+    leads = [b for b in range(256) if _first_event(bytes([b]), codec)[1]]
     inner: set[int] = set()       # bytes at a later place than the first of a unit
     nonfinal: set[int] = set(leads)
-    prefixes = [bytes([b]) for b in leads]
-    longest = 1
-    for depth in (2, 3, 4):
-        longer = []
-        for prefix in prefixes:
-            for t in range(256):
-                data = prefix + bytes([t])
-                consumed, incomplete = _first_event(data, codec)
-                if consumed >= depth:
-                    inner.add(t)
-                    longest = max(longest, depth)
-                    if incomplete and consumed == depth:
-                        longer.append(data)
-                        nonfinal.add(t)
-        if not longer:
-            break
-        # The longer forms share their byte ranges (GB18030, EUC-JP's 8F): a sample of
-        # their prefixes tells the bytes that can follow.
-        step = max(1, len(longer) // 48)
-        prefixes = longer[::step]
+    longest = 2
+    for lead in leads:
+        for t in range(256):
+            consumed, incomplete = _first_event(bytes([lead, t]), codec)
+            # Incomplete: a longer form's prefix, or the data ended inside anything at
+            # all; the encoder says below which bytes longer forms really hold.
+            if consumed >= 2 and not incomplete:
+                inner.add(t)
+    for cp in [*range(0x80, 0xD800), *range(0xE000, 0x10000), *range(0x10000, 0x110000, 97)]:
+        try:
+            raw = chr(cp).encode(codec)
+        except UnicodeEncodeError:
+            continue
+        if len(raw) > 1:
+            longest = max(longest, len(raw))
+            inner.update(raw[1:])
+            nonfinal.update(raw[:-1])
     starts_at = np.ones(256, dtype=bool)
     starts_at[sorted(inner)] = False
     starts_after = np.ones(256, dtype=bool)
     starts_after[sorted(nonfinal)] = False
-    return Shape(starts_at, starts_after, max(longest, 2), False)
+    return Shape(starts_at, starts_after, longest, False)
 
 
 _length_cache: dict[str, dict[int, int]] = {}
@@ -228,9 +226,17 @@ class MultiByteCodec(CodecInterpretation):
         cps, events = decode_with_events(data, self.codec)
         if not self.shape.stateful:
             cut = self._by_lengths(data, cps, events, final)
-            if cut is not None:
-                return self._kept(cut, stop, base)
-        return self._kept(self._by_bytes(data, events, final), stop, base)
+        elif not events:
+            cut = self._by_segments(data, cps)
+        elif len(events) == 1 and not final and events[0][1] == n and events[0][0] >= stop:
+            # The read ended inside a character past the page: cut what came before.
+            head = events[0][0]
+            cut = self._by_segments(data[:head], cps[:-1])
+        else:
+            cut = None
+        if cut is None:
+            cut = self._by_bytes(data, events, final)
+        return self._kept(cut, stop, base)
 
     @staticmethod
     def _kept(arrays, stop: int, base: int):
@@ -267,6 +273,61 @@ class MultiByteCodec(CodecInterpretation):
         if final and events and events[-1][1] == n and _incomplete(events[-1][2]):
             at_end[-1] = True
         return offset, length, kind, value, marker.astype(np.int64), at_end
+
+    def _by_segments(self, data, cps):
+        """A state-carrying codec's cut without errors, one decode per stretch between
+        shift sequences: a stretch whose characters all take one byte, or all two,
+        has them at once (the shift sequence goes with its first character). None when
+        a stretch is otherwise, or the stretches do not decode to the whole's text."""
+        n = len(data)
+        found = [(m.start(), m.end() - m.start()) for m in _SHIFTS.finditer(data)]
+        escapes = dict(found)
+        bounds = sorted({0, *escapes, n})
+        firsts, shifts, counts, widths, texts = [], [], [], [], []
+        decode = self.codec
+        for a, b in zip(bounds, bounds[1:]):
+            shift = escapes.get(a, 0)
+            try:
+                text = data[a:b].decode(decode)
+            except UnicodeDecodeError:
+                return None
+            k, body = len(text), b - a - shift
+            if k == 0:
+                if not counts:
+                    return None
+                shifts[-1] = (shifts[-1][0], shifts[-1][1] + b - a)  # no character follows
+                continue
+            if k == body:
+                width = 1
+            elif 2 * k == body:
+                width = 2
+            else:
+                return None
+            firsts.append(a)
+            shifts.append((shift, 0))
+            counts.append(k)
+            widths.append(width)
+            texts.append(text)
+        if not counts:
+            return None
+        value = np.frombuffer("".join(texts).encode("utf-32-le"), dtype="<u4").astype(np.int64)
+        if not np.array_equal(value, cps):
+            return None
+        counts_a = np.array(counts, dtype=np.int64)
+        width_a = np.repeat(np.array(widths, dtype=np.int64), counts_a)
+        lead = np.array([s for s, _ in shifts], dtype=np.int64)
+        tail = np.array([t for _, t in shifts], dtype=np.int64)
+        seg_first = np.cumsum(counts_a) - counts_a          # index of each stretch's first
+        within = np.arange(len(value), dtype=np.int64) - np.repeat(seg_first, counts_a)
+        offset = np.repeat(np.array(firsts, dtype=np.int64) + lead, counts_a) + within * width_a
+        length = width_a.copy()
+        offset[seg_first] -= lead
+        length[seg_first] += lead
+        last = seg_first + counts_a - 1
+        length[last] += tail
+        count = len(value)
+        return (offset, length, np.zeros(count, np.uint8), value, np.zeros(count, np.int64),
+                np.zeros(count, bool))
 
     def _by_bytes(self, data, events, final):
         """The cut by the codec's incremental decoder fed byte by byte between the
