@@ -24,7 +24,7 @@ def first_line_text(window) -> str:
 
 def open_file(window, qtbot, path):
     window.document.open_path(str(path))
-    qtbot.waitUntil(lambda: window.scan_complete, timeout=20000)
+    qtbot.waitUntil(lambda: window.scan_life.complete, timeout=20000)
 
 
 def popup(qtbot):
@@ -73,8 +73,8 @@ def test_choosing_windows_1252_by_keyboard_shows_the_text(window, qtbot, cafe):
     assert window.document.dialect == "cp1252"
     assert first_line_text(window).startswith(CAFE)
     assert window.dialect_actions["cp1252"].isChecked()
-    assert window.status_dialect.text() == "Windows-1252 (Western)"
-    qtbot.waitUntil(lambda: window.scan_complete, timeout=20000)
+    assert window.status_fields.dialect.text() == "Windows-1252 (Western)"
+    qtbot.waitUntil(lambda: window.scan_life.complete, timeout=20000)
     assert window.document.scan.dialect == "cp1252"
     assert window.document.scan.error_units == 0
 
@@ -117,7 +117,7 @@ def test_the_inspector_shows_the_bytes_in_the_encoding_and_in_utf8(window, qtbot
     assert facts["In Windows-1252"] == "1 byte: E9"
     assert facts["UTF-8"] == "C3 A9"
     assert facts["Name"] == "LATIN SMALL LETTER E WITH ACUTE"
-    assert "U+00E9" in window.status_unit.text()
+    assert "U+00E9" in window.status_fields.unit.text()
 
 
 def test_find_searches_text_as_the_encoding_writes_it(window, qtbot, cafe):
@@ -169,10 +169,10 @@ def test_decode_from_here_says_how_far_the_misreading_runs(window, qtbot, write_
     window.hex_view.setFocus()
     qtbot.keyClick(window.hex_view, KEY.Key_R, MOD.ControlModifier)
     assert window.document.origin == 1
-    text = window.status_resync.text()
+    text = window.status_fields.resync.text()
     assert "Big5 from 0x1" in text and "in step at 0x80" in text and "UTF-8 there" in text
     window.set_encoding("utf-16-le")
-    assert "never back in step" in window.status_resync.text()
+    assert "never back in step" in window.status_fields.resync.text()
 
 
 def test_by_the_encoding_map_needs_the_map_and_reads_each_region(window, qtbot, write_file):
@@ -188,4 +188,4 @@ def test_by_the_encoding_map_needs_the_map_and_reads_each_region(window, qtbot, 
     at = len(utf8) + legacy.index("café".encode("cp1252"))
     assert window.document.unit_at(at + 3).value == 0xE9
     assert window.document.unit_at(1).value == ord(" ")
-    assert window.status_dialect.text() == "By the encoding map"
+    assert window.status_fields.dialect.text() == "By the encoding map"
