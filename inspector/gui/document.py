@@ -233,6 +233,11 @@ class Document(QObject):
         """How the bytes are read now (the dialect's object: ask it, not its name)."""
         return self._reading
 
+    @property
+    def line_feed(self) -> bytes:
+        """A line feed's bytes in the reading in use (the text pane's paragraph break)."""
+        return self._reading.line_feed(self._source)
+
     def set_dialect(self, name: str) -> None:
         self.set_encoding(name)
 

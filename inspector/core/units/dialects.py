@@ -56,6 +56,10 @@ class Interpretation:
         """One of the UTF-8 dialects (cut by the decoder and the UTF-8 page cut)."""
         return False
 
+    def line_feed(self, source) -> bytes:
+        """The bytes a line feed is written in (the text pane breaks paragraphs there)."""
+        return b"\n"
+
     def reading_at(self, offset: int) -> "Interpretation":
         """The interpretation the byte at ``offset`` is read in (itself, but in the
         encoding map's reading, where each region has its own)."""

@@ -189,3 +189,23 @@ def test_by_the_encoding_map_needs_the_map_and_reads_each_region(window, qtbot, 
     assert window.document.unit_at(at + 3).value == 0xE9
     assert window.document.unit_at(1).value == ord(" ")
     assert window.status_fields.dialect.text() == "By the encoding map"
+
+
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be", "utf-16", "utf-32", "cp037"])
+def test_the_text_pane_breaks_lines_at_the_encodings_own_line_feed(encoding):
+    """A 0A byte inside a UTF-16 character (Ċ is 0A 01) is no line break; the line feed
+    is 0A 00 there, 25 in EBCDIC."""
+    from inspector.core.source.bytesource import MemorySource
+    from inspector.core.units.interpretation import interpretation
+    from inspector.gui.panes import textlayout as TL
+
+    text = "aĊ上b\nxy\n"
+    data = text.encode(encoding, "replace")
+    model = TL.SourceModel(MemorySource(data), None, interpretation(encoding))
+    layout = TL.TextLayout(model, wrap_width=80)
+    pos, lines = 0, []
+    while pos < len(data):
+        par = layout.paragraph(pos)
+        lines.append("".join(chr(u.value) for u in par.units if u.value != 0xFEFF))
+        pos = par.end
+    assert lines == text.encode(encoding, "replace").decode(encoding).splitlines(True)

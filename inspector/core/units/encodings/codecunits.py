@@ -106,6 +106,12 @@ class CodecInterpretation(Interpretation):
     def head(self, source) -> bytes:
         return b""
 
+    def line_feed(self, source) -> bytes:
+        try:
+            return "\n".encode(self.codec) or b"\n"
+        except UnicodeEncodeError:
+            return b"\n"
+
     # ------------------------------------------------------------ cutting
     def cut(self, data, base: int = 0, final: bool = True, stop: int | None = None) -> list[Unit]:
         return self.page_cut(bytes(data), base, final, stop).units()
@@ -291,6 +297,10 @@ class UtfWide(CodecInterpretation):
 
     def head(self, source) -> bytes:
         return source.read(0, 4) if self.order == "bom" else b""
+
+    def line_feed(self, source) -> bytes:
+        end = "le" if self.byte_order(self.head(source)) == "little" else "be"
+        return "\n".encode(f"utf-{8 * self.width}-{end}")
 
     def byte_order(self, head: bytes) -> str:
         if self.order != "bom":
