@@ -113,7 +113,7 @@ def build_report(result, source, path, verdict, findings=None) -> dict:
         "units": result.units_dict(),
         "code_points": result.code_points,
         "errors": {"total": result.error_units, "replacements": result.replacements,
-                   "by_kind": dict(result.errors_by_kind)},
+                   "by_kind": result.errors_listed()},
         "warnings": {"total": result.warning_units, "by_kind": dict(result.warnings_by_kind)},
         "first_errors": first_error_entries(result, source),
         "first_errors_limit": result.max_errors,

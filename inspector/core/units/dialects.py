@@ -157,12 +157,12 @@ class Utf8Dialect(Interpretation):
         return self.name == K.UTF8
 
 
-_ALL_PROBLEMS = K.ERROR_KINDS
+_ALL_PROBLEMS = K.UTF8_ERROR_KINDS
 # The 1993 form makes 5/6-byte units, surrogates and values to 7FFFFFFF valid: of the
 # problems only the shape errors are left (and any kind the table gains, until this
 # says FSS-UTF accepts it).
 _FSS_ACCEPTS = (K.SURROGATE, K.OUT_OF_RANGE, K.LEGACY_LONG_FORM)
-_FSS_PROBLEMS = tuple(k for k in K.ERROR_KINDS if k not in _FSS_ACCEPTS)
+_FSS_PROBLEMS = tuple(k for k in K.UTF8_ERROR_KINDS if k not in _FSS_ACCEPTS)
 # A CESU-8 / Modified UTF-8 surrogate pair is one 6-byte unit; its high half may sit up
 # to 3 bytes before a low half's continuation bytes.
 _PAIR_LOOKBACK = boundaries.UNIT_START_REACH

@@ -238,6 +238,9 @@ ERROR_KINDS = tuple(k.name for k in sorted(TABLE, key=lambda k: k.code) if k.is_
 WARNING_KINDS = tuple(k.name for k in sorted(TABLE, key=lambda k: k.code) if k.is_warning)
 # A unit's kinds, valid first: the name of each kind code of the vectorised paths.
 ALL_KINDS = (VALID,) + ERROR_KINDS
+# The errors the UTF-8 dialects can make (the others are other encodings' own): what a
+# UTF-8 scan's counts list.
+UTF8_ERROR_KINDS = tuple(k for k in ERROR_KINDS if KINDS[k].sample_encoding == "utf-8")
 
 
 def title(name: str) -> str:
