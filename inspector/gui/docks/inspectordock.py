@@ -184,7 +184,7 @@ class SequenceInspector(QDockWidget):
                 unit = d.unit_at(d.cursor) if d.size else None
                 # One cursor move fires selectionChanged and cursorChanged: show the unit
                 # once (the dialect table is the slow part).
-                key = (id(d.source), d.origin, d.dialect, style.Palette.current().theme, unit and (
+                key = (id(d.source), d.origin, d.interpretation, style.Palette.current().theme, unit and (
                     unit.offset, unit.length, unit.kind, unit.value, tuple(unit.warnings)))
                 if key == self._shown_key:
                     return
@@ -415,7 +415,7 @@ class SequenceInspector(QDockWidget):
         self.dialect_rows = []
         self._set_unit_widgets_visible(False)
         self.heading.setText(f"Selection: {end - start:,} bytes")
-        key = (start, end, d.origin, d.dialect, id(d.source))
+        key = (start, end, d.origin, d.interpretation, id(d.source))
         if key == self._summary_key:
             return  # already shown or being computed
         self._summary_key = key
@@ -430,15 +430,15 @@ class SequenceInspector(QDockWidget):
             self._set_summary(summary)
         elif n <= self.SYNC_SUMMARY_LIMIT:
             # Counted chunk by chunk without filling the document's cache with big lists.
-            self._set_summary(summarize(d.source, start, end, d.origin, d.dialect))
+            self._set_summary(summarize(d.source, start, end, d.origin, d.interpretation))
         elif n <= self.WORKER_SUMMARY_LIMIT:
             self.summary = None
             self.summary_label.setText(f"Counting the units of {n:,} bytes…")
-            source, origin, dialect = d.source, d.origin, d.dialect
+            source, origin, dialect = d.source, d.origin, d.interpretation
             self._start_worker(lambda: summarize_steps(source, start, end, origin, dialect))
         else:
             self.summary = None
-            index = index_covers(d.scan, start, end, d.origin, d.dialect)
+            index = index_covers(d.scan, start, end, d.origin, d.interpretation)
             if index is None:
                 self.summary_label.setText(
                     f"{n:,} bytes selected: select less than "
@@ -446,7 +446,7 @@ class SequenceInspector(QDockWidget):
                     "or wait for the scan to finish.")
                 return
             self.summary_label.setText(f"Counting {n:,} bytes from the scan's index…")
-            source, origin, dialect = d.source, d.origin, d.dialect
+            source, origin, dialect = d.source, d.origin, d.interpretation
             self._start_worker(lambda: index_summary_steps(index, source, start, end, origin, dialect))
 
     @property

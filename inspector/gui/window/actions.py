@@ -23,7 +23,6 @@ from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QMenu
 
 from inspector.core.analysis import copyformats
-from inspector.core.units import kinds as K
 from inspector.gui.panes.hexlayout import BYTE_FORMATS, FIT, FORMAT_TITLES, ROW_WIDTHS
 from inspector.gui.window.encodingmenu import EncodingMenu, show_choice
 from inspector.gui.window.settings import THEMES

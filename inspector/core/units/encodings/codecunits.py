@@ -21,7 +21,6 @@ from an origin loses, the words for a unit and the bytes of a code point.
 
 from __future__ import annotations
 
-import codecs
 from dataclasses import dataclass
 from functools import lru_cache
 
