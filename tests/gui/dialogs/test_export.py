@@ -44,7 +44,7 @@ def _fingerprint(path):
 
 
 def _errors_by_kind(data: bytes) -> dict[str, int]:
-    counts = {k: 0 for k in K.ERROR_KINDS}
+    counts = {k: 0 for k in K.UTF8_ERROR_KINDS}   # a UTF-8 scan lists the UTF-8 kinds
     for u in decoder.cut(data):
         if u.kind != K.VALID:
             counts[u.kind] += 1
