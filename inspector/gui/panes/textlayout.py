@@ -87,7 +87,7 @@ class SourceModel:
 
     def unit_start(self, offset: int) -> int:
         offset = max(0, min(offset, max(self.size - 1, 0)))
-        return boundaries.unit_start(self.source, offset, self.origin, self.dialect)
+        return interpretation(self.dialect).unit_start(self.source, offset, self.origin)
 
 
 class Cell:
