@@ -1,5 +1,11 @@
 """``utf8-inspector units PATH [--from OFFSET] [--count N|all] [--origin OFFSET]
-[--dialect NAME] [--json]``: list the units of a region in order.
+[--dialect NAME | --encoding NAME] [--json]``: list the units of a region in order.
+
+``--encoding`` reads the bytes in another encoding (any codec Python knows, as
+``codecs.lookup`` spells it: ``cp1252``, ``koi8-r``, ``shift_jis``, ``utf-16-le``...;
+a UTF-8 dialect's name; or ``map``, each region of the file's encoding map in its own
+encoding, which scans the file first). Units are then that encoding's characters
+(the unit contract's "Other interpretations"); ``bytes`` are their bytes in it.
 
 The listing starts at the unit that holds ``--from`` (found by looking back a few bytes,
 never by decoding from the start of the file) and lists ``--count`` units (64 unless
@@ -32,7 +38,7 @@ import sys
 from inspector.cli.common import EXIT_ERROR, EXIT_OK, EXIT_PROBLEMS, parse_offset
 from inspector.core.units import kinds as K
 from inspector.core.source.bytesource import ByteSourceError, FileSource, display_path
-from inspector.core.units.decoder import resync, units_in_range
+from inspector.core.units.interpretation import interpretation
 from inspector.core.units.unicode_db import MAX_CODE_POINT, category, name
 from inspector.core.units.unitinfo import explain
 from inspector.core.scan.lines import line_column
@@ -74,6 +80,10 @@ def build_parser() -> argparse.ArgumentParser:
                         "resynchronization after it are marked")
     p.add_argument("--dialect", default=K.UTF8, metavar="NAME",
                    help=f"one of {', '.join(K.DIALECTS)} (default {K.UTF8})")
+    p.add_argument("--encoding", default=None, metavar="NAME",
+                   help="read the bytes in this encoding instead: a codec name Python knows "
+                        "(cp1252, koi8-r, shift_jis, gb18030, utf-16-le, utf-32...), a UTF-8 "
+                        "dialect, or 'map' (each region of the encoding map in its own)")
     p.add_argument("--json", action="store_true",
                    help="print a JSON list of unit objects (one per line) instead of a table")
     return p
@@ -117,14 +127,17 @@ def iter_chunks(source, start: int, count: int | None, origin: int | None, diale
     look-back and the origin's segments), never unit by unit.
     """
     size = source.size
-    first = units_in_range(source, start, start + 1, origin, dialect)
+    reading = interpretation(dialect)
+    units_in_range = reading.units_in_range
+    reach = max(MAX_UNIT_BYTES, reading.max_unit_length)
+    first = units_in_range(source, start, start + 1, origin)
     if not first:
         return
     pos = first[0].offset
     left = count
     while pos < size and (left is None or left > 0):
-        span = CHUNK if left is None else min(CHUNK, max(256, left * MAX_UNIT_BYTES))
-        units = units_in_range(source, pos, min(size, pos + span), origin, dialect)
+        span = CHUNK if left is None else min(CHUNK, max(256, left * reach))
+        units = units_in_range(source, pos, min(size, pos + span), origin)
         if units and units[0].offset < pos:
             units = [u for u in units if u.offset >= pos]
         if not units:
@@ -132,7 +145,7 @@ def iter_chunks(source, start: int, count: int | None, origin: int | None, diale
         if left is not None and len(units) > left:
             del units[left:]
         last_end = units[-1].end
-        data = source.read(pos, last_end - pos + MAX_UNIT_BYTES)
+        data = source.read(pos, last_end - pos + reach)
         yield units, data, pos
         if left is not None:
             left -= len(units)
@@ -216,8 +229,11 @@ class _Lines:
     def _explanation(self, u, data: bytes, rel: int, lost: bool) -> str | None:
         if u.kind == K.VALID and not u.warnings:
             return None
-        return explain(u, data[rel:rel + u.length + MAX_UNIT_BYTES], self.dialect, lost=lost,
-                       origin=self.origin)
+        raw = data[rel:rel + u.length + MAX_UNIT_BYTES]
+        reading = interpretation(self.dialect)
+        if not reading.is_utf8:
+            return reading.explain(u, raw, origin=self.origin)
+        return explain(u, raw, reading.name, lost=lost, origin=self.origin)
 
     def _tail(self, u, data: bytes, rel: int, lost: bool) -> str:
         """What follows the offset: the rest of a JSON object, or of a table row."""
@@ -253,9 +269,17 @@ def _write_lines(as_json: bool, source, start, count, origin, dialect, out) -> b
     """Print the listing; returns True when any listed unit is an error."""
     lost_from = lost_until = -1
     if origin is not None:
-        sync = resync(source, origin, dialect)
+        reading = interpretation(dialect)
+        sync = reading.resync(source, origin)
         lost_from, lost_until = origin, sync.sync_offset
-        if sync.lost_bytes:
+        if not sync.in_step:
+            note = (f"{PROG}: origin 0x{origin:X}: read in {reading.short_title} from there, "
+                    f"the units are never back in step with the reading from the start")
+        elif sync.lost_bytes and not reading.is_utf8:
+            note = (f"{PROG}: origin 0x{origin:X}: {sync.lost_bytes} byte"
+                    f"{'s' if sync.lost_bytes != 1 else ''} misread in {reading.short_title}; "
+                    f"back in step at offset {sync.sync_offset} (0x{sync.sync_offset:X})")
+        elif sync.lost_bytes:
             note = (f"{PROG}: origin 0x{origin:X}: {sync.lost_bytes} continuation "
                     f"byte{'s' if sync.lost_bytes != 1 else ''} lost to resynchronization; "
                     f"back in step at offset {sync.sync_offset} (0x{sync.sync_offset:X})")
@@ -306,6 +330,16 @@ def _write_lines(as_json: bool, source, start, count, origin, dialect, out) -> b
     return any_error
 
 
+def map_reading(source):
+    """The encoding map's reading of a file: its scan and verdict worked out first."""
+    from inspector.core.analysis.verdict import verdict_of
+    from inspector.core.scan.readings.mapreading import MapReading
+    from inspector.core.scan.scanner import scan
+
+    emap = verdict_of(scan(source, K.UTF8, max_errors=0), source).regions
+    return MapReading.of(emap.regions if emap is not None else [], source.size)
+
+
 def main(argv: list[str]) -> int:
     source = None
     try:
@@ -314,6 +348,12 @@ def main(argv: list[str]) -> int:
             dialect = K.check_dialect(args.dialect)
         except ValueError as e:
             raise UsageError(f"--dialect: {e}") from None
+        encoding = args.encoding
+        if encoding is not None and encoding.strip().lower() != "map":
+            try:
+                dialect = interpretation(encoding)
+            except ValueError as e:
+                raise UsageError(f"--encoding: {e}") from None
         start = _offset_arg("--from", args.start)
         origin = _offset_arg("--origin", args.origin) if args.origin is not None else None
         count = _parse_count(args.count)
@@ -321,6 +361,8 @@ def main(argv: list[str]) -> int:
         _check_inside("--from", start, source.size, args.path)
         if origin is not None:
             _check_inside("--origin", origin, source.size, args.path)
+        if encoding is not None and encoding.strip().lower() == "map":
+            dialect = map_reading(source)
         out = sys.stdout
         # A name or a character the terminal cannot show must not end the listing.
         if hasattr(out, "reconfigure"):

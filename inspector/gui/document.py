@@ -25,7 +25,7 @@ from PySide6.QtCore import QObject, Signal
 from inspector.core.analysis import verdict as verdict_module
 from inspector.core.scan import lines as LN
 from inspector.core.scan import pagecut
-from inspector.core.units import boundaries, decoder
+from inspector.core.units import decoder
 from inspector.core.units import kinds as K
 from inspector.core.units.interpretation import Interpretation, interpretation
 from inspector.core.source.bytesource import ByteSource, FileSource, MemorySource, SourceChange
@@ -61,6 +61,9 @@ class Document(QObject):
         self._selection = (0, 0)
         self._origin: int | None = None
         self._dialect = K.UTF8
+        # The interpretation itself (a UTF-8 dialect, another encoding, the encoding
+        # map's reading); ``_dialect`` is its name.
+        self._reading: Interpretation = interpretation(K.UTF8)
         self._anchor = 0
         self._fixed = 0  # the end a shift-selection grows from
         self._scan = None
@@ -104,8 +107,14 @@ class Document(QObject):
         self._cursor = max(0, min(cursor, max(size - 1, 0)))
         self._selection = (self._cursor, self._cursor)
         self._anchor = 0
+        # The encoding map's reading belongs to the file it was made for.
+        by_map = self._reading.name == "map"
+        if by_map:
+            self._reading, self._dialect = interpretation(K.UTF8), K.UTF8
         if old is not source:
             old.close()
+        if by_map:
+            self.dialectChanged.emit(K.UTF8)
         self.sourceChanged.emit()
 
     def reload(self) -> None:
@@ -113,12 +122,12 @@ class Document(QObject):
         path = self.path
         if path is None:
             return
-        cursor, origin, dialect = self._cursor, self._origin, self._dialect
+        cursor, origin, dialect = self._cursor, self._origin, self._reading
         anchor = self._anchor
         self.set_source(FileSource(path), cursor=cursor)
         if origin is not None and origin < self.size:
             self.set_origin(origin)
-        self.set_dialect(dialect)
+        self.set_encoding(dialect)
         self.set_anchor(min(anchor, max(self.size - 1, 0)))
 
     def invalidate(self) -> None:
@@ -222,14 +231,44 @@ class Document(QObject):
     @property
     def interpretation(self) -> Interpretation:
         """How the bytes are read now (the dialect's object: ask it, not its name)."""
-        return interpretation(self._dialect)
+        return self._reading
+
+    @property
+    def line_feed(self) -> bytes:
+        """A line feed's bytes in the reading in use (the text pane's paragraph break)."""
+        return self._reading.line_feed(self._source)
 
     def set_dialect(self, name: str) -> None:
-        name = K.check_dialect(name)
-        if name != self._dialect:
-            self._dialect = name
+        self.set_encoding(name)
+
+    def set_encoding(self, name) -> None:
+        """Read the bytes in ``name``: a UTF-8 dialect's name, a codec's name as
+        ``codecs.lookup`` knows it (``cp1252``, ``shift_jis``, ``utf-16-le``...),
+        ``"map"`` (each region of the finished scan's encoding map in its own encoding;
+        ValueError while there is no map), or an Interpretation. ``dialectChanged``
+        carries the new reading's name."""
+        if isinstance(name, str) and name.strip().lower() == "map":
+            reading = self._map_reading()
+        else:
+            reading = interpretation(name)
+        if reading != self._reading:
+            self._reading = reading
+            self._dialect = reading.name
             self._units_cache.clear()
-            self.dialectChanged.emit(name)
+            self._cut_cache.clear()
+            self._resync_cache = None
+            self.dialectChanged.emit(reading.name)
+
+    def _map_reading(self) -> Interpretation:
+        from inspector.core.analysis.verdict import known_verdict
+        from inspector.core.scan.readings.mapreading import MapReading
+
+        scan = self._scan
+        verdict = known_verdict(scan) if scan is not None and scan.complete else None
+        if verdict is None or verdict.regions is None:
+            raise ValueError("There is no encoding map yet: it is worked out when the "
+                             "scan of the file has finished.")
+        return MapReading.of(verdict.regions.regions, self.size)
 
     @property
     def anchor(self) -> int:
@@ -291,7 +330,7 @@ class Document(QObject):
         :attr:`COLUMN_REACH`) bytes back."""
         source, index = self._source, self._line_index()
         offset = self._clamp(offset)
-        dialect = self._dialect
+        dialect = self._reading
         if wait:
             return LN.line_column(source, offset,
                                   index if LN.index_reaches(index, offset) else None, dialect)
@@ -324,7 +363,7 @@ class Document(QObject):
             raise ValueError(f"Line {line:,} is past the last line of the file.")
         if column == 1:
             return start, 1
-        return LN.offset_of_column(self._source, start, column, self._dialect)
+        return LN.offset_of_column(self._source, start, column, self._reading)
 
     # ------------------------------------------------------------------ decoding
     def units(self, start: int, end: int) -> list[decoder.Unit]:
@@ -346,12 +385,12 @@ class Document(QObject):
         """The units overlapping [start, end) as one :class:`~inspector.core.scan.pagecut.PageCut`
         (parallel arrays: what the panes paint from, with no tuple per unit). The last
         few are kept: a repaint, and the other pane, ask for the same bytes again."""
-        key = (start, end, id(self._source), self._origin, self._dialect)
+        key = (start, end, id(self._source), self._origin, self._reading)
         cache = self._cut_cache
         hit = cache.get(key)
         if hit is None:
             hit = pagecut.join(pagecut.cuts_in_range(self._source, start, end, self._origin,
-                                                     self._dialect))
+                                                     self._reading))
             cache[key] = hit
             if len(cache) > 4:
                 cache.popitem(last=False)
@@ -380,7 +419,7 @@ class Document(QObject):
                 e = min((s for s, _ in cache if pos < s < end), default=end)
                 # Cut in one numpy pass (the decoder stays the reference it is tested
                 # against): a trip round a Python loop per unit cost a page milliseconds.
-                units = pagecut.units_in_range(self._source, pos, e, self._origin, self._dialect)
+                units = pagecut.units_in_range(self._source, pos, e, self._origin, self._reading)
                 i = 0
             else:
                 e, units = best
@@ -403,10 +442,10 @@ class Document(QObject):
         return out
 
     def unit_at(self, offset: int) -> decoder.Unit | None:
-        return decoder.unit_at(self._source, offset, self._origin, self._dialect)
+        return self._reading.unit_at(self._source, offset, self._origin)
 
     def unit_start(self, offset: int) -> int:
-        return boundaries.unit_start(self._source, self._clamp(offset), self._origin, self._dialect)
+        return self._reading.unit_start(self._source, self._clamp(offset), self._origin)
 
     def unit_end(self, offset: int) -> int:
         u = self.unit_at(self._clamp(offset))
@@ -474,9 +513,9 @@ class Document(QObject):
         source, origin or dialect changes: every pane asks for it in every paint."""
         if self._origin is None:
             return None
-        key = (id(self._source), self._origin, self._dialect)
+        key = (id(self._source), self._origin, self._reading)
         if self._resync_cache is None or self._resync_cache[0] != key:
-            self._resync_cache = (key, decoder.resync(self._source, self._origin, self._dialect))
+            self._resync_cache = (key, self._reading.resync(self._source, self._origin))
         return self._resync_cache[1]
 
     def read(self, offset: int, length: int) -> bytes:

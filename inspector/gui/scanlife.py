@@ -51,6 +51,10 @@ class ScanLife(QObject):
         self.auto_start = True
         self._worker: GeneratorWorker | None = None
         self._workers: set[GeneratorWorker] = set()   # kept alive until they end
+        # The verdict judges the file as UTF-8: a scan in another encoding carries the
+        # last UTF-8 scan's verdict on the same bytes (and the source it was of).
+        self._verdict = None
+        self._verdict_source = None
         document.sourceChanged.connect(self._source_changed)
         document.dialectChanged.connect(self._dialect_changed)
 
@@ -80,9 +84,11 @@ class ScanLife(QObject):
         """Scan the document's bytes in the current dialect (a running scan stops)."""
         self.cancel()
         d = self.document
-        source, dialect, activity = d.source, d.dialect, self.activity
+        source, dialect, activity = d.source, d.interpretation, self.activity
+        carried = self._verdict if self._verdict_source is source else None
         worker = GeneratorWorker(
-            lambda: courteous(judged_scan_steps(source, dialect, workers=SCAN_WORKERS),
+            lambda: courteous(judged_scan_steps(source, dialect, known_verdict=carried,
+                                                workers=SCAN_WORKERS),
                               activity, worker.is_cancelled),
             interval=0.1, publish=snapshot_of)
         worker.source, worker.dialect = source, dialect
@@ -127,7 +133,7 @@ class ScanLife(QObject):
         if worker is None or self.sender() is not worker.signals:
             return None
         d = self.document
-        if worker.source is not d.source or worker.dialect != d.dialect:
+        if worker.source is not d.source or worker.dialect != d.interpretation:
             return None
         return worker
 
@@ -141,6 +147,8 @@ class ScanLife(QObject):
         if self._current() is None:
             return
         self._worker = None
+        if judged.verdict is not None:
+            self._verdict, self._verdict_source = judged.verdict, self.document.source
         self.document.set_scan(judged.result, judged.verdict)
         self.finished.emit(judged.result)
 

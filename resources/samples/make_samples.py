@@ -18,7 +18,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent.parent))
 
 from inspector.core.units import kinds as K  # noqa: E402
-from inspector.core.units.decoder import cut  # noqa: E402
+from inspector.core.units.interpretation import interpretation  # noqa: E402
 from inspector.core.units.unicode_db import UNICODE_VERSION, is_unassigned  # noqa: E402
 
 # An unassigned code point under the Unicode version the inspector uses (checked below).
@@ -53,7 +53,8 @@ class Builder:
         self.dialect = dialect
 
     def text(self, s: str | bytes) -> None:
-        self.data += s.encode("utf-8") if isinstance(s, str) else s
+        codec = "utf-8" if self.dialect in K.DIALECTS else self.dialect
+        self.data += s.encode(codec) if isinstance(s, str) else s
 
     def item(self, raw: bytes, kind: str, label: str, warnings: tuple[str, ...] = ()) -> None:
         """Bytes that form one unit of ``kind`` (checked later) with a description."""
@@ -68,7 +69,7 @@ class Builder:
 
     def check(self, name: str) -> None:
         """Every item is one unit of the stated kind and warnings at its offset."""
-        units = {u.offset: u for u in cut(bytes(self.data), 0, self.dialect)}
+        units = {u.offset: u for u in interpretation(self.dialect).cut(bytes(self.data), 0)}
         for offset, raw, kind, label, warnings in self.items:
             u = units.get(offset)
             if u is None or u.kind != kind or u.length != len(raw) or not set(warnings) <= set(u.warnings):
@@ -259,6 +260,29 @@ def build_mixed() -> Builder:
     return b
 
 
+def build_big5() -> Builder:
+    """Traditional Chinese in Big5, one line of it missing a byte: read as Big5 (View >
+    Interpret as > Chinese > Big5) the line after the loss is misread, every byte pair
+    still a character, until a pair Big5 has no character for drops one byte and the
+    reading is back in step; Decode from here in the middle of a character shows the
+    same, where UTF-8 would lose at most 3 bytes."""
+    b = Builder("big5")
+    b.text("Big5 text (Traditional Chinese). Read it as Big5: View > Interpret as > Chinese.\n")
+    line = "今天氣很我們到公園散看見孩草玩都心中文體的歷書文化"
+    b.text(line + "\n")
+    b.text("The next line lost the first byte of its second character:\n")
+    raw = line.encode("big5")
+    damaged = raw[:2] + raw[3:]
+    units = interpretation("big5").cut(damaged)
+    bad = next(u.offset for u in units if u.kind != K.VALID)
+    b.text(damaged[:bad])
+    b.item(damaged[bad:bad + 1], K.UNDECODABLE, "where the misreading ends: a pair Big5 has "
+           "no character for, one byte dropped, back in step after it")
+    b.text(damaged[bad + 1:] + b"\n")
+    b.text(line + "\n")
+    return b
+
+
 SAMPLES = (
     ("demo.txt", build_demo, "The demo the window opens by default: text in several scripts, then "
      "one labelled line per error kind and per warning (the labelled bytes sit between "
@@ -280,6 +304,14 @@ SAMPLES = (
      "The verdict is `mixed`; the encoding map cuts it into those regions (the overview's "
      "band, the statistics dock's list, the repair policy \"convert each region from its "
      "encoding\"). No labelled items: see the map."),
+    ("big5.txt", build_big5, "Traditional Chinese in Big5, a line of it missing one byte: "
+     "read as Big5 (View > Interpret as > Chinese > Big5), that line is misread from the "
+     "loss on, because in Big5, unlike UTF-8, a trail byte can lead a character too: the "
+     "reading falls back in step only at a pair Big5 has no character for, or at an "
+     "ASCII byte. Decode from here "
+     "(Ctrl+R) at the second byte of any Chinese character shows the same misreading and "
+     "where it falls back in step; UTF-8 would lose at most 3 bytes. Offsets checked in "
+     "Big5."),
 )
 
 
@@ -301,7 +333,7 @@ def main(argv: list[str] | None = None) -> int:
         b.check(filename)
         data = bytes(b.data)
         outputs[filename] = data
-        units = cut(data, 0, b.dialect)
+        units = interpretation(b.dialect).cut(data, 0)
         errors = sum(1 for u in units if u.is_error)
         md += [f"## {filename}", "", blurb, "",
                f"{len(data):,} bytes, {len(units):,} units in {b.dialect}, {errors} errors, "

@@ -39,6 +39,8 @@ def invented(monkeypatch):
     monkeypatch.setattr(K, "KINDS", {**K.KINDS, INVENTED.name: INVENTED})
     monkeypatch.setattr(K, "ERROR_KINDS", K.ERROR_KINDS + (INVENTED.name,))
     monkeypatch.setattr(K, "ALL_KINDS", K.ALL_KINDS + (INVENTED.name,))
+    # Its sample is UTF-8: a kind of the UTF-8 dialects.
+    monkeypatch.setattr(K, "UTF8_ERROR_KINDS", K.UTF8_ERROR_KINDS + (INVENTED.name,))
     # Every collection of the module that names the error kinds now names this one too:
     # nothing derived from the table was left out above.
     assert all(INVENTED.name in _names(getattr(K, name)) for name in listing), listing

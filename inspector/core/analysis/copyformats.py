@@ -14,7 +14,8 @@ they were copied.
 from __future__ import annotations
 
 from inspector.core.units import kinds as K
-from inspector.core.units.decoder import Unit, cut, decode_units, units_in_range
+from inspector.core.units.decoder import Unit, decode_units
+from inspector.core.units.interpretation import interpretation
 from inspector.core.units.unicode_db import MAX_CODE_POINT, name as cp_name
 
 HEX = "hex"
@@ -121,7 +122,7 @@ def as_c_array(data: bytes, name: str = "data", per_line: int = 12) -> str:
 
 
 def _units_of(data: bytes, units, base: int, dialect: str) -> list[Unit]:
-    return list(units) if units is not None else cut(data, base, dialect)
+    return list(units) if units is not None else interpretation(dialect).cut(data, base)
 
 
 def as_text(data: bytes, units=None, base: int = 0, dialect: str = K.UTF8) -> str:
@@ -197,13 +198,14 @@ class Selection:
 def read_selection(source, start: int, end: int, origin: int | None = None,
                    dialect: str = K.UTF8) -> Selection:
     """Read the selection [start, end) and the units overlapping it from a byte source,
-    cut under ``origin`` and ``dialect`` as the views cut them."""
+    cut under ``origin`` and ``dialect`` (any interpretation's name, or one) as the views
+    cut them."""
     start = max(0, start)
     end = min(end, source.size)
     if end < start:
         end = start
     data = source.read(start, end - start)
-    units = units_in_range(source, start, end, origin, dialect)
+    units = interpretation(dialect).units_in_range(source, start, end, origin)
     if units:
         unit_base = units[0].offset
         unit_data = source.read(unit_base, units[-1].end - unit_base)
@@ -231,6 +233,6 @@ def copy_selection(selection: Selection, fmt: str, **options) -> str:
 def copy_bytes(data: bytes, fmt: str, base: int = 0, dialect: str = K.UTF8, **options) -> str:
     """Any of :data:`FORMATS` for bytes held in memory, cut as a stream of their own."""
     data = bytes(data)
-    units = cut(data, base, dialect) if fmt in (TEXT, TABLE) else []
+    units = interpretation(dialect).cut(data, base) if fmt in (TEXT, TABLE) else []
     return copy_selection(Selection(base, base + len(data), data, units, base, data, dialect),
                           fmt, **options)

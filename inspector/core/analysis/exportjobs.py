@@ -34,7 +34,7 @@ CSV_REGION = 8 << 20  # bytes handed to the report's CSV writer between two prog
 def complete_scan(source, dialect: str, scan: results.ScanResult | None, workers: int):
     """The finished scan of the whole file: ``scan`` when it is one in ``dialect``, or a
     new one."""
-    if scan is not None and scan.complete and scan.dialect == dialect:
+    if scan is not None and scan.complete and scan.reading == dialect:
         return scan
     steps = scanner.scan_steps(source, dialect=dialect, workers=workers)
     try:
@@ -52,7 +52,7 @@ def fine_for_picture(source, result: results.ScanResult, workers: int):
     block = fine_block_size(source.size, OVERVIEW_BINS)
     if block is None or result.index.block_size <= block:
         return result
-    steps = scanner.scan_steps(source, dialect=result.dialect, block_size=block,
+    steps = scanner.scan_steps(source, dialect=result.reading, block_size=block,
                                origin=result.index.origin, sha256=False, workers=workers)
     try:
         while True:
@@ -107,7 +107,10 @@ def csv_steps(source, dialect: str, target: str, region: int | None = None):
         start = 0
         counter = LineCounter(dialect)  # lines and columns run on across the regions
         while start < size:
-            end = safe_end_in(source, min(start + region, size), dialect)
+            # Another encoding than UTF-8 is written in one region (its boundaries are
+            # its own).
+            end = (safe_end_in(source, min(start + region, size), dialect)
+                   if isinstance(dialect, str) else size)
             rows += report_mod.write_csv(writer.file, source, dialect, start, end, header=False,
                                          counter=counter)
             start = end

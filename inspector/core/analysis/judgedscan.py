@@ -15,6 +15,7 @@ from inspector.core.analysis import verdict as verdict_module
 from inspector.core.scan.results import ScanResult
 from inspector.core.scan.scanner import background_scan_steps
 from inspector.core.units import kinds as K
+from inspector.core.units.interpretation import interpretation
 
 
 class JudgedScan(NamedTuple):
@@ -24,11 +25,17 @@ class JudgedScan(NamedTuple):
     verdict: "verdict_module.Verdict | None"
 
 
-def judged_scan_steps(source, dialect: str = K.UTF8, **options):
+def judged_scan_steps(source, dialect: str = K.UTF8, known_verdict=None, **options):
     """:func:`~inspector.core.scan.scanner.background_scan_steps`, then one more step
-    (yielding None) in which the verdict is worked out; returns a :class:`JudgedScan`."""
+    (yielding None) in which the verdict is worked out; returns a :class:`JudgedScan`.
+
+    The verdict judges the file as UTF-8 (its encoding map, the charset guesses): a scan
+    that reads it in another encoding carries ``known_verdict`` (the verdict of the
+    file's UTF-8 scan, when the caller has it) instead of judging again."""
     result = yield from background_scan_steps(source, dialect, **options)
     yield None
+    if not interpretation(dialect).is_utf8:
+        return JudgedScan(result, known_verdict)
     try:
         judged = verdict_module.verdict(result, source)
     except Exception:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 import inspector
 from inspector.core.units import kinds as K
+from inspector.core.units.interpretation import interpretation
 from inspector.core.source.bytesource import display_path
 from inspector.core.units.decoder import Unit
 from inspector.core.scan.results import ScanCancelled, segments
@@ -112,7 +113,7 @@ def build_report(result, source, path, verdict, findings=None) -> dict:
         "units": result.units_dict(),
         "code_points": result.code_points,
         "errors": {"total": result.error_units, "replacements": result.replacements,
-                   "by_kind": dict(result.errors_by_kind)},
+                   "by_kind": result.errors_listed()},
         "warnings": {"total": result.warning_units, "by_kind": dict(result.warnings_by_kind)},
         "first_errors": first_error_entries(result, source),
         "first_errors_limit": result.max_errors,
@@ -204,7 +205,9 @@ def write_csv(fileobj, source, dialect: str = K.UTF8, start: int = 0, end: int |
     from inspector.core.scan.kernels import codes as KC
     from inspector.core.scan.lines import LineCounter, line_column
 
-    dialect = K.check_dialect(dialect)
+    # A UTF-8 dialect by name; another encoding as its interpretation (its own windows).
+    reading = interpretation(dialect)
+    dialect = reading.name if reading.is_utf8 else reading
     prefix = ""
     if path is not None:
         # Quote the path once, as csv would: rows are then joined without the csv

@@ -268,11 +268,39 @@ def _codepoint_pattern(kind: str, query: str, cps: tuple[int, ...], spellings: b
     return Pattern(kind, query, regex, None, min_len, max_len, cps, True)
 
 
-def parse_query(query: str, kind: str = TEXT, spellings: bool = False) -> Pattern:
+def encoded_pattern(kind: str, query: str, cps: tuple[int, ...], reading) -> Pattern:
+    """Text or code points as the bytes another encoding than UTF-8 writes them in
+    (``reading``: an interpretation; the encoding map's reading: each of its encodings,
+    any of them matching). ValueError when none of them can write it."""
+    readings = getattr(reading, "encodings", None) or [reading]
+    alternatives = []
+    for r in readings:
+        try:
+            alternatives.append(b"".join(r.encode(cp) for cp in cps))
+        except ValueError:
+            continue
+    alternatives = list(dict.fromkeys(a for a in alternatives if a))
+    if not alternatives:
+        raise ValueError(f"{reading.title} cannot write {query!r}")
+    regex = re.compile(b"|".join(re.escape(a) for a in alternatives), re.DOTALL)
+    literal = alternatives[0] if len(alternatives) == 1 else None
+    return Pattern(kind, query, regex, literal, min(map(len, alternatives)),
+                   max(map(len, alternatives)))
+
+
+def parse_query(query: str, kind: str = TEXT, spellings: bool = False,
+                reading=None) -> Pattern:
     """Parse what a person typed into a :class:`Pattern`; ValueError says what is wrong.
 
     ``spellings`` applies to text and code point queries (hex bytes have no text).
+    ``reading``: the interpretation the file is read in; in another encoding than
+    UTF-8, text and code points are searched as that encoding writes them.
     """
+    if reading is not None and not reading.is_utf8 and kind in (TEXT, CODEPOINT):
+        if query == "":
+            raise ValueError("empty text query")
+        cps = tuple(ord(c) for c in query) if kind == TEXT else parse_codepoints(query)
+        return encoded_pattern(kind, query, cps, reading)
     if kind == HEX:
         values = parse_hex(query)
         if None not in values:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from inspector.core.units import decoder
+from inspector.core.units.interpretation import interpretation
 from inspector.core.units import kinds as K
 from inspector.core.units.ranges import byte_range
 
@@ -72,7 +72,7 @@ def summarize_steps(source, start: int, end: int, origin, dialect: str,
     pos = start
     while pos < end:
         hi = min(end, pos + chunk)
-        units = decoder.units_in_range(source, pos, hi, origin, dialect)
+        units = interpretation(dialect).units_in_range(source, pos, hi, origin)
         # A unit that began in the previous chunk was counted there.
         summary.add(u for u in units if u.offset >= pos or (pos == start and overlap))
         pos = hi
@@ -86,7 +86,9 @@ def index_covers(scan, start: int, end: int, origin, dialect: str):
     if scan is None:
         return None
     index = scan.index
-    if index.dialect != dialect or index.origin != origin:
+    reading = interpretation(dialect)
+    # The index records a UTF-8 dialect by name, another encoding as its interpretation.
+    if index.dialect != (reading.name if reading.is_utf8 else reading) or index.origin != origin:
         return None
     if start < index.start or end > index.end:
         return None

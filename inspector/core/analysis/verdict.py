@@ -127,7 +127,8 @@ def _problems_text(result) -> str:
     parts = sorted(((n, k) for k, n in result.errors_by_kind.items() if n), key=lambda t: (-t[0], t[1]))
     total = result.error_units
     noun = "problem" if total == 1 else "problems"
-    name = "UTF-8" if result.dialect == K.UTF8 else K.DIALECT_TITLES[result.dialect]
+    name = "UTF-8" if result.dialect == K.UTF8 else K.DIALECT_TITLES.get(result.dialect,
+                                                                          result.dialect)
     return f"{name} with {total:,} {noun}: " + ", ".join(f"{n:,} {k.replace('_', ' ')}" for n, k in parts)
 
 
@@ -216,7 +217,8 @@ def verdict(result, source) -> Verdict:
     def judged(code, text, details=None):
         return Verdict(code, text, {**counts, **(details or {})}, emap)
 
-    name = "UTF-8" if result.dialect == K.UTF8 else K.DIALECT_TITLES[result.dialect]
+    name = "UTF-8" if result.dialect == K.UTF8 else K.DIALECT_TITLES.get(result.dialect,
+                                                                          result.dialect)
     by_encoding = emap.bytes_by_encoding()
     only = emap.regions[0] if len(emap) == 1 else None
     if only is not None and only.encoding.startswith(("utf-16", "utf-32")):

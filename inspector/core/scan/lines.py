@@ -82,13 +82,12 @@ def _width_utf8(read, lo: int, hi: int) -> int:
 
 def _width_units(source, lo: int, hi: int, dialect: str) -> int:
     """The same through the inspector's own cutting, for the other dialects (a valid
-    CESU-8 pair is one character there)."""
-    from inspector.core.units.decoder import units_in_range
-
+    CESU-8 pair is one character there; so is a character of another encoding)."""
+    units_in_range = interpretation(dialect).units_in_range
     n = 0
     pos = lo
     while pos < hi:
-        units = [u for u in units_in_range(source, pos, min(hi, pos + (1 << 20)), lo, dialect)
+        units = [u for u in units_in_range(source, pos, min(hi, pos + (1 << 20)), lo)
                  if pos <= u.offset < hi]
         if not units:
             break
@@ -343,14 +342,13 @@ def offset_of_column(source, start: int, column: int, dialect: str = K.UTF8) -> 
     """The unit of column ``column`` on the line that starts at ``start``: (its offset,
     the column reached). A column past the line's end gives the line's LF (or the end of
     the file) and the last column there is."""
-    from inspector.core.units.decoder import units_in_range
-
+    units_in_range = interpretation(dialect).units_in_range
     size = source.size
     col = 1
     pos = start
     while pos < size:
         stop = min(size, pos + max(4096, 6 * (column - col) + 8))
-        units = [u for u in units_in_range(source, pos, stop, start, dialect) if u.offset >= pos]
+        units = [u for u in units_in_range(source, pos, stop, start) if u.offset >= pos]
         if not units:
             break
         for u in units:

@@ -22,7 +22,8 @@ from inspector.core.scan.kernels import codes as KC
 from inspector.core.scan import tables as TB
 from inspector.core.units import kinds as K
 from inspector.core.scan.blockindex import BlockIndex, kind_selection
-from inspector.core.units.decoder import Unit, unit_at
+from inspector.core.units.decoder import Unit
+from inspector.core.units.interpretation import interpretation
 from inspector.core.scan.results import ScanCancelled, segments
 from inspector.core.scan.tally import row_unit
 from inspector.core.scan.windows import iter_windows
@@ -103,6 +104,13 @@ def problem_units(source, lo: int, hi: int, dialect: str = K.UTF8, origin: int |
     return None if nth is not None else out
 
 
+def reading_key(dialect):
+    """A UTF-8 dialect's name, or another encoding's interpretation (what a scan's block
+    index records as its ``dialect``)."""
+    reading = interpretation(dialect)
+    return reading.name if reading.is_utf8 else reading
+
+
 def _usable(index: BlockIndex | None, dialect: str, origin, size: int) -> bool:
     """An index helps only if it was made of the whole file the same way (a region scan
     cuts its region as a stream of its own)."""
@@ -169,14 +177,14 @@ def next_problem(source, offset: int, dialect: str = K.UTF8, origin: int | None 
     """The first unit strictly after the unit holding ``offset`` whose kind, or one of
     whose warnings, is in ``kinds`` (None: every error kind). A negative ``offset``
     searches from the start of the file, the first unit included."""
-    dialect = K.check_dialect(dialect)
+    dialect = reading_key(dialect)
     size = source.size
     if offset >= size:
         return None
     if offset < 0:
         pos = 0
     else:
-        here = unit_at(source, offset, origin, dialect)
+        here = interpretation(dialect).unit_at(source, offset, origin)
         pos = here.end if here is not None else offset + 1
     runs = (_candidate_runs(index, kinds, pos, size, True) if _usable(index, dialect, origin, size)
             else [(pos, size)])
@@ -192,14 +200,14 @@ def previous_problem(source, offset: int, dialect: str = K.UTF8, origin: int | N
                      cancel: Callable[[], bool] | None = None) -> Unit | None:
     """The last unit strictly before the unit holding ``offset`` that matches ``kinds``.
     An ``offset`` at or past the end searches from the end, the last unit included."""
-    dialect = K.check_dialect(dialect)
+    dialect = reading_key(dialect)
     size = source.size
     if offset <= 0 or size == 0:
         return None
     if offset >= size:
         pos = size
     else:
-        here = unit_at(source, offset, origin, dialect)
+        here = interpretation(dialect).unit_at(source, offset, origin)
         pos = here.offset if here is not None else offset
     runs = (_candidate_runs(index, kinds, pos, 0, False) if _usable(index, dialect, origin, size)
             else [(0, pos)])

@@ -26,11 +26,13 @@ from inspector.core.units import decoder
 from inspector.core.units import kinds as K
 from inspector.core.units.boundaries import safe_start, segment
 from inspector.core.units.decoder import Unit
+from inspector.core.units.interpretation import interpretation
+from inspector.core.units.unitarrays import NO_WARNINGS, PageCut, concatenate
+from inspector.core.units.unitarrays import empty
 from inspector.core.scan.kernels.codes import (C_STRAY, C_SURROGATE, C_TRUNCATED, C_VALID,
-                                               FIRST_KIND, KIND_CODES, LEAD_LENGTH, PAYLOAD,
+                                               FIRST_KIND, LEAD_LENGTH, PAYLOAD,
                                                SECOND_HI, SECOND_LO, complete_unit_kinds)
 
-_KIND_OBJECTS = np.array(KIND_CODES, dtype=object)
 PAYLOAD_MASK = PAYLOAD[LEAD_LENGTH]  # per byte: the payload bits of the unit it leads
 
 
@@ -40,43 +42,6 @@ def _ascii_warnings(dialect: str) -> np.ndarray:
 
 
 ASCII_WARNINGS = {d: _ascii_warnings(d) for d in K.DIALECTS}
-NO_WARNINGS = ()
-
-
-class PageCut:
-    """Units as parallel arrays, in offset order: ``offset`` (file offsets), ``length``,
-    ``kind`` (codes into ``kernels.codes.KIND_CODES``), ``value`` (-1 where a unit has none),
-    ``replacements``, ``at_end`` and ``warnings`` (an object array of the warning
-    tuples)."""
-
-    __slots__ = ("offset", "length", "kind", "value", "replacements", "at_end", "warnings",
-                 "_units")
-
-    def __init__(self, offset, length, kind, value, replacements, at_end, warnings):
-        self.offset = offset
-        self.length = length
-        self.kind = kind
-        self.value = value
-        self.replacements = replacements
-        self.at_end = at_end
-        self.warnings = warnings
-        self._units = None
-
-    def __len__(self) -> int:
-        return len(self.offset)
-
-    def units(self) -> list[Unit]:
-        """The units as the decoder's :class:`Unit` tuples (made once, in C)."""
-        if self._units is None:
-            value = self.value.astype(object)
-            value[self.value < 0] = None
-            self._units = list(map(
-                tuple.__new__, [Unit] * len(self.offset),
-                zip(self.offset.tolist(), self.length.tolist(),
-                    _KIND_OBJECTS[self.kind].tolist(), value.tolist(),
-                    self.replacements.tolist(), self.at_end.tolist(),
-                    self.warnings.tolist())))
-        return self._units
 
 
 FIELDS = ("offset", "length", "kind", "value", "replacements", "at_end", "warnings")
@@ -84,17 +49,7 @@ FIELDS = ("offset", "length", "kind", "value", "replacements", "at_end", "warnin
 
 def join(cuts: list[PageCut]) -> PageCut:
     """One cut of several consecutive ones (a range that spans the origin is two)."""
-    if not cuts:
-        return _empty()
-    if len(cuts) == 1:
-        return cuts[0]
-    return PageCut(*(np.concatenate([getattr(c, f) for c in cuts]) for f in FIELDS))
-
-
-def _empty() -> PageCut:
-    z = np.zeros(0, dtype=np.int64)
-    return PageCut(z, z, np.zeros(0, np.uint8), z, z, np.zeros(0, bool),
-                   np.empty(0, dtype=object))
+    return concatenate(cuts)
 
 
 def cut(data: bytes | bytearray | memoryview, base: int = 0, dialect: str = K.UTF8,
@@ -105,7 +60,7 @@ def cut(data: bytes | bytearray | memoryview, base: int = 0, dialect: str = K.UT
     n = len(data)
     stop = n if stop is None else min(stop, n)
     if stop <= 0:
-        return _empty()
+        return empty()
     m = np.frombuffer(data, dtype=np.uint8, count=n)
     # Every non-continuation byte starts a unit; so does the first byte.
     starts_mask = m.view(np.int8) >= -64
@@ -264,7 +219,13 @@ SMALL_RANGE = 512
 def units_in_range(source, start: int, end: int, origin: int | None = None,
                    dialect: str = K.UTF8, small: int = SMALL_RANGE) -> list[Unit]:
     """Every unit that overlaps [start, end), as :func:`decoder.units_in_range` gives
-    them (ranges under ``small`` bytes are cut by the decoder itself)."""
+    them (ranges under ``small`` bytes are cut by the decoder itself). ``dialect`` may
+    name any interpretation, or be one: another encoding cuts its own units."""
+    if dialect not in K.DIALECTS:
+        reading = interpretation(dialect)
+        if not reading.is_utf8:
+            return reading.units_in_range(source, start, end, origin)
+        dialect = reading.name
     if end - start < small:
         return decoder.units_in_range(source, start, end, origin, dialect)
     cuts = cuts_in_range(source, start, end, origin, dialect)
@@ -279,7 +240,13 @@ def units_in_range(source, start: int, end: int, origin: int | None = None,
 def cuts_in_range(source, start: int, end: int, origin: int | None = None,
                   dialect: str = K.UTF8) -> list[PageCut]:
     """The units overlapping [start, end) as arrays: one :class:`PageCut` per stream the
-    range touches (two when it spans the origin)."""
+    range touches (two when it spans the origin). ``dialect`` may name any
+    interpretation, or be one."""
+    if dialect not in K.DIALECTS:
+        reading = interpretation(dialect)
+        if not reading.is_utf8:
+            return reading.cuts_in_range(source, start, end, origin)
+        dialect = reading.name
     size = source.size
     start = max(0, start)
     end = min(end, size)

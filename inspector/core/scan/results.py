@@ -62,6 +62,9 @@ class ScanResult:
                  max_errors: int, origin: int | None):
         self.size = size
         self.dialect = dialect
+        # How the stream was read: the dialect's name, or another encoding's
+        # interpretation (``dialect`` then holds its name).
+        self.reading = dialect
         self.start = start
         self.end = end
         self.origin = origin
@@ -158,6 +161,13 @@ class ScanResult:
         lengths = (1, 2, 3, 4) + {K.CESU8: (6,), K.MUTF8: (6,), K.FSS_UTF: (5, 6)}.get(self.dialect, ())
         return {str(n): self.units[n] for n in lengths}
 
+    def errors_listed(self) -> dict[str, int]:
+        """The counts by error kind a report lists: a UTF-8 dialect's scan leaves out the
+        kinds only other encodings make (unless it counted one)."""
+        utf8 = self.dialect in K.DIALECTS
+        return {k: n for k, n in self.errors_by_kind.items()
+                if n or not utf8 or k in K.UTF8_ERROR_KINDS}
+
     def to_dict(self) -> dict:
         return {
             "size": self.size,
@@ -171,7 +181,7 @@ class ScanResult:
             "units": self.units_dict(),
             "code_points": self.code_points,
             "errors": {"total": self.error_units, "replacements": self.replacements,
-                       "by_kind": dict(self.errors_by_kind)},
+                       "by_kind": self.errors_listed()},
             "warnings": {"total": self.warning_units, "by_kind": dict(self.warnings_by_kind)},
             "unicode_version": self.unicode_version,
         }

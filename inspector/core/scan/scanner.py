@@ -56,13 +56,17 @@ def scan_steps(source, dialect: str = K.UTF8, start: int = 0, end: int | None = 
     files). A whole small file that decodes strictly is then counted at once (see
     :func:`inspector.core.scan.utf8path.quick_whole`) and its index made only if
     ``result.index`` is asked for."""
-    dialect = K.check_dialect(dialect)
-    by_kernels = interpretation(dialect).scanned_by_kernels
+    reading = interpretation(dialect)
+    # A UTF-8 dialect is named; another encoding is carried as its interpretation (the
+    # windows are its own cut), and the result names it.
+    dialect = reading.name if reading.is_utf8 else reading
+    by_kernels = reading.scanned_by_kernels
     size = source.size
     end = size if end is None else max(0, min(end, size))
     start = max(0, min(start, end))
     index = BlockIndex(start, end, block_size, dialect, origin)
-    result = ScanResult(size, dialect, start, end, index, max_errors, origin)
+    result = ScanResult(size, reading.name, start, end, index, max_errors, origin)
+    result.reading = dialect
     # SHA-256 inline: hashlib runs at ~1.5 GB/s here, and in a second thread (it releases
     # the GIL) it came out slower, the two cores being shared with the counting.
     hasher = None

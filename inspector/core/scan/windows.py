@@ -7,7 +7,9 @@ from __future__ import annotations
 from typing import Callable, Iterator
 
 
+from inspector.core.scan.readings.codecwindows import codec_windows, is_other_reading
 from inspector.core.scan.kernels import rows as RK
+from inspector.core.units.interpretation import interpretation
 from inspector.core.units import kinds as K
 from inspector.core.units.boundaries import chunk_end, safe_end, safe_start
 
@@ -26,10 +28,19 @@ def iter_windows(source, lo: int, hi: int, seg_start: int, seg_end: int, dialect
     [seg_start, seg_end) (and perhaps a few units just outside, which callers filter).
 
     ``hasher`` is fed every byte of [lo, hi) in order when ``lo`` is the stream start.
+    ``dialect`` may name or be another interpretation: its own cut makes the windows
+    (:mod:`inspector.core.scan.readings.codecwindows`).
     """
     hi = min(hi, seg_end)
     if lo >= hi:
         return
+    if is_other_reading(dialect):
+        reading = interpretation(dialect)
+        if not reading.is_utf8:
+            yield from codec_windows(source, lo, hi, reading, origin=origin,
+                                     chunk_size=chunk_size, hasher=hasher, on_read=on_read)
+            return
+        dialect = reading.name
     read = source.read_uncached
     pos = lo if lo <= seg_start else safe_start(source, lo, origin, dialect)
     # Where reading stops: the stream's end, or a little past hi, so the last unit that

@@ -439,14 +439,17 @@ def previous_unit_start(source: Source, offset: int, origin: int | None = None,
 
 class Resync:
     """What decoding from an origin loses: the stray units right after it, and the first
-    offset from which the cut is the same as the cut from 0."""
+    offset from which the cut is the same as the cut from 0. ``in_step`` is False when
+    the reading never falls back in step (UTF-16 from an odd offset; ``sync_offset`` is
+    then the end of the data and ``lost`` lists the first misread units only)."""
 
-    __slots__ = ("origin", "lost", "sync_offset")
+    __slots__ = ("origin", "lost", "sync_offset", "in_step")
 
-    def __init__(self, origin: int, lost: list[Unit], sync_offset: int):
+    def __init__(self, origin: int, lost: list[Unit], sync_offset: int, in_step: bool = True):
         self.origin = origin
         self.lost = lost
         self.sync_offset = sync_offset
+        self.in_step = in_step
 
     @property
     def lost_bytes(self) -> int:

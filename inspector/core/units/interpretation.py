@@ -1,164 +1,69 @@
-"""Ways of reading bytes: one object per interpretation, asked instead of its name.
+"""Ways of reading bytes, found by name: :func:`interpretation`.
 
-An :class:`Interpretation` cuts bytes into units, finds the start of the unit that holds
-an offset, decodes from a chosen origin, explains a unit, encodes a code point, and says
-what it can produce (which problem kinds, which unit lengths) and which fast paths of
-the scanner serve it. The window, the scanner and the command line hold one (by
-:func:`interpretation`) and ask it, instead of comparing dialect names.
-
-Today there are the five UTF-8 dialects of the unit contract (``resources/docs/
-utf8-units.md``, "Dialects"), one :class:`Utf8Dialect` each. A legacy code page or
-UTF-16/32 is another subclass: it cuts its own units (a valid unit's ``value`` is its
-code point, its ``length`` its bytes) and names its own problem kinds, and every caller
-that asks the object keeps working.
+``"utf-8"`` and the other UTF-8 dialects (:mod:`inspector.core.units.dialects`), and
+any encoding of text Python's codecs know, spelled as ``codecs.lookup`` knows it
+(``cp1252``, ``koi8-r``, ``shift_jis``, ``utf-16-le``...): a code page of one byte per
+character, UTF-16 or UTF-32, or a multi-byte legacy encoding
+(:mod:`inspector.core.units.encodings.codecunits`, :mod:`inspector.core.units.encodings.multibyte`). The
+encoding map's reading ("map", each region in its own encoding) needs the map, so it is
+made from one (:mod:`inspector.core.scan.readings.mapreading`), not found by name.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from functools import lru_cache
 
-from inspector.core.units import boundaries, decoder
+from inspector.core.units.encodings import codecnames
 from inspector.core.units import kinds as K
-from inspector.core.units import spelling
-from inspector.core.units.decoder import Resync, Source, Unit
+from inspector.core.units.dialects import INTERPRETATIONS, Interpretation, Utf8Dialect
+
+__all__ = ["INTERPRETATIONS", "Interpretation", "Utf8Dialect", "interpretation", "title_of"]
+
+_WIDE = {"utf-16-le": (2, "little"), "utf-16-be": (2, "big"), "utf-16": (2, "bom"),
+         "utf-32-le": (4, "little"), "utf-32-be": (4, "big"), "utf-32": (4, "bom")}
 
 
-@dataclass(frozen=True)
-class Interpretation:
-    """What every way of reading bytes answers. ``name`` is what the command line's
-    ``--dialect``, the JSON and the settings write; ``title`` what the window shows.
+@lru_cache(maxsize=None)
+def _codec_interpretation(codec: str) -> Interpretation:
+    # Imported here: they need numpy, which a scan of a clean UTF-8 file never loads.
+    from inspector.core.units.encodings.codecunits import SingleByteCodec, UtfWide, byte_table
+    from inspector.core.units.encodings.multibyte import MultiByteCodec, shape_of
 
-    ``problem_kinds``: the kinds of problem unit it can produce; ``unit_lengths``: the
-    byte lengths a valid unit can have; ``lookback``: how many bytes before an offset
-    can belong to the unit that holds it (how far :meth:`unit_start` reads back)."""
-
-    name: str
-    title: str
-    short_title: str
-    problem_kinds: tuple[str, ...]
-    unit_lengths: tuple[int, ...]
-    lookback: int
-
-    # -------------------------------------------------------------- what it is
-    @property
-    def max_unit_length(self) -> int:
-        return max(self.unit_lengths)
-
-    def can_produce(self, kind: str) -> bool:
-        """Whether a unit of ``kind`` (``valid`` or a problem kind) can come out."""
-        return kind == K.VALID or kind in self.problem_kinds
-
-    @property
-    def scanned_by_kernels(self) -> bool:
-        """The scanner's vectorised UTF-8 path (and its slices on other processes, its
-        whole-file quick count, the line index's fast count) reads it exactly."""
-        return False
-
-    # -------------------------------------------------------------- cutting
-    def cut(self, data, base: int = 0, final: bool = True, stop: int | None = None) -> list[Unit]:
-        """``data`` cut into units, ``data[0]`` taken as a unit's start (see
-        :func:`inspector.core.units.decoder.cut`)."""
-        raise NotImplementedError
-
-    def units_in_range(self, source: Source, start: int, end: int,
-                       origin: int | None = None) -> list[Unit]:
-        """Every unit that overlaps [start, end) of ``source``, cut from ``origin``."""
-        raise NotImplementedError
-
-    def unit_at(self, source: Source, offset: int, origin: int | None = None) -> Unit | None:
-        raise NotImplementedError
-
-    def unit_start(self, source: Source, offset: int, origin: int | None = None) -> int:
-        """The first byte of the unit that holds ``offset``."""
-        raise NotImplementedError
-
-    def resync(self, source: Source, origin: int) -> Resync:
-        """Decoding as if the stream began at ``origin``: what is lost, where it is in
-        step again with the reading from the start."""
-        raise NotImplementedError
-
-    # -------------------------------------------------------------- words and bytes
-    def explain(self, unit: Unit, data, origin: int | None = None) -> str:
-        """The one-line explanation of ``unit`` (``data``: its bytes and a few after)."""
-        raise NotImplementedError
-
-    def encode(self, value: int) -> bytes:
-        """The bytes this interpretation writes ``value`` as (ValueError if none)."""
-        raise NotImplementedError
-
-
-@dataclass(frozen=True)
-class Utf8Dialect(Interpretation):
-    """One of the contract's UTF-8 dialects: the decoder's cut with ``name`` as its
-    dialect."""
-
-    def cut(self, data, base: int = 0, final: bool = True, stop: int | None = None) -> list[Unit]:
-        return decoder.cut(data, base, self.name, final, stop)
-
-    def units_in_range(self, source, start, end, origin=None):
-        return decoder.units_in_range(source, start, end, origin, self.name)
-
-    def unit_at(self, source, offset, origin=None):
-        return decoder.unit_at(source, offset, origin, self.name)
-
-    def unit_start(self, source, offset, origin=None):
-        return boundaries.unit_start(source, offset, origin, self.name)
-
-    def resync(self, source, origin):
-        return decoder.resync(source, origin, self.name)
-
-    def explain(self, unit, data, origin=None):
-        from inspector.core.units.unitinfo import explain  # the long words load on demand
-
-        return explain(unit, data, self.name, origin=origin)
-
-    def encode(self, value: int) -> bytes:
-        if self.name == K.FSS_UTF:
-            return spelling.encode(value)
-        if value > 0x10FFFF or value < 0:
-            raise ValueError(f"{self.title} cannot write {value:#x}: above U+10FFFF")
-        if 0xD800 <= value <= 0xDFFF and self.name != K.WTF8:
-            raise ValueError(f"{self.title} writes no lone surrogate (U+{value:04X})")
-        if self.name == K.CESU8:
-            return spelling.encode_cesu8(value)
-        if self.name == K.MUTF8:
-            return spelling.encode_mutf8(value)
-        return spelling.encode(value)
-
-    @property
-    def scanned_by_kernels(self) -> bool:
-        return self.name == K.UTF8
-
-
-_ALL_PROBLEMS = K.ERROR_KINDS
-# The 1993 form makes 5/6-byte units, surrogates and values to 7FFFFFFF valid: of the
-# problems only the shape errors are left (and any kind the table gains, until this
-# says FSS-UTF accepts it).
-_FSS_ACCEPTS = (K.SURROGATE, K.OUT_OF_RANGE, K.LEGACY_LONG_FORM)
-_FSS_PROBLEMS = tuple(k for k in K.ERROR_KINDS if k not in _FSS_ACCEPTS)
-# A CESU-8 / Modified UTF-8 surrogate pair is one 6-byte unit; its high half may sit up
-# to 3 bytes before a low half's continuation bytes.
-_PAIR_LOOKBACK = boundaries.UNIT_START_REACH
-
-INTERPRETATIONS: dict[str, Interpretation] = {
-    d.name: d for d in (
-        Utf8Dialect(K.UTF8, K.DIALECT_TITLES[K.UTF8], "UTF-8", _ALL_PROBLEMS,
-                    (1, 2, 3, 4), boundaries.MAX_LOOKBACK),
-        Utf8Dialect(K.WTF8, K.DIALECT_TITLES[K.WTF8], "WTF-8", _ALL_PROBLEMS,
-                    (1, 2, 3, 4), boundaries.MAX_LOOKBACK),
-        Utf8Dialect(K.CESU8, K.DIALECT_TITLES[K.CESU8], "CESU-8", _ALL_PROBLEMS,
-                    (1, 2, 3, 4, 6), _PAIR_LOOKBACK),
-        Utf8Dialect(K.MUTF8, K.DIALECT_TITLES[K.MUTF8], "Modified UTF-8", _ALL_PROBLEMS,
-                    (1, 2, 3, 4, 6), _PAIR_LOOKBACK),
-        Utf8Dialect(K.FSS_UTF, K.DIALECT_TITLES[K.FSS_UTF], "FSS-UTF", _FSS_PROBLEMS,
-                    (1, 2, 3, 4, 5, 6), boundaries.MAX_LOOKBACK),
-    )
-}
+    title = codecnames.title(codec)
+    short = title.split(" (")[0]
+    if codec in _WIDE:
+        width, order = _WIDE[codec]
+        lengths = (2, 4) if width == 2 else (4,)
+        kinds = (K.UNPAIRED_SURROGATE, K.UNDECODABLE) + ((K.OUT_OF_RANGE,) if width == 4 else ())
+        return UtfWide(codec, title, short, kinds, lengths, 4, codec=codec, width=width,
+                       order=order)
+    if byte_table(codec) is not None:
+        return SingleByteCodec(codec, title, short, (K.UNDECODABLE,), (1,), 0, codec=codec)
+    shape = shape_of(codec)
+    return MultiByteCodec(codec, title, short, (K.UNDECODABLE,),
+                          tuple(range(1, shape.max_length + 1)), shape.max_length,
+                          codec=codec, read_ahead=shape.max_length + 16)
 
 
 def interpretation(name: str | Interpretation) -> Interpretation:
-    """The interpretation called ``name`` (any spelling :func:`kinds.check_dialect`
-    takes); an Interpretation is returned as it is. ValueError names the choices."""
+    """The interpretation called ``name``: a UTF-8 dialect (any spelling
+    :func:`kinds.check_dialect` takes) or a codec Python knows (any spelling
+    ``codecs.lookup`` takes). An Interpretation is returned as it is. ValueError names
+    the choices."""
     if isinstance(name, Interpretation):
         return name
-    return INTERPRETATIONS[K.check_dialect(name)]
+    key = codecnames.canonical(name)
+    if key in INTERPRETATIONS:
+        return INTERPRETATIONS[key]
+    if key == codecnames.MAP:
+        raise ValueError("reading by the encoding map needs the map: it is made from a "
+                         "finished scan (the window's \"By the encoding map\", or "
+                         "inspector.core.scan.readings.mapreading.MapReading)")
+    return _codec_interpretation(key)
+
+
+def title_of(name: str | Interpretation) -> str:
+    """What the window calls an interpretation."""
+    if isinstance(name, Interpretation):
+        return name.title
+    return codecnames.title(codecnames.canonical(name))

@@ -27,6 +27,10 @@ LEGACY_LONG_FORM = "legacy_long_form"
 TRUNCATED = "truncated"
 UNEXPECTED_CONTINUATION = "unexpected_continuation"
 INVALID_BYTE = "invalid_byte"
+# Errors of the other interpretations (legacy code pages, UTF-16/32): see the contract's
+# "Other interpretations".
+UNDECODABLE = "undecodable"
+UNPAIRED_SURROGATE = "unpaired_surrogate"
 
 # Warnings: valid units worth a look.
 BOM = "bom"
@@ -71,6 +75,9 @@ class KindInfo:
     light_colour: str | None
     sample: bytes       # one unit of this kind (the legend shows its first two bytes)
     has_value: bool     # a complete unit of this kind carries its decoded value
+    # The interpretation ``sample`` is one unit of this kind in (a codec name for the
+    # kinds only other encodings produce).
+    sample_encoding: str = "utf-8"
 
     @property
     def is_error(self) -> bool:
@@ -141,6 +148,24 @@ TABLE: tuple[KindInfo, ...] = (
         title="byte never used in UTF-8",
         summary="FE or FF, bytes that no UTF-8 ever uses",
         explanation="FE or FF, bytes no form of UTF-8 ever uses (UTF-16 byte order mark?)"),
+    _error(
+        UNDECODABLE, code=8, mark="U", light_colour="#6d28d9", sample=b"\x81",
+        sample_encoding="cp1252", has_value=False,
+        title="undecodable in this encoding",
+        summary="bytes the chosen encoding's decoder rejects: a byte value its table leaves "
+                "undefined, a lead byte without a valid trail byte, or a sequence cut short",
+        explanation="bytes the chosen encoding cannot decode: its decoder reports an error "
+                    "there and goes on after them (the file is probably in another encoding "
+                    "here)"),
+    _error(
+        UNPAIRED_SURROGATE, code=9, mark="P", light_colour="#be185d",
+        sample=b"\x00\xd8", sample_encoding="utf-16-le", has_value=True,
+        title="unpaired surrogate",
+        summary="a UTF-16 surrogate code unit (D800-DFFF) without its partner, or a "
+                "surrogate value in UTF-32: not a character",
+        explanation="a surrogate (D800-DFFF) that is not half of a high-low pair: UTF-16 "
+                    "data cut or joined in the wrong place, or a lone surrogate written by "
+                    "a program that treats strings as 16-bit units"),
     _warning(
         BOM, code=0, sample=b"\xef\xbb\xbf",
         title="byte order mark",
@@ -213,6 +238,9 @@ ERROR_KINDS = tuple(k.name for k in sorted(TABLE, key=lambda k: k.code) if k.is_
 WARNING_KINDS = tuple(k.name for k in sorted(TABLE, key=lambda k: k.code) if k.is_warning)
 # A unit's kinds, valid first: the name of each kind code of the vectorised paths.
 ALL_KINDS = (VALID,) + ERROR_KINDS
+# The errors the UTF-8 dialects can make (the others are other encodings' own): what a
+# UTF-8 scan's counts list.
+UTF8_ERROR_KINDS = tuple(k for k in ERROR_KINDS if KINDS[k].sample_encoding == "utf-8")
 
 
 def title(name: str) -> str:

@@ -154,7 +154,10 @@ class Exporter(QObject):
         except WriteRefused as e:
             self._tell("refused", str(e))
             return None
-        source, dialect, scan = doc.source, doc.dialect, doc.scan
+        reading = doc.interpretation
+        # A UTF-8 dialect by name, another encoding as its interpretation (its own cut).
+        dialect = reading.name if reading.is_utf8 else reading
+        source, scan = doc.source, doc.scan
         findings = self.findings() if self.findings is not None and kind != CSV else None
         title = f"Exporting the {FORMATS[kind][0]}"
         task = BackgroundTask(title, lambda: export_steps(kind, source, dialect, scan, target,

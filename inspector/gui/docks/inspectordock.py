@@ -33,6 +33,7 @@ from inspector.core.units import unicode_db
 from inspector.core.units import unitinfo
 from inspector.gui.docks.inspectorwidgets import FactsGrid, SidewaysScroll
 from inspector.gui.look import style
+from inspector.core.units.interpretation import interpretation
 from inspector.gui.look.bitlayout import BitLayout, BitLayoutView, format_value
 from inspector.gui.runtime import workers
 from inspector.gui.look.labels import SteadyLabel
@@ -43,8 +44,12 @@ from inspector.gui.look.labels import SteadyLabel
 def explanation_for(unit: decoder.Unit, source, dialect: str = K.UTF8,
                     origin: int | None = None) -> str:
     """The plain explanation of a problem unit: the core's unit info, its line and its
-    longer sentences (and, for a valid character, what its warnings mean)."""
-    info = unitinfo.describe(unit, source, dialect, origin=origin)
+    longer sentences (and, for a valid character, what its warnings mean). In another
+    encoding than UTF-8, that interpretation's own words."""
+    reading = interpretation(dialect)
+    if not reading.is_utf8:
+        return reading.explain(unit, source.read(unit.offset, unit.length), origin=origin)
+    info = unitinfo.describe(unit, source, reading.name, origin=origin)
     parts = [info.explanation, *info.details]
     # A warning the details already say in a sentence is not said again as "name: ...".
     said = {p.rstrip(".").lower() for p in parts if p}
@@ -179,7 +184,7 @@ class SequenceInspector(QDockWidget):
                 unit = d.unit_at(d.cursor) if d.size else None
                 # One cursor move fires selectionChanged and cursorChanged: show the unit
                 # once (the dialect table is the slow part).
-                key = (id(d.source), d.origin, d.dialect, style.Palette.current().theme, unit and (
+                key = (id(d.source), d.origin, d.interpretation, style.Palette.current().theme, unit and (
                     unit.offset, unit.length, unit.kind, unit.value, tuple(unit.warnings)))
                 if key == self._shown_key:
                     return
@@ -232,7 +237,10 @@ class SequenceInspector(QDockWidget):
             return
         data = self.document.read(unit.offset, unit.length)
         self.facts = self._facts(unit, data)
-        self.layout_info = BitLayout(unit, data)
+        reading = self.document.interpretation.reading_at(unit.offset)
+        utf8 = reading.is_utf8
+        # The bit layout is UTF-8's: another encoding's bytes have no such picture.
+        self.layout_info = BitLayout(unit, data) if utf8 else None
         mark = style.mark_for(unit)
         title = K.title(unit.kind)
         if unit.kind == K.VALID:
@@ -243,10 +251,12 @@ class SequenceInspector(QDockWidget):
             self.heading.setText(f"[{mark}] {title}: {unit.kind}")
         pal = style.Palette.current()
         self.facts_label.set_facts(self.facts, pal.unit_color(unit), pal.color("muted_text"))
-        self.bits.set_layout(self.layout_info)
+        self.bits.set_layout(self.layout_info, "" if utf8 else
+                             f"(no UTF-8 bit layout in {reading.short_title})")
         self.bits_scroll.refit()
         if problem:
-            self.explanation.setText(explanation_for(unit, self.document.source, self.document.dialect,
+            self.explanation.setText(explanation_for(unit, self.document.source,
+                                                     self.document.interpretation,
                                                      self.document.origin))
             self.dialect_rows = self._dialect_rows(unit)
             self._fill_dialect_table()
@@ -318,7 +328,16 @@ class SequenceInspector(QDockWidget):
                 warn += f" (Unicode {unicode_db.UNICODE_VERSION})"
             facts.append(("Warnings", warn))
         d = self.document
-        if d.dialect != K.UTF8:
+        reading = d.interpretation.reading_at(unit.offset)
+        if not reading.is_utf8:
+            facts.insert(4, (f"In {reading.short_title}", f"{unit.length} byte"
+                             f"{'s' if unit.length != 1 else ''}: {data.hex(' ').upper()}"))
+            if unit.kind == K.VALID and v is not None and v <= 0x10FFFF and not 0xD800 <= v < 0xE000:
+                facts.insert(5, ("UTF-8", chr(v).encode("utf-8").hex(" ").upper()))
+        if not d.interpretation.is_utf8:
+            facts.append(("Encoding", d.interpretation.title if reading is d.interpretation
+                          else f"{reading.title} (region of the encoding map)"))
+        elif d.dialect != K.UTF8:
             facts.append(("Dialect", K.DIALECT_TITLES.get(d.dialect, d.dialect)))
         return facts
 
@@ -396,7 +415,7 @@ class SequenceInspector(QDockWidget):
         self.dialect_rows = []
         self._set_unit_widgets_visible(False)
         self.heading.setText(f"Selection: {end - start:,} bytes")
-        key = (start, end, d.origin, d.dialect, id(d.source))
+        key = (start, end, d.origin, d.interpretation, id(d.source))
         if key == self._summary_key:
             return  # already shown or being computed
         self._summary_key = key
@@ -411,15 +430,15 @@ class SequenceInspector(QDockWidget):
             self._set_summary(summary)
         elif n <= self.SYNC_SUMMARY_LIMIT:
             # Counted chunk by chunk without filling the document's cache with big lists.
-            self._set_summary(summarize(d.source, start, end, d.origin, d.dialect))
+            self._set_summary(summarize(d.source, start, end, d.origin, d.interpretation))
         elif n <= self.WORKER_SUMMARY_LIMIT:
             self.summary = None
             self.summary_label.setText(f"Counting the units of {n:,} bytes…")
-            source, origin, dialect = d.source, d.origin, d.dialect
+            source, origin, dialect = d.source, d.origin, d.interpretation
             self._start_worker(lambda: summarize_steps(source, start, end, origin, dialect))
         else:
             self.summary = None
-            index = index_covers(d.scan, start, end, d.origin, d.dialect)
+            index = index_covers(d.scan, start, end, d.origin, d.interpretation)
             if index is None:
                 self.summary_label.setText(
                     f"{n:,} bytes selected: select less than "
@@ -427,7 +446,7 @@ class SequenceInspector(QDockWidget):
                     "or wait for the scan to finish.")
                 return
             self.summary_label.setText(f"Counting {n:,} bytes from the scan's index…")
-            source, origin, dialect = d.source, d.origin, d.dialect
+            source, origin, dialect = d.source, d.origin, d.interpretation
             self._start_worker(lambda: index_summary_steps(index, source, start, end, origin, dialect))
 
     @property

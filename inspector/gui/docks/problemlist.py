@@ -322,10 +322,11 @@ class ProblemListDock(QDockWidget):
                      "narrow the filter to reach the rest")
         doc = self.document
         scanned = m.rows
-        if doc.dialect != scanned.dialect or doc.origin != scanned.origin:
+        read = scanned.dialect if isinstance(scanned.dialect, str) else scanned.dialect.name
+        if doc.dialect != read or doc.origin != scanned.origin:
             where = (f"from 0x{scanned.origin:X}" if scanned.origin is not None
                      else "from the start")
-            text += (f". Listed as the scan decoded the file ({scanned.dialect}, {where}); "
+            text += (f". Listed as the scan decoded the file ({read}, {where}); "
                      "the views now decode it differently")
         self.status.setText(text)
 

@@ -15,6 +15,7 @@ from inspector.core.analysis import copyformats, findings
 
 from inspector.core.units import decoder
 from inspector.core.units import kinds as K
+from inspector.core.units.interpretation import interpretation
 from inspector.core.units.unicode_db import name as cp_name
 from inspector.core.units.unitinfo import explain
 
@@ -51,7 +52,9 @@ def _explain(unit, source, dialect, origin, lost) -> str:
     header."""
     data = source.read(unit.offset, unit.length)
     try:
-        text = str(explain(unit, source, dialect, lost=lost))
+        reading = interpretation(dialect)
+        text = (str(explain(unit, source, reading.name, lost=lost)) if reading.is_utf8
+                else reading.explain(unit, data, origin=origin))
     except Exception:  # a tooltip never breaks the view
         return describe_unit(unit, data, origin, lost)
     head = (f"offset 0x{unit.offset:X} ({unit.offset:,}), {unit.length} byte"
@@ -214,7 +217,7 @@ class HexInput:
             return ""
         resync = doc.resync()
         lost = resync is not None and resync.origin <= unit.offset < resync.sync_offset
-        text = _explain(unit, doc.source, doc.dialect, doc.origin, lost)
+        text = _explain(unit, doc.source, doc.interpretation, doc.origin, lost)
         found = doc.findings_at(offset)
         return f"{text}\n\n{findings.describe(found)}" if found else text
 

@@ -165,7 +165,7 @@ class OverviewStrip(QWidget):
         block = fine_block_size(size, self.FINE_ROWS)
         if block is None or index.block_size <= block or index.start or index.end != size:
             return
-        source, dialect = self.document.source, result.dialect
+        source, dialect = self.document.source, result.reading
         origin = index.origin
         worker = workers.GeneratorWorker(
             lambda: scanner.scan_steps(source, dialect, block_size=block, origin=origin,

@@ -34,6 +34,7 @@ from inspector.core.scan import pagecut
 from inspector.core.scan.kernels.codes import C_VALID
 from inspector.core.units import boundaries, decoder
 from inspector.core.units import kinds as K
+from inspector.core.units.interpretation import interpretation
 from inspector.gui.panes.textlooks import (  # noqa: F401 - the layout's vocabulary
     BLANK, BOX, CONTROL_ABBREVIATIONS, CR, CR_PICTURE, LF, LINE_END, M_BLANK, M_BOX,
     M_LINE_END, M_PICTURE, M_REPLACEMENT, M_TEXT, MODE_CODE, MODES, PICTURE, PLACEHOLDER,
@@ -80,9 +81,13 @@ class SourceModel:
         return pagecut.join(pagecut.cuts_in_range(self.source, start, end, self.origin,
                                                   self.dialect))
 
+    @property
+    def line_feed(self) -> bytes:
+        return interpretation(self.dialect).line_feed(self.source)
+
     def unit_start(self, offset: int) -> int:
         offset = max(0, min(offset, max(self.size - 1, 0)))
-        return boundaries.unit_start(self.source, offset, self.origin, self.dialect)
+        return interpretation(self.dialect).unit_start(self.source, offset, self.origin)
 
 
 class Cell:
@@ -347,11 +352,15 @@ class TextLayout:
     def _window_has_lf(self, k: int) -> bool:
         hit = self._lf_windows.get(k)
         if hit is None:
-            hit = b"\n" in self.document.read(k * self.window, self.window)
+            hit = self._line_feed() in self.document.read(k * self.window, self.window)
             self._lf_windows[k] = hit
             if len(self._lf_windows) > 4096:
                 self._lf_windows.popitem(last=False)
         return hit
+
+    def _line_feed(self) -> bytes:
+        """The bytes of a line feed in the reading in use (``0A 00`` in UTF-16 LE)."""
+        return getattr(self.document, "line_feed", b"\n")
 
     def _virtual_break(self, k: int) -> int:
         return self.document.unit_start(k * self.window)
@@ -368,16 +377,17 @@ class TextLayout:
         base = k * W
         lo = max(0, base - W)
         data = self.document.read(lo, offset - lo)
-        p = data.rfind(b"\n", base - lo)
+        nl = self._line_feed()
+        p = data.rfind(nl, base - lo)
         if p >= 0:
-            start = lo + p + 1
+            start = lo + p + len(nl)
         elif k >= 1:
-            p = data.rfind(b"\n", 0, base - lo)
+            p = data.rfind(nl, 0, base - lo)
             if p < 0:
                 self._lf_windows[k - 1] = False
                 start = self._virtual_break(k)
             else:
-                start = lo + p + 1
+                start = lo + p + len(nl)
         else:
             start = 0
         # The next window's virtual break snaps back to the start of the unit holding
@@ -416,9 +426,10 @@ class TextLayout:
         # Without a virtual break, windows k and k + 1 both hold a line feed, so one
         # lies before the end of window k + 1: never read further than that.
         data = self.document.read(start, max(0, min(end, (k + 2) * W) - start))
-        p = data.find(b"\n")
+        nl = self._line_feed()
+        p = data.find(nl)
         if p >= 0:
-            end = min(end, start + p + 1)
+            end = min(end, start + p + len(nl))
         return end
 
     # ----------------------------------------------------------------- paragraphs

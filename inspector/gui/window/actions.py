@@ -23,8 +23,8 @@ from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QMenu
 
 from inspector.core.analysis import copyformats
-from inspector.core.units import kinds as K
 from inspector.gui.panes.hexlayout import BYTE_FORMATS, FIT, FORMAT_TITLES, ROW_WIDTHS
+from inspector.gui.window.encodingmenu import EncodingMenu, show_choice
 from inspector.gui.window.settings import THEMES
 
 SK = QKeySequence.StandardKey
@@ -271,11 +271,8 @@ MENU_BAR = (
         Action("act_zoom_reset", "&Reset zoom", "actionZoomReset", "zoom",
                args=("zoom_reset",), keys=("Ctrl+0",)),
         SEPARATOR,
-        # Interpret as: Ctrl+1..5 in the order of the menu.
-        Choices("dialect", "&Interpret as", "dialect",
-                tuple((d, K.DIALECT_TITLES[d]) for d in K.DIALECTS), "document.set_dialect",
-                menu_name="dialectMenu",
-                keys=tuple(f"Ctrl+{i}" for i in range(1, len(K.DIALECTS) + 1))),
+        # Interpret as: the UTF-8 dialects (Ctrl+1..5), the encoding map, every codec.
+        EncodingMenu(),
         Action("act_whitespace", "Show &whitespace and control pictures",
                "actionShowWhitespace", "set_show_whitespace", keys=("Ctrl+Shift+W",),
                checkable=True),
@@ -341,7 +338,7 @@ def build(window) -> None:
         menu.add_to(bar, window)
     for action in WINDOW_ONLY:
         action.make(window)
-    window.dialect_actions[window.document.dialect].setChecked(True)
+    show_choice(window, window.document.dialect)
     context = (getattr(window, attr) for attr in HEX_VIEW_CONTEXT)
     window.hex_view.context_actions = [x.menuAction() if isinstance(x, QMenu) else x
                                        for x in context]

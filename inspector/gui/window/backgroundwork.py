@@ -116,7 +116,7 @@ class BackgroundWork(QObject):
         if d.size == 0:
             self.status.note.setText("no further problem (the file is empty)")
             return
-        source, origin, dialect, cursor = d.source, d.origin, d.dialect, d.cursor
+        source, origin, dialect, cursor = d.source, d.origin, d.interpretation, d.cursor
         scan = d.scan
         index = scan.index if scan is not None else None
         holder: list[GeneratorWorker] = []

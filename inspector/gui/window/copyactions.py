@@ -76,7 +76,7 @@ def copy_now(document, fmt: str) -> str:
     Raises CopyRefused for an empty or too large range."""
     start, end = copy_range(document)
     check_range(start, end)
-    text = format_range(document.source, start, end, fmt, document.origin, document.dialect)
+    text = format_range(document.source, start, end, fmt, document.origin, document.interpretation)
     QGuiApplication.clipboard().setText(text)
     return text
 
@@ -133,7 +133,7 @@ class CopyActions(QObject):
         n = end - start
         if n <= WORKER_THRESHOLD.get(fmt, 16 << 10):
             try:
-                text = format_range(d.source, start, end, fmt, d.origin, d.dialect)
+                text = format_range(d.source, start, end, fmt, d.origin, d.interpretation)
             except (ValueError, OSError) as e:
                 self._refuse(f"Could not copy: {e}")
                 return
@@ -141,7 +141,7 @@ class CopyActions(QObject):
             return
         if self._worker is not None:
             self._worker.cancel()
-        source, origin, dialect = d.source, d.origin, d.dialect
+        source, origin, dialect = d.source, d.origin, d.interpretation
         worker = workers.call_in_worker(format_range, source, start, end, fmt, origin, dialect)
         worker.signals.finished.connect(lambda text, f=fmt: self._deliver(f, text, n, title))
         worker.signals.failed.connect(lambda e: self._refuse(f"Could not copy: {e}"))

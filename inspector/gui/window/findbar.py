@@ -55,11 +55,12 @@ def _as_match(found) -> Match:
     return Match(int(found.offset), int(found.length), found.spelling or "bytes")
 
 
-def compile_query(text: str, mode: str, spellings: bool):
-    """The core's pattern for a query; raises ValueError with a message for the bar."""
+def compile_query(text: str, mode: str, spellings: bool, reading=None):
+    """The core's pattern for a query (text in the encoding the file is read in);
+    raises ValueError with a message for the bar."""
     if not text.strip():
         raise ValueError("type something to find")
-    return core_search.parse_query(text, mode, spellings=spellings)
+    return core_search.parse_query(text, mode, spellings=spellings, reading=reading)
 
 
 # ------------------------------------------------------------------ background jobs
@@ -214,6 +215,8 @@ class FindBar(QWidget):
         # A new query makes the old matches stale: forget them and their highlight.
         self.edit.textChanged.connect(self._query_changed)
         self.spellings.toggled.connect(self._query_changed)
+        # Text is searched as the reading in use writes it: a new reading, a new search.
+        document.dialectChanged.connect(self._query_changed)
         self.next_button.clicked.connect(self.find_next)
         self.prev_button.clicked.connect(self.find_previous)
         self.all_button.clicked.connect(self.find_all)
@@ -283,7 +286,8 @@ class FindBar(QWidget):
     def _pattern(self):
         try:
             return compile_query(self.edit.text(), self.mode.currentData(),
-                                 self.spellings.isChecked() and self.spellings.isEnabled())
+                                 self.spellings.isChecked() and self.spellings.isEnabled(),
+                                 self.document.interpretation)
         except ValueError as e:
             self._say(f"Cannot search: {e}", error=True)
             return None

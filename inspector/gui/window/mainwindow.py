@@ -49,7 +49,7 @@ from inspector.gui.panes.hexview import HexView
 from inspector.gui.panes.textview import TextView
 from inspector.gui.runtime.courtesy import PaintsAsActivity, UserActivity
 from inspector.gui.scanlife import ScanLife
-from inspector.gui.window import actions, findbar
+from inspector.gui.window import actions, encodingmenu, findbar
 from inspector.gui.window.copyactions import build_copy_menu
 from inspector.gui.window.fileopening import FileOpening, dropped_path
 from inspector.gui.window.windowdialogs import WindowDialogs
@@ -113,6 +113,9 @@ class MainWindow(QMainWindow):
                                  self.triage_dock, self.show_error, self.show_message, self)
         self.copy_menu = build_copy_menu(d, self)
         self.copy_actions = self.copy_menu.copy_actions
+        # The status bar's one-click offer to read the file as its verdict says.
+        self.encoding_offer = encodingmenu.OfferButton(self)
+        self.statusBar().addPermanentWidget(self.encoding_offer)
 
         actions.build(self)
         self.copy_actions.message.connect(self.show_message)
@@ -147,6 +150,7 @@ class MainWindow(QMainWindow):
         d.originChanged.connect(fields.show_origin)
         d.dialectChanged.connect(self._on_dialect)
         d.scanChanged.connect(fields.show_scan)
+        d.scanChanged.connect(self.encoding_offer.refresh)
         d.fileChanged.connect(self.file_watch.on_file_changed)
         self.hex_view.zoomChanged.connect(self._on_zoom)
         self.hex_view.visibleRangeChanged.connect(self._on_visible_range)
@@ -310,6 +314,19 @@ class MainWindow(QMainWindow):
         self.base_actions[base].setChecked(True)
         self.settings.offset_base = base
 
+    def set_encoding(self, name) -> None:
+        """View > Interpret as: read the bytes in ``name`` (a UTF-8 dialect, a codec
+        name, "map"); a name that cannot be read in is said in the status bar."""
+        try:
+            self.document.set_encoding(name)
+        except ValueError as e:
+            self.show_message(str(e))
+        # Choosing the reading in use again must leave it ticked.
+        encodingmenu.show_choice(self, self.document.dialect)
+
+    def choose_other_encoding(self) -> None:
+        encodingmenu.ask_other_encoding(self)
+
     def zoom(self, how: str) -> None:
         """Zoom both panes ("zoom_in", "zoom_out", "zoom_reset")."""
         getattr(self.hex_view, how)()
@@ -458,8 +475,9 @@ class MainWindow(QMainWindow):
         self.status_fields.show_all()
 
     def _on_dialect(self, name: str) -> None:
-        self.dialect_actions[name].setChecked(True)
+        encodingmenu.show_choice(self, name)
         self.status_fields.show_dialect(name)
+        self.encoding_offer.refresh()
 
     def _update_title(self) -> None:
         path = self.document.path

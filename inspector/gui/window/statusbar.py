@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton, QStatusBar
 
 from inspector.core.analysis import verdict
 from inspector.core.source.bytesource import ByteSourceError
+from inspector.core.units import decoder
 from inspector.core.units import kinds as K
 from inspector.core.units.unicode_db import name as cp_name
 from inspector.core.analysis.scanviews.scanfigures import (SHA_CANCELLED, SHA_COMPUTING,
@@ -159,6 +160,12 @@ class StatusFields(QObject):
             total = max(result.end - result.start, 1)
             self.set_verdict(f"scanning… {100 * result.scanned // total}%")
             return
+        if not self.document.interpretation.is_utf8 and verdict.known_verdict(result) is None:
+            # The verdict judges the file as UTF-8: a scan in another encoding has none
+            # of its own.
+            self.set_verdict(f"read as {self.document.interpretation.short_title}: "
+                             f"{result.error_units:,} problems")
+            return
         try:
             v = verdict.verdict_of(result, self.document.source)
         except (OSError, ByteSourceError) as e:
@@ -170,15 +177,23 @@ class StatusFields(QObject):
     # ------------------------------------------------------------------ the document
     def show_all(self) -> None:
         d = self.document
-        self.dialect.setText(K.DIALECT_TITLES[d.dialect])
+        self.show_reading()
         self.size.setText(f"{d.size:,} bytes")
         self.show_sha256(sha256_text(d.scan))
         self.show_cursor()
         self.show_selection()
         self.show_resync()
 
+    def show_reading(self) -> None:
+        """The reading in use, and in its tooltip what to know about it (where a
+        multi-byte or state-carrying encoding falls back in step)."""
+        reading = self.document.interpretation
+        self.dialect.setText(reading.title)
+        note = reading.note
+        self.dialect.setToolTip("Interpret as (View menu)" + (f"\n{note}" if note else ""))
+
     def show_dialect(self, name: str) -> None:
-        self.dialect.setText(K.DIALECT_TITLES[name])
+        self.show_reading()
         self.show_resync()
         self.show_cursor()
 
@@ -251,6 +266,20 @@ class StatusFields(QObject):
             self.resync.setText("")
             return
         lost = r.lost_bytes
-        self.resync.setText(
-            f"decoding from 0x{r.origin:X}: {lost} byte{'s' if lost != 1 else ''} lost, "
-            f"in step at 0x{r.sync_offset:X}")
+        reading = self.document.interpretation
+        if reading.is_utf8:
+            self.resync.setText(
+                f"decoding from 0x{r.origin:X}: {lost} byte{'s' if lost != 1 else ''} lost, "
+                f"in step at 0x{r.sync_offset:X}")
+            return
+        # Beside it, what UTF-8 does at the same place (a few bytes read).
+        u = decoder.resync(self.document.source, r.origin).lost_bytes
+        utf8 = f"UTF-8 there: {u} byte{'s' if u != 1 else ''} lost"
+        if not r.in_step:
+            text = (f"{reading.short_title} from 0x{r.origin:X}: never back in step "
+                    f"(misread to 0x{r.sync_offset:X}); {utf8}")
+        else:
+            text = (f"{reading.short_title} from 0x{r.origin:X}: {lost} byte"
+                    f"{'s' if lost != 1 else ''} misread, in step at 0x{r.sync_offset:X}; {utf8}")
+        self.resync.setText(text)
+        self.resync.setToolTip(f"{text}\n{reading.note}")

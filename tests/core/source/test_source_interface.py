@@ -31,6 +31,8 @@ NOT_SOURCES = {
     "SourceModel": "a Qt-free document: holds a source",
     "Document": "the window's document: holds a source",
     "Source": "a protocol: what the decoder needs of a source",
+    "RegionSource": "a region of the source it holds, read as a stream of its own",
+    "_Offset": "bytes in memory placed at a file offset: hands reads on to its source",
 }
 
 

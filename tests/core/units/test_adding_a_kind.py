@@ -32,7 +32,7 @@ NEW_KIND_NEEDS = {
     "inspector/core/scan/kernels/codes.py":
         "its rule in the vectorised cuts: FIRST_KIND (a kind decided by its first byte) "
         "or complete_unit_kinds (by a complete unit's value and length)",
-    "inspector/core/units/interpretation.py":
+    "inspector/core/units/dialects.py":
         "only if FSS-UTF accepts it: its name in _FSS_ACCEPTS",
 }
 # And the resources: its colour in every palette, its name in the unit contract.
@@ -66,6 +66,9 @@ def _edit(path: Path, anchor: str, replacement: str) -> None:
 
 def add_the_kind(top: Path) -> set[str]:
     """Add ``overlong_ascii`` to the copy at ``top``; returns the files edited."""
+    from inspector.core.units import kinds as K
+
+    code = len(K.ERROR_KINDS) + 1   # the next error code: the table's order is the codes'
     kinds = top / "inspector/core/units/kinds.py"
     _edit(kinds, 'INVALID_BYTE = "invalid_byte"\n',
           f'INVALID_BYTE = "invalid_byte"\nOVERLONG_ASCII = "{NAME}"\n')
@@ -74,7 +77,7 @@ def add_the_kind(top: Path) -> set[str]:
           'sample=b"\\xe0\\x80\\xaf", has_value=True,')
     _edit(kinds, "    _warning(\n        BOM, code=0,",
           "    _error(\n"
-          "        OVERLONG_ASCII, code=8, mark=\"A\", light_colour=\"#123456\",\n"
+          f"        OVERLONG_ASCII, code={code}, mark=\"A\", light_colour=\"#123456\",\n"
           "        sample=b\"\\xc0\\xaf\", has_value=True,\n"
           "        title=\"overlong ASCII\",\n"
           "        summary=\"an ASCII character written with two bytes\",\n"
@@ -91,8 +94,9 @@ def add_the_kind(top: Path) -> set[str]:
         colours = json.loads(palette.read_text(encoding="utf-8"))
         colours[NAME] = "#123456"
         palette.write_text(json.dumps(colours, indent=2), encoding="utf-8")
-    _edit(top / "resources/docs/utf8-units.md", "`unexpected_continuation`, `invalid_byte`.",
-          f"`unexpected_continuation`, `invalid_byte`, `{NAME}`.")
+    last = K.ERROR_KINDS[-1]
+    _edit(top / "resources/docs/utf8-units.md", f"`{last}`.\n",
+          f"`{last}`, `{NAME}`.\n")
     return {"inspector/core/units/kinds.py", "inspector/core/units/decoder.py",
             "inspector/core/scan/kernels/codes.py"}
 

@@ -13,6 +13,7 @@ import pytest
 from inspector import resources_access
 from inspector.core.units import kinds as K
 from inspector.core.units.decoder import cut
+from inspector.core.units.interpretation import interpretation
 
 CONTRACT = resources_access.read_text("docs/utf8-units.md")
 PALETTES = [name.removesuffix(".json") for name in resources_access.names("palettes", ".json")]
@@ -33,6 +34,11 @@ def kinds_the_decoder_produces() -> set[str]:
             for u in cut(data, 0, dialect, final=True):
                 found.add(u.kind)
                 found.update(u.warnings)
+    # The kinds of the other interpretations, from their samples.
+    for info in K.TABLE:
+        if info.sample_encoding != K.UTF8:
+            for u in interpretation(info.sample_encoding).cut(info.sample):
+                found.add(u.kind)
     return found
 
 
@@ -77,7 +83,7 @@ def test_each_error_has_its_own_mark_and_every_warning_the_warnings_one():
 @pytest.mark.parametrize("name", K.ALL_KINDS)
 def test_a_sample_is_one_unit_of_its_kind(name):
     info = K.KINDS[name]
-    units = cut(info.sample, 0, K.UTF8, final=True)
+    units = interpretation(info.sample_encoding).cut(info.sample, 0, final=True)
     assert [(u.kind, u.length) for u in units] == [(name, len(info.sample))]
     assert (units[0].value is not None) == info.has_value
 

@@ -20,6 +20,7 @@ import numpy as np
 from inspector.core.units import decoder
 from inspector.core.units import kinds as K
 from inspector.core.units.unitinfo import short_explanation
+from inspector.core.scan import pagecut
 from inspector.core.scan.blockindex import BlockIndex
 from inspector.core.scan.navigation import nth_problem
 
@@ -177,7 +178,7 @@ def cut_piece(source, pos: int, end: int, dialect: str, kinds: frozenset[str], o
     stop = min(pos + piece, end)
     last_end = stop
     out = []
-    for u in decoder.units_in_range(source, pos, stop, origin, dialect):
+    for u in pagecut.units_in_range(source, pos, stop, origin, dialect):
         if u.offset < pos:
             continue  # the tail of a unit already counted
         last_end = u.end
@@ -220,13 +221,13 @@ class ProblemRows:
         """Whether ``result`` is a later snapshot (or the end) of the scan shown, so its
         rows only grow (see ``ScanResult.snapshot``)."""
         return (result is not None and result.scan_id == self.scan_id
-                and source is self.source and result.dialect == self.dialect)
+                and source is self.source and result.reading == self.dialect)
 
     def note_result(self, source, result) -> None:
         """Take the source and the plain facts of a result (its dialect, whether it is
         complete, the index of a later snapshot of the same scan) without recounting."""
         self.source = source
-        self.dialect = K.UTF8 if result is None else result.dialect
+        self.dialect = K.UTF8 if result is None else result.reading
         self.complete = result is not None and result.complete
         if result is not None and result.scan_id == self.scan_id:
             self.index = result.index

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Callable
 
 from inspector.core.scan import navigation
-from inspector.core.units import decoder
+from inspector.core.units.interpretation import interpretation
 from inspector.core.units import kinds as K
 
 
@@ -18,7 +18,7 @@ def problem_search_steps(source, cursor: int, origin, dialect: str, index, forwa
     (before) the unit under ``cursor``, or None. ``index``: the scan's block index, which
     lets the search skip clean blocks (None: every byte is cut)."""
     func = navigation.next_problem if forward else navigation.previous_problem
-    here = decoder.unit_at(source, cursor, origin, dialect)
+    here = interpretation(dialect).unit_at(source, cursor, origin)
     found = func(source, cursor, dialect, origin, kinds=None, index=index, cancel=cancelled)
     # Whatever the search counts from, the unit under the cursor is not "next".
     if found is not None and here is not None and found.offset == here.offset:
