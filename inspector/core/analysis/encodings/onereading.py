@@ -78,17 +78,78 @@ def one_legacy_reading(w: Window) -> CS.CharsetGuess | None:
     if part and part >= UTF8_PART * (errors + valid):
         return None
     guess = guess_charset(w.data)
-    if guess is None or not decodes(w.data, guess.encoding):
-        return None
+    whole = guess is not None and decodes(w.data, guess.encoding)
+    if whole and CS.is_multibyte(guess.encoding):
+        return guess if _explains(w, guess, errors) else None
+    # A single-byte answer may be what a damaged multi-byte file looks like to chardet
+    # (a Shift JIS file that lost a byte was "CP737"): the reading despite the damage
+    # comes first when there is one.
+    despite = guess_despite_damage(w.data)
+    if despite is not None and _explains(w, despite, errors):
+        return despite
+    return guess if whole and _explains(w, guess, errors) else None
+
+
+def _explains(w: Window, guess: CS.CharsetGuess, errors: int) -> bool:
+    """``guess`` reads the bytes of ``w`` that are not UTF-8 as text (module text)."""
     if CS.is_multibyte(guess.encoding):
         explained = CS.plausible_text(w.data, guess.encoding)
     else:
         explained = CS.plausible(*Stretch(w, 0, len(w.cls) - 1, ERR).runs(), guess.encoding)
     if explained < PLAUSIBLE:
+        return False
+    return not (errors <= FEW_ERRORS and not CS.is_multibyte(guess.encoding)
+                and odd_words(w, guess.encoding))
+
+
+# A multi-byte text that lost a byte (a cut transfer, a bad sector) decodes nowhere, and
+# the damaged line's misaligned pairs throw chardet off the whole file (a Big5 file with
+# one line shifted by a byte was "ISO-8859-15" at confidence 0.03, an EUC-JP one "CP737").
+# Asked again without the lines that a multi-byte charset does not decode, it names the
+# charset; that answer is kept when it reads the whole file losing at most DAMAGE_LOST
+# of its characters above ASCII (plausible_text then weighs what it reads) and the lines
+# set aside are few.
+DAMAGE_CANDIDATES = ("big5hkscs", "cp932", "euc_jp", "cp949", "gb18030", "johab")
+DAMAGE_SET_ASIDE = 0.25  # at most this share of the bytes in lines set aside
+DAMAGE_LOST = 0.02
+DAMAGE_LEAST = 8         # characters above ASCII the charset must read, at the least
+_ASCII = bytes(range(0x80))
+
+
+def _decodes_line(line: bytes, encoding: str) -> bool:
+    try:
+        line.decode(encoding)
+        return True
+    except UnicodeDecodeError:
+        return False
+
+
+def guess_despite_damage(data: bytes) -> CS.CharsetGuess | None:
+    """The multi-byte charset of ``data`` that a few damaged lines hide (module text),
+    or None."""
+    high = len(data.translate(None, _ASCII))
+    if high < 2 * DAMAGE_LEAST:  # too few bytes above ASCII for DAMAGE_LEAST characters
         return None
-    if errors <= FEW_ERRORS and not CS.is_multibyte(guess.encoding) and odd_words(w, guess.encoding):
-        return None
-    return guess
+    lines = None
+    for candidate in DAMAGE_CANDIDATES:
+        # One decode first: a charset that loses more than a few characters of the
+        # file is not its charset (a single-byte text loses many in every one).
+        if data.decode(candidate, "replace").count("\ufffd") > max(2, DAMAGE_LOST * high):
+            continue
+        lines = lines if lines is not None else data.split(b"\n")
+        kept = [line for line in lines if _decodes_line(line, candidate)]
+        aside = len(data) - sum(len(line) + 1 for line in kept)
+        if len(kept) == len(lines) or aside > DAMAGE_SET_ASIDE * len(data):
+            continue
+        guess = guess_charset(b"\n".join(kept))
+        if guess is None or not CS.is_multibyte(guess.encoding):
+            continue
+        text = data.decode(guess.encoding, "replace")
+        high = sum(1 for ch in text if ord(ch) > 0x7F)
+        lost = text.count("\ufffd")
+        if high - lost >= DAMAGE_LEAST and lost <= max(1, DAMAGE_LOST * high):
+            return guess
+    return None
 
 
 _IN_WORDS = "'’-°№."
