@@ -151,7 +151,9 @@ def offered_reading(verdict) -> tuple[str, str] | None:
         name = codecnames.canonical(name)
     except ValueError:
         return None
-    return name, f"Read as {codecnames.title(name)}"
+    # The charset's name without its group ("Windows-1252", not "Windows-1252
+    # (Western)"): the status bar is narrow, the tooltip says the rest.
+    return name, f"Read as {codecnames.title(name).split(' (')[0]}"
 
 
 class OfferButton(QPushButton):
@@ -182,6 +184,9 @@ class OfferButton(QPushButton):
             return
         self.offer, text = found
         self.setText(text)
+        # Whole or not at all: the verdict beside it elides instead (a flat button
+        # squeezed by a narrow bar showed "d as Windows-1252 (West").
+        self.setMinimumWidth(self.sizeHint().width())
         self.setToolTip(f"The verdict: {v.text}.\nClick to read the bytes that way (View > "
                         "Interpret as); nothing about the file is remembered.")
         self.show()

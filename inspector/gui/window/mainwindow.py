@@ -115,7 +115,7 @@ class MainWindow(QMainWindow):
         self.copy_actions = self.copy_menu.copy_actions
         # The status bar's one-click offer to read the file as its verdict says.
         self.encoding_offer = encodingmenu.OfferButton(self)
-        self.statusBar().addPermanentWidget(self.encoding_offer)
+        fields.add_beside_verdict(self.encoding_offer)
 
         actions.build(self)
         self.copy_actions.message.connect(self.show_message)

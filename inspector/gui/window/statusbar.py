@@ -100,13 +100,23 @@ class StatusFields(QObject):
         self.progress.setTextVisible(False)
         self.cancel_button = QPushButton("Cancel")
         self.cancel_button.setObjectName("scanCancel")
-        for w in (self.cursor, self.line, self.selection, self.unit, self.region, self.resync,
-                  self.note):
+        self._bar = bar
+        self._left = (self.cursor, self.line, self.selection, self.unit, self.region,
+                      self.resync, self.note)
+        self._right = [self.dialect, self.size, self.hash, self.verdict, self.progress,
+                       self.cancel_button, self.read_only]
+        for w in self._left:
             bar.addWidget(w)
-        for w in (self.dialect, self.size, self.hash, self.verdict, self.progress,
-                  self.cancel_button, self.read_only):
+        for w in self._right:
             bar.addPermanentWidget(w)
         self.hide_progress()
+
+    def add_beside_verdict(self, widget) -> None:
+        """``widget`` right after the verdict it answers, so that in a narrow window the
+        verdict's elision makes room for it instead of the bar's edge cutting it off."""
+        at = self._right.index(self.verdict) + 1
+        self._right.insert(at, widget)
+        self._bar.insertPermanentWidget(len(self._left) + at, widget)
 
     # ------------------------------------------------------------------ the scan
     def show_progress(self, value: int | None = None) -> None:

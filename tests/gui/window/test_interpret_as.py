@@ -107,6 +107,19 @@ def test_the_offer_reads_the_file_as_the_verdict_says_in_one_click(window, qtbot
     assert window.document.dialect == "utf-8"
 
 
+def test_the_offer_stands_whole_beside_the_verdict_in_a_narrow_window(window, qtbot, cafe):
+    window.resize(1000, 600)
+    open_file(window, qtbot, cafe)
+    offer = window.encoding_offer
+    qtbot.waitUntil(offer.isVisible, timeout=5000)
+    assert offer.text() == "Read as Windows-1252"
+    fields = window.status_fields
+    qtbot.waitUntil(lambda: offer.width() >= offer.sizeHint().width(), timeout=2000)
+    assert offer.geometry().left() >= fields.verdict.geometry().right()
+    read_only = fields.read_only
+    assert offer.geometry().right() < read_only.geometry().left()
+
+
 def test_the_inspector_shows_the_bytes_in_the_encoding_and_in_utf8(window, qtbot, cafe):
     open_file(window, qtbot, cafe)
     window.set_encoding("cp1252")
