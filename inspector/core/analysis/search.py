@@ -148,8 +148,11 @@ class Pattern:
 
     def __init__(self, kind: str, query: str, regex: re.Pattern, literal: bytes | None,
                  min_length: int, max_length: int, codepoints: tuple[int, ...] | None = None,
-                 spellings: bool = False):
+                 spellings: bool = False, alignment: int = 1):
         self.kind = kind
+        # Matches count only where a unit can start: every ``alignment`` bytes from the
+        # file's start (UTF-16 text found at an odd offset is two halves of characters).
+        self.alignment = alignment
         self.query = query
         self.regex = regex
         self.literal = literal
@@ -285,7 +288,8 @@ def encoded_pattern(kind: str, query: str, cps: tuple[int, ...], reading) -> Pat
     regex = re.compile(b"|".join(re.escape(a) for a in alternatives), re.DOTALL)
     literal = alternatives[0] if len(alternatives) == 1 else None
     return Pattern(kind, query, regex, literal, min(map(len, alternatives)),
-                   max(map(len, alternatives)))
+                   max(map(len, alternatives)),
+                   alignment=readings[0].alignment if len(readings) == 1 else 1)
 
 
 def parse_query(query: str, kind: str = TEXT, spellings: bool = False,
@@ -409,7 +413,7 @@ def find_steps(source, pattern: Pattern, start: int = 0, end: int | None = None,
             if not data:
                 break  # the source turned out shorter: nothing more to search
             for i, length in _starts_in_forward(pattern, data, span):
-                if i + length <= len(data):
+                if i + length <= len(data) and (pos + i) % pattern.alignment == 0:
                     yield pattern.name_match(data, i, length, pos)
             pos += span
             yield Progress(pos - start, total)
@@ -420,7 +424,7 @@ def find_steps(source, pattern: Pattern, start: int = 0, end: int | None = None,
         lo = pos - span
         data = read_chunk(source, lo, min(span + overlap, end - lo))
         for i, length in _starts_in_backward(pattern, data, span):
-            if i + length <= len(data):
+            if i + length <= len(data) and (lo + i) % pattern.alignment == 0:
                 yield pattern.name_match(data, i, length, lo)
         pos = lo
         yield Progress(end - pos, total)

@@ -72,6 +72,13 @@ class Interpretation:
         return ""
 
     @property
+    def alignment(self) -> int:
+        """Units start only every this many bytes from the stream's start (UTF-16: 2,
+        UTF-32: 4; 1 where a unit may start anywhere): a search for text in this
+        reading keeps only the matches that start there."""
+        return 1
+
+    @property
     def scanned_by_kernels(self) -> bool:
         """The scanner's vectorised UTF-8 path (and its slices on other processes, its
         whole-file quick count, the line index's fast count) reads it exactly."""

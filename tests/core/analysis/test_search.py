@@ -225,3 +225,30 @@ def test_on_a_file_source(tmp_path):
     with FileSource(path) as src:
         found, _ = find_all(src, parse_query("../", TEXT, spellings=True), chunk_size=65536)
     assert [(m.offset, m.spelling) for m in found] == [(70000, "overlong"), (140006, "utf-8")]
+
+
+@pytest.mark.parametrize("encoding, width", [("utf-16-le", 2), ("utf-16-be", 2),
+                                             ("utf-32-le", 4)])
+@pytest.mark.parametrize("backwards", [False, True])
+def test_text_in_utf16_and_utf32_is_found_only_where_a_unit_starts(encoding, width, backwards):
+    from inspector.core.analysis.search import find_all, find_next, find_previous
+    from inspector.core.units.interpretation import interpretation
+
+    reading = interpretation(encoding)
+    # Characters whose bytes hold "A"'s bytes across their boundary, half of one and
+    # half of the next (U+4100 U+0100 in UTF-16 LE is 00 41 00 01: "41 00" at offset 1).
+    text = {"utf-16-le": "\u4100\u0100", "utf-16-be": "\u0100\u4142",
+            "utf-32-le": "\u4100\x00"}[encoding]
+    data = ("xy" + text + "A").encode(encoding)
+    assert any(data.startswith("A".encode(encoding), o) for o in range(len(data))
+               if o % width)
+    pattern = parse_query("A", reading=reading)
+    assert pattern.alignment == width
+    found = [m.offset for m in find_all(MemorySource(data), pattern)[0]]
+    assert found and all(o % width == 0 for o in found)
+    assert [o for o in range(len(data)) if data.startswith("A".encode(encoding), o)
+            and o % width == 0] == found
+    src = MemorySource(data)
+    step = (find_previous(src, pattern, len(data)) if backwards
+            else find_next(src, pattern, 0))
+    assert step is not None and step.offset % width == 0

@@ -290,6 +290,10 @@ class UtfWide(CodecInterpretation):
     order: str = "little"
 
     @property
+    def alignment(self) -> int:
+        return self.width
+
+    @property
     def note(self) -> str:
         return (f"{self.short_title}: a unit starts every {self.width} bytes from the start "
                 f"of the stream; decoding from another offset is never back in step")
