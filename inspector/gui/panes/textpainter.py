@@ -54,6 +54,7 @@ class _Look:
         for kind in K.ERROR_KINDS:
             self.colors[kind] = pal.color(kind)
         self.formats = TP.text_formats(self.colors)
+        self.text_colors = [self.colors[k] for k in TP.TEXT_KEYS]
         self.problem_colors = [self.colors.get(k, text_color) for k in TP.PROBLEM_KEYS]
         self.sel_fill = pal.color("selection")
         self.fill_colors = {"error": pal.color("error_fill"), "lost": pal.color("lost"),
@@ -271,11 +272,17 @@ class TextPainter:
         p.setBrush(Qt.BrushStyle.NoBrush)
 
         # Text: each line's shaped string; what has no colour range is in the text
-        # colour.
+        # colour. Plain lines' glyphs: one glyph run per colour for the page.
         p.setPen(look.colors["text"])
+        plain = []
         for (y, dim, _), plan in zip(rows, plans):
+            if plan.layout is None:
+                if len(plan.g_x):
+                    plain.append((plan, y + ascent, dim))
+                continue
             p.setOpacity(0.45 if dim else 1.0)
             plan.layout.draw(p, TP.baseline_point(plan, PAD_X, y, ascent))
+        self._draw_plain(p, look, plain)
 
         # Problems: U+FFFD glyphs and marks, one glyph run per colour.
         self._draw_problems(p, look, problems)
@@ -295,6 +302,27 @@ class TextPainter:
                                       len(offsets_in_run), lh, pal)
         p.setOpacity(1.0)
         self._paint_overlays(p, lines, plans, look, origin, lost_end, row_numbers)
+
+    def _draw_plain(self, p: QPainter, look: _Look, plain: list) -> None:
+        """Plain lines' glyphs (see textplan.make_plans), one glyph run per colour."""
+        if not plain:
+            return
+        glyphs = np.concatenate([plan.g_glyph for plan, _, _ in plain])
+        xs = np.concatenate([plan.g_x for plan, _, _ in plain]) + PAD_X
+        ys = np.concatenate([np.full(len(plan.g_x), y) for plan, y, _ in plain])
+        keys = np.concatenate([plan.g_code * 2 + dim for plan, _, dim in plain])
+        raw = self._metrics.raw
+        for key in np.unique(keys).tolist():
+            mask = keys == key
+            run = QGlyphRun()
+            run.setRawFont(raw)
+            run.setGlyphIndexes(glyphs[mask].tolist())
+            run.setPositions([QPointF(a, b) for a, b in zip(xs[mask].tolist(),
+                                                            ys[mask].tolist())])
+            p.setOpacity(0.45 if key & 1 else 1.0)
+            p.setPen(look.text_colors[key >> 1])
+            p.drawGlyphRun(QPointF(0, 0), run)
+        p.setOpacity(1.0)
 
     def _draw_problems(self, p: QPainter, look: _Look, problems: dict) -> None:
         """Every problem's U+FFFD glyphs (as many as its replacements) and its mark, one
