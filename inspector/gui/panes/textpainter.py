@@ -80,6 +80,28 @@ class _Look:
         return got
 
 
+def _gather(rows: list, plans: list, names: tuple):
+    """The page's arrays ``names`` of its lines' plans joined, with each entry's line's
+    y, dimming and selection (None when no line has any)."""
+    got = [(plan, row) for row, plan in zip(rows, plans) if len(getattr(plan, names[0]))]
+    if not got:
+        return None
+    arrays = [np.concatenate([getattr(plan, name) for plan, _ in got]) for name in names]
+    sizes = [len(getattr(plan, names[0])) for plan, _ in got]
+    ys, dims, sels = (np.repeat(np.array([row[i] for _, row in got]), sizes) for i in range(3))
+    return arrays, ys.astype(np.float64), dims.astype(np.int64), sels.astype(bool)
+
+
+def _add_fills(fills: dict, name: str, mask, x, w, ys, dims, lh: float) -> None:
+    """Rectangles over entries ``mask`` (x, width, line y), by fill and dimming."""
+    for dim in (0, 1):
+        m = mask & (dims == dim)
+        if m.any():
+            fills.setdefault((name, bool(dim)), []).extend(
+                QRectF(PAD_X + a, b + 1, c, lh - 2)
+                for a, b, c in zip(x[m].tolist(), ys[m].tolist(), w[m].tolist()))
+
+
 class TextPainter:
     """Paints one :class:`~inspector.gui.panes.textview.TextView`'s viewport. The view
     says which lines are shown; the document says what is selected, found, and where
@@ -241,28 +263,23 @@ class TextPainter:
                 if span is not None:
                     p.setOpacity(0.45 if dim else 1.0)
                     p.fillRect(QRectF(PAD_X + span[0], y, span[1] - span[0], lh), look.sel_fill)
-            if len(plan.p_x):
-                keep = ~((plan.p_off >= sel_start) & (plan.p_off < sel_end)) if selected else None
-                lost = plan.p_key == TP.LOST
-                for name, mask in (("error", ~lost), ("lost", lost)):
-                    if keep is not None:
-                        mask = mask & keep
-                    if mask.any():
-                        fills.setdefault((name, dim), []).extend(
-                            QRectF(PAD_X + x, y + 1, w, lh - 2)
-                            for x, w in zip(plan.p_x[mask].tolist(), plan.p_w[mask].tolist()))
-                for key in np.unique(plan.p_key).tolist():
-                    mask = plan.p_key == key
-                    got = problems.setdefault((key, dim), ([], [], []))
-                    got[0].append(plan.p_x[mask])
-                    got[1].append(np.full(int(mask.sum()), y))
-                    got[2].append(plan.p_n[mask])
-            if len(plan.w_x):
-                mask = ~((plan.w_off >= sel_start) & (plan.w_off < sel_end)) if selected else \
-                    np.ones(len(plan.w_x), dtype=bool)
-                fills.setdefault(("warning", dim), []).extend(
-                    QRectF(PAD_X + x, y + 1, w, lh - 2)
-                    for x, w in zip(plan.w_x[mask].tolist(), plan.w_w[mask].tolist()))
+        # Fills and problems for the whole page at once, from its lines' arrays.
+        got = _gather(rows, plans, ("p_x", "p_w", "p_n", "p_key", "p_off"))
+        if got is not None:
+            (x, w, n, key, off), ys, dims, sel = got
+            keep = ~(sel & (off >= sel_start) & (off < sel_end))
+            lost = key == TP.LOST
+            _add_fills(fills, "error", ~lost & keep, x, w, ys, dims, lh)
+            _add_fills(fills, "lost", lost & keep, x, w, ys, dims, lh)
+            both = key * 2 + dims
+            for k in np.unique(both).tolist():
+                mask = both == k
+                problems[(k >> 1, bool(k & 1))] = ([x[mask]], [ys[mask]], [n[mask]])
+        got = _gather(rows, plans, ("w_x", "w_w", "w_off"))
+        if got is not None:
+            (x, w, off), ys, dims, sel = got
+            keep = ~(sel & (off >= sel_start) & (off < sel_end))
+            _add_fills(fills, "warning", keep, x, w, ys, dims, lh)
         for (name, dim), rects in fills.items():
             if rects:
                 p.setOpacity(0.45 if dim else 1.0)
