@@ -102,6 +102,50 @@ def _add_fills(fills: dict, name: str, mask, x, w, ys, dims, lh: float) -> None:
                 for a, b, c in zip(x[m].tolist(), ys[m].tolist(), w[m].tolist()))
 
 
+class _PointGrid:
+    """Glyph positions on the page's character grid, as QPointF objects made once per
+    geometry and offset: a glyph placed on it takes an existing point instead of a new
+    Python object per glyph and page (the hex pane's grid does the same). Boxes and
+    problems are whole characters wide (textplan.QtMetrics.to_grid), so on plain lines
+    every place is on it; places off it (after right-to-left text) get new points."""
+
+    def __init__(self, step: float, lh: float):
+        self.step = step
+        self.lh = lh
+        self._arrays: dict = {}      # (dx, dy) -> object array [rows, columns]
+
+    def points(self, x: np.ndarray, y: np.ndarray, dx: float, dy: float) -> list:
+        """QPointF(x + dx, y + dy) for each x (from the viewport's left) and line top y."""
+        if not len(x):
+            return []
+        step, lh = self.step, self.lh
+        col = np.rint((x - PAD_X) / step).astype(np.int64)
+        row = np.rint((y - PAD_Y) / lh).astype(np.int64)
+        on = (np.abs(PAD_X + col * step - x) < 1e-6) & (col >= 0) & (row >= 0) \
+            & (np.abs(PAD_Y + row * lh - y) < 1e-6)
+        if not on.any():
+            return [QPointF(a + dx, b + dy) for a, b in zip(x.tolist(), y.tolist())]
+        arr = self._arrays.get((dx, dy))
+        rows, cols = int(row[on].max()) + 1, int(col[on].max()) + 1
+        if arr is None or arr.shape[0] < rows or arr.shape[1] < cols:
+            rows = max(rows, arr.shape[0] if arr is not None else 0)
+            cols = max(cols, arr.shape[1] if arr is not None else 0) + 8
+            arr = np.empty((rows, cols), dtype=object)
+            for r in range(rows):
+                top = PAD_Y + r * lh + dy
+                arr[r, :] = [QPointF(PAD_X + c * step + dx, top) for c in range(cols)]
+            if len(self._arrays) > 16:
+                self._arrays.clear()
+            self._arrays[(dx, dy)] = arr
+        if on.all():
+            return arr[row, col].tolist()
+        out = np.empty(len(x), dtype=object)
+        out[on] = arr[row[on], col[on]]
+        off = ~on
+        out[off] = [QPointF(a + dx, b + dy) for a, b in zip(x[off].tolist(), y[off].tolist())]
+        return out.tolist()
+
+
 class TextPainter:
     """Paints one :class:`~inspector.gui.panes.textview.TextView`'s viewport. The view
     says which lines are shown; the document says what is selected, found, and where
@@ -119,6 +163,7 @@ class TextPainter:
         self._metrics: QtMetrics | None = None
         self._line_height = 0
         self._ascent = 0.0
+        self._grid: _PointGrid | None = None
 
     def set_metrics(self, metrics: QtMetrics, line_height: int, ascent: float) -> None:
         """The view's font changed: measures to draw with (box pictures are remade)."""
@@ -126,6 +171,7 @@ class TextPainter:
         self._line_height = line_height
         self._ascent = ascent
         self._box_cache = {}
+        self._grid = _PointGrid(metrics.text_width(" "), line_height)
 
     def forget_images(self) -> None:
         self._page_picture = None
@@ -295,7 +341,7 @@ class TextPainter:
         for (y, dim, _), plan in zip(rows, plans):
             if plan.layout is None:
                 if len(plan.g_x):
-                    plain.append((plan, y + ascent, dim))
+                    plain.append((plan, y, dim))
                 continue
             p.setOpacity(0.45 if dim else 1.0)
             plan.layout.draw(p, TP.baseline_point(plan, PAD_X, y, ascent))
@@ -334,8 +380,7 @@ class TextPainter:
             run = QGlyphRun()
             run.setRawFont(raw)
             run.setGlyphIndexes(glyphs[mask].tolist())
-            run.setPositions([QPointF(a, b) for a, b in zip(xs[mask].tolist(),
-                                                            ys[mask].tolist())])
+            run.setPositions(self._grid.points(xs[mask], ys[mask], 0.0, self._ascent))
             p.setOpacity(0.45 if key & 1 else 1.0)
             p.setPen(look.text_colors[key >> 1])
             p.drawGlyphRun(QPointF(0, 0), run)
@@ -356,12 +401,11 @@ class TextPainter:
             p.setPen(color)
             # The glyphs: a problem of n replacements is n glyphs side by side.
             gx = np.repeat(x, n) + (np.arange(int(n.sum())) - np.repeat(np.cumsum(n) - n, n)) * step
-            gy = np.repeat(y, n) + ascent
             if look.fffd:
                 run = QGlyphRun()
                 run.setRawFont(look.raw)
                 run.setGlyphIndexes([look.fffd] * len(gx))
-                run.setPositions([QPointF(a, b) for a, b in zip(gx.tolist(), gy.tolist())])
+                run.setPositions(self._grid.points(gx, np.repeat(y, n), 0.0, ascent))
                 p.drawGlyphRun(QPointF(0, 0), run)
             else:
                 p.setFont(look.font)
@@ -373,9 +417,9 @@ class TextPainter:
             glyphs, offsets = look.mark_glyphs(mark)
             if not glyphs:
                 continue
-            mx = x + n * step + 0.5
-            my = (y + small_ascent).tolist()
-            positions = [QPointF(a + d, b) for a, b in zip(mx.tolist(), my) for d in offsets]
+            mx = x + n * step
+            at = [self._grid.points(mx, y, 0.5 + d, small_ascent) for d in offsets]
+            positions = [q for qs in zip(*at) for q in qs]
             run = QGlyphRun()
             run.setRawFont(look.small_raw)
             run.setGlyphIndexes(glyphs * len(mx))
