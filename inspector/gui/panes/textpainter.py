@@ -92,57 +92,87 @@ def _gather(rows: list, plans: list, names: tuple):
     return arrays, ys.astype(np.float64), dims.astype(np.int64), sels.astype(bool)
 
 
-def _add_fills(fills: dict, name: str, mask, x, w, ys, dims, lh: float) -> None:
-    """Rectangles over entries ``mask`` (x, width, line y), by fill and dimming."""
+def _add_fills(fills: dict, name: str, mask, x, w, ys, dims, grid: "_PointGrid") -> None:
+    """Rectangles over entries ``mask`` (x from the left margin, width, line y), by
+    fill and dimming."""
     for dim in (0, 1):
         m = mask & (dims == dim)
         if m.any():
-            fills.setdefault((name, bool(dim)), []).extend(
-                QRectF(PAD_X + a, b + 1, c, lh - 2)
-                for a, b, c in zip(x[m].tolist(), ys[m].tolist(), w[m].tolist()))
+            fills.setdefault((name, bool(dim)), []).extend(grid.fills(x[m] + PAD_X, ys[m], w[m]))
+
+
+def _objects(items: list) -> np.ndarray:
+    return np.fromiter(items, dtype=object, count=len(items))
 
 
 class _PointGrid:
-    """Glyph positions on the page's character grid, as QPointF objects made once per
-    geometry and offset: a glyph placed on it takes an existing point instead of a new
-    Python object per glyph and page (the hex pane's grid does the same). Boxes and
-    problems are whole characters wide (textplan.QtMetrics.to_grid), so on plain lines
-    every place is on it; places off it (after right-to-left text) get new points."""
+    """Glyph positions and cell fills on the page's character grid, as QPointF and QRectF
+    objects made once per geometry and offset: what is placed on the grid takes an
+    existing object instead of a new Python object per glyph and page (the hex pane's
+    grid does the same). Boxes and problems are whole characters wide
+    (textplan.QtMetrics.to_grid), so on plain lines every place is on it; places off it
+    (after right-to-left text) get new objects."""
 
     def __init__(self, step: float, lh: float):
         self.step = step
         self.lh = lh
-        self._arrays: dict = {}      # (dx, dy) -> object array [rows, columns]
+        self._tables: dict = {}      # key -> object array [rows, columns]
 
-    def points(self, x: np.ndarray, y: np.ndarray, dx: float, dy: float) -> list:
-        """QPointF(x + dx, y + dy) for each x (from the viewport's left) and line top y."""
-        if not len(x):
-            return []
-        step, lh = self.step, self.lh
-        col = np.rint((x - PAD_X) / step).astype(np.int64)
-        row = np.rint((y - PAD_Y) / lh).astype(np.int64)
-        on = (np.abs(PAD_X + col * step - x) < 1e-6) & (col >= 0) & (row >= 0) \
-            & (np.abs(PAD_Y + row * lh - y) < 1e-6)
-        if not on.any():
-            return [QPointF(a + dx, b + dy) for a, b in zip(x.tolist(), y.tolist())]
-        arr = self._arrays.get((dx, dy))
-        rows, cols = int(row[on].max()) + 1, int(col[on].max()) + 1
+    def _table(self, key, rows: int, cols: int, make) -> np.ndarray:
+        arr = self._tables.get(key)
         if arr is None or arr.shape[0] < rows or arr.shape[1] < cols:
             rows = max(rows, arr.shape[0] if arr is not None else 0)
             cols = max(cols, arr.shape[1] if arr is not None else 0) + 8
             arr = np.empty((rows, cols), dtype=object)
             for r in range(rows):
-                top = PAD_Y + r * lh + dy
-                arr[r, :] = [QPointF(PAD_X + c * step + dx, top) for c in range(cols)]
-            if len(self._arrays) > 16:
-                self._arrays.clear()
-            self._arrays[(dx, dy)] = arr
-        if on.all():
-            return arr[row, col].tolist()
+                arr[r, :] = _objects([make(r, c) for c in range(cols)])
+            if len(self._tables) > 32:
+                self._tables.clear()
+            self._tables[key] = arr
+        return arr
+
+    def _cells(self, x: np.ndarray, y: np.ndarray):
+        """Each entry's column and row, and whether it is on the grid."""
+        col = np.rint((x - PAD_X) / self.step).astype(np.int64)
+        row = np.rint((y - PAD_Y) / self.lh).astype(np.int64)
+        on = (np.abs(PAD_X + col * self.step - x) < 1e-6) & (col >= 0) & (row >= 0) \
+            & (np.abs(PAD_Y + row * self.lh - y) < 1e-6)
+        return col, row, on
+
+    def _pick(self, out: np.ndarray, mask, key, make, col, row) -> None:
+        if mask.any():
+            table = self._table(key, int(row[mask].max()) + 1, int(col[mask].max()) + 1, make)
+            out[mask] = table[row[mask], col[mask]]
+
+    def points(self, x: np.ndarray, y: np.ndarray, dx: float, dy: float) -> list:
+        """QPointF(x + dx, y + dy) for each x (from the viewport's left) and line top y."""
+        step, lh = self.step, self.lh
+        col, row, on = self._cells(x, y)
         out = np.empty(len(x), dtype=object)
-        out[on] = arr[row[on], col[on]]
+        self._pick(out, on, ("point", dx, dy),
+                   lambda r, c: QPointF(PAD_X + c * step + dx, PAD_Y + r * lh + dy), col, row)
         off = ~on
-        out[off] = [QPointF(a + dx, b + dy) for a, b in zip(x[off].tolist(), y[off].tolist())]
+        if off.any():
+            out[off] = _objects([QPointF(a + dx, b + dy)
+                                 for a, b in zip(x[off].tolist(), y[off].tolist())])
+        return out.tolist()
+
+    def fills(self, x: np.ndarray, y: np.ndarray, w: np.ndarray) -> list:
+        """QRectF(x, y + 1, w, lh - 2) for each entry: a fill over its cells, a pixel
+        short of its line's top and bottom."""
+        step, lh = self.step, self.lh
+        col, row, on = self._cells(x, y)
+        span = np.rint(w / step).astype(np.int64)
+        on &= (np.abs(span * step - w) < 1e-6) & (span > 0)
+        out = np.empty(len(x), dtype=object)
+        for k in np.unique(span[on]).tolist():
+            self._pick(out, on & (span == k), ("fill", k),
+                       lambda r, c, k=k: QRectF(PAD_X + c * step, PAD_Y + r * lh + 1, k * step,
+                                                lh - 2), col, row)
+        off = ~on
+        if off.any():
+            out[off] = _objects([QRectF(a, b + 1, c, lh - 2) for a, b, c in
+                                 zip(x[off].tolist(), y[off].tolist(), w[off].tolist())])
         return out.tolist()
 
 
@@ -315,8 +345,8 @@ class TextPainter:
             (x, w, n, key, off), ys, dims, sel = got
             keep = ~(sel & (off >= sel_start) & (off < sel_end))
             lost = key == TP.LOST
-            _add_fills(fills, "error", ~lost & keep, x, w, ys, dims, lh)
-            _add_fills(fills, "lost", lost & keep, x, w, ys, dims, lh)
+            _add_fills(fills, "error", ~lost & keep, x, w, ys, dims, self._grid)
+            _add_fills(fills, "lost", lost & keep, x, w, ys, dims, self._grid)
             both = key * 2 + dims
             for k in np.unique(both).tolist():
                 mask = both == k
@@ -325,7 +355,7 @@ class TextPainter:
         if got is not None:
             (x, w, off), ys, dims, sel = got
             keep = ~(sel & (off >= sel_start) & (off < sel_end))
-            _add_fills(fills, "warning", keep, x, w, ys, dims, lh)
+            _add_fills(fills, "warning", keep, x, w, ys, dims, self._grid)
         for (name, dim), rects in fills.items():
             if rects:
                 p.setOpacity(0.45 if dim else 1.0)
@@ -419,7 +449,7 @@ class TextPainter:
                 continue
             mx = x + n * step
             at = [self._grid.points(mx, y, 0.5 + d, small_ascent) for d in offsets]
-            positions = [q for qs in zip(*at) for q in qs]
+            positions = at[0] if len(at) == 1 else [q for qs in zip(*at) for q in qs]
             run = QGlyphRun()
             run.setRawFont(look.small_raw)
             run.setGlyphIndexes(glyphs * len(mx))
