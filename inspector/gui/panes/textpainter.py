@@ -1,7 +1,9 @@
 """Painting the text pane by runs.
 
 :class:`TextPainter` draws the page its view lays out: each line's text as one shaped
-``QTextLayout`` (:mod:`~inspector.gui.panes.textplan`), and over it, for the whole page
+``QTextLayout`` (:mod:`~inspector.gui.panes.textplan`), except plain lines (left to
+right, one main-font glyph per character), whose glyphs are one ``QGlyphRun`` per colour
+for the page on points kept on the character grid; and over it, for the whole page
 at once, the problems' fills as one ``drawRects`` per colour and their U+FFFD glyphs and
 marks as one ``QGlyphRun`` per colour; boxes are small pictures, one per look, tiled over
 a run of equal ones. Then the selection, find matches, the origin and sync markers, and

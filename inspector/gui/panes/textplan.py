@@ -5,7 +5,9 @@ layout stays Qt-free and testable while the pane measures with its own fonts).
 A :class:`LinePlan` is built from its paragraph's arrays (the page cut's units and the
 layout's looks), with no Python step per unit: the line's text is one string shaped by
 one ``QTextLayout`` (font fallback, clusters, right-to-left runs all in C++), coloured by
-format ranges. Boxes, problems, tabs and hidden characters are spaces of their width in
+format ranges. A plain line (every unit in its measured place and drawn, if at all, as
+one glyph of the main font: most lines of random bytes) is not shaped: its glyph indexes
+and places go to the painter as arrays. Boxes, problems, tabs and hidden characters are spaces of their width in
 that string; the painter draws them over it by runs (see textpainter). Where the string
 holds characters whose drawn advance is not the width the wrap measured (right-to-left
 runs, combining marks, emoji), the units' places are read back from the shaped line and
