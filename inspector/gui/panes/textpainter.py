@@ -94,13 +94,15 @@ def _gather(rows: list, plans: list, names: tuple):
     return arrays, ys.astype(np.float64), dims.astype(np.int64), sels.astype(bool)
 
 
-def _add_fills(fills: dict, name: str, mask, x, w, ys, dims, grid: "_PointGrid") -> None:
+def _add_fills(fills: dict, name: str, mask, x, w, ys, dims, lh: float) -> None:
     """Rectangles over entries ``mask`` (x from the left margin, width, line y), by
     fill and dimming."""
     for dim in (0, 1):
         m = mask & (dims == dim)
         if m.any():
-            fills.setdefault((name, bool(dim)), []).extend(grid.fills(x[m] + PAD_X, ys[m], w[m]))
+            fills.setdefault((name, bool(dim)), []).extend(
+                QRectF(PAD_X + a, b + 1, c, lh - 2)
+                for a, b, c in zip(x[m].tolist(), ys[m].tolist(), w[m].tolist()))
 
 
 def _objects(items: list) -> np.ndarray:
@@ -108,12 +110,13 @@ def _objects(items: list) -> np.ndarray:
 
 
 class _PointGrid:
-    """Glyph positions and cell fills on the page's character grid, as QPointF and QRectF
-    objects made once per geometry and offset: what is placed on the grid takes an
-    existing object instead of a new Python object per glyph and page (the hex pane's
-    grid does the same). Boxes and problems are whole characters wide
-    (textplan.QtMetrics.to_grid), so on plain lines every place is on it; places off it
-    (after right-to-left text) get new objects."""
+    """Glyph positions on the page's character grid, as QPointF objects made once per
+    geometry and offset: a glyph placed on it takes an existing point instead of a new
+    Python object per glyph and page (the hex pane's grid does the same). Boxes and
+    problems are whole characters wide (textplan.QtMetrics.to_grid), so on plain lines
+    every place is on it; places off it (after right-to-left text) get new points.
+    A point costs about 230 bytes: only the glyphs' and the one-glyph marks' offsets are
+    kept (two tables, some 6,500 points each at 1920x1080: ~3 MB)."""
 
     def __init__(self, step: float, lh: float):
         self.step = step
@@ -128,7 +131,7 @@ class _PointGrid:
             arr = np.empty((rows, cols), dtype=object)
             for r in range(rows):
                 arr[r, :] = _objects([make(r, c) for c in range(cols)])
-            if len(self._tables) > 32:
+            if len(self._tables) > 2:
                 self._tables.clear()
             self._tables[key] = arr
         return arr
@@ -157,24 +160,6 @@ class _PointGrid:
         if off.any():
             out[off] = _objects([QPointF(a + dx, b + dy)
                                  for a, b in zip(x[off].tolist(), y[off].tolist())])
-        return out.tolist()
-
-    def fills(self, x: np.ndarray, y: np.ndarray, w: np.ndarray) -> list:
-        """QRectF(x, y + 1, w, lh - 2) for each entry: a fill over its cells, a pixel
-        short of its line's top and bottom."""
-        step, lh = self.step, self.lh
-        col, row, on = self._cells(x, y)
-        span = np.rint(w / step).astype(np.int64)
-        on &= (np.abs(span * step - w) < 1e-6) & (span > 0)
-        out = np.empty(len(x), dtype=object)
-        for k in np.unique(span[on]).tolist():
-            self._pick(out, on & (span == k), ("fill", k),
-                       lambda r, c, k=k: QRectF(PAD_X + c * step, PAD_Y + r * lh + 1, k * step,
-                                                lh - 2), col, row)
-        off = ~on
-        if off.any():
-            out[off] = _objects([QRectF(a, b + 1, c, lh - 2) for a, b, c in
-                                 zip(x[off].tolist(), y[off].tolist(), w[off].tolist())])
         return out.tolist()
 
 
@@ -347,8 +332,8 @@ class TextPainter:
             (x, w, n, key, off), ys, dims, sel = got
             keep = ~(sel & (off >= sel_start) & (off < sel_end))
             lost = key == TP.LOST
-            _add_fills(fills, "error", ~lost & keep, x, w, ys, dims, self._grid)
-            _add_fills(fills, "lost", lost & keep, x, w, ys, dims, self._grid)
+            _add_fills(fills, "error", ~lost & keep, x, w, ys, dims, lh)
+            _add_fills(fills, "lost", lost & keep, x, w, ys, dims, lh)
             both = key * 2 + dims
             for k in np.unique(both).tolist():
                 mask = both == k
@@ -357,7 +342,7 @@ class TextPainter:
         if got is not None:
             (x, w, off), ys, dims, sel = got
             keep = ~(sel & (off >= sel_start) & (off < sel_end))
-            _add_fills(fills, "warning", keep, x, w, ys, dims, self._grid)
+            _add_fills(fills, "warning", keep, x, w, ys, dims, lh)
         for (name, dim), rects in fills.items():
             if rects:
                 p.setOpacity(0.45 if dim else 1.0)

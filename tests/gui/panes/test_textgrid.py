@@ -1,4 +1,4 @@
-"""The text painter's grid of kept QPointF and QRectF objects gives the places asked
+"""The text painter's grid of kept QPointF objects gives the places asked
 for, on the grid and off it (after right-to-left text, places are not whole columns)."""
 
 import numpy as np
@@ -15,13 +15,3 @@ def test_points_on_and_off_the_grid(qapp):
     again = grid.points(x, y, 0.5, 12.0)
     assert again[0] is got[0]          # kept, not made again
     assert grid.points(x[:0], y[:0], 0.0, 0.0) == []
-
-
-def test_fills_on_and_off_the_grid(qapp):
-    grid = _PointGrid(7.25, 17)
-    x = np.array([PAD_X + 7.25, PAD_X + 3.3, PAD_X + 2 * 7.25])
-    y = np.array([PAD_Y, PAD_Y + 17, PAD_Y + 34])
-    w = np.array([2 * 7.25, 7.25, 5.0])
-    got = grid.fills(x, y, w)
-    assert [(r.x(), r.y(), r.width(), r.height()) for r in got] == [
-        (a, b + 1, c, 15) for a, b, c in zip(x, y, w)]
