@@ -36,8 +36,8 @@ from inspector.core.units import boundaries, decoder
 from inspector.core.units import kinds as K
 from inspector.core.units.interpretation import interpretation
 from inspector.gui.panes.textlooks import (  # noqa: F401 - the layout's vocabulary
-    BLANK, BOX, CONTROL_ABBREVIATIONS, CR, CR_PICTURE, LF, LINE_END, M_BLANK, M_BOX,
-    M_LINE_END, M_PICTURE, M_REPLACEMENT, M_TEXT, MODE_CODE, MODES, PICTURE, PLACEHOLDER,
+    BLANK, BOX, CONTROL_ABBREVIATIONS, CR, CR_PICTURE, GLYPH_NONE, GLYPH_UNKNOWN, LF,
+    LINE_END, M_BLANK, M_BOX, M_LINE_END, M_PICTURE, M_REPLACEMENT, M_TEXT, MODE_CODE, MODES, PICTURE, PLACEHOLDER,
     REPLACEMENT, REPLACEMENT_CHAR, RETURN_MARK, SPACE, TAB, TAB_COLUMNS, TAB_MARK, TEXT,
     ColumnMetrics, Looks, Metrics, MODE_NAMES, column_width, display, layout_text,
     runs_safely)

@@ -98,6 +98,7 @@ MODES = (TEXT, PICTURE, BOX, REPLACEMENT, BLANK, LINE_END)
 MODE_CODE = {m: i for i, m in enumerate(MODES)}
 M_TEXT, M_PICTURE, M_BOX, M_REPLACEMENT, M_BLANK, M_LINE_END = range(len(MODES))
 MODE_NAMES = np.array(MODES, dtype=object)
+GLYPH_UNKNOWN, GLYPH_NONE = -2, -1     # Looks.glyph: not looked up yet; nothing to draw
 
 
 class Looks:
@@ -115,6 +116,10 @@ class Looks:
         self.strong_ltr = np.zeros(256, dtype=bool)
         self.rtl = np.zeros(256, dtype=bool)
         self.mode = np.zeros(256, dtype=np.int8)
+        # A painter's glyph index of the unit's one character in its main font, filled
+        # on first use (GLYPH_UNKNOWN until then; 0: not one glyph of the main font,
+        # GLYPH_NONE: nothing drawn): lines of such units are drawn without shaping.
+        self.glyph = np.full(256, GLYPH_UNKNOWN, dtype=np.int64)
         self.text = np.empty(256, dtype=object)
         self.ltext = np.empty(256, dtype=object)
         self._keys = np.zeros(0, dtype=np.int64)    # display keys, sorted
@@ -123,11 +128,13 @@ class Looks:
     def add(self, text: str, mode: str, width: float, ltext: str, safe: bool) -> int:
         r = self.count
         if r == len(self.width):
-            for name in ("width", "u16", "safe", "strong_ltr", "rtl", "mode", "text",
+            for name in ("width", "u16", "safe", "strong_ltr", "rtl", "mode", "glyph", "text",
                          "ltext"):
                 old = getattr(self, name)
                 new = np.zeros(2 * len(old), dtype=old.dtype) if old.dtype != object else \
                     np.empty(2 * len(old), dtype=object)
+                if name == "glyph":
+                    new[:] = GLYPH_UNKNOWN
                 new[:len(old)] = old
                 setattr(self, name, new)
         self.width[r] = width

@@ -1,7 +1,9 @@
 """Painting the text pane by runs.
 
 :class:`TextPainter` draws the page its view lays out: each line's text as one shaped
-``QTextLayout`` (:mod:`~inspector.gui.panes.textplan`), and over it, for the whole page
+``QTextLayout`` (:mod:`~inspector.gui.panes.textplan`), except plain lines (left to
+right, one main-font glyph per character), whose glyphs are one ``QGlyphRun`` per colour
+for the page on points kept on the character grid; and over it, for the whole page
 at once, the problems' fills as one ``drawRects`` per colour and their U+FFFD glyphs and
 marks as one ``QGlyphRun`` per colour; boxes are small pictures, one per look, tiled over
 a run of equal ones. Then the selection, find matches, the origin and sync markers, and
@@ -54,6 +56,7 @@ class _Look:
         for kind in K.ERROR_KINDS:
             self.colors[kind] = pal.color(kind)
         self.formats = TP.text_formats(self.colors)
+        self.text_colors = [self.colors[k] for k in TP.TEXT_KEYS]
         self.problem_colors = [self.colors.get(k, text_color) for k in TP.PROBLEM_KEYS]
         self.sel_fill = pal.color("selection")
         self.fill_colors = {"error": pal.color("error_fill"), "lost": pal.color("lost"),
@@ -79,6 +82,87 @@ class _Look:
         return got
 
 
+def _gather(rows: list, plans: list, names: tuple):
+    """The page's arrays ``names`` of its lines' plans joined, with each entry's line's
+    y, dimming and selection (None when no line has any)."""
+    got = [(plan, row) for row, plan in zip(rows, plans) if len(getattr(plan, names[0]))]
+    if not got:
+        return None
+    arrays = [np.concatenate([getattr(plan, name) for plan, _ in got]) for name in names]
+    sizes = [len(getattr(plan, names[0])) for plan, _ in got]
+    ys, dims, sels = (np.repeat(np.array([row[i] for _, row in got]), sizes) for i in range(3))
+    return arrays, ys.astype(np.float64), dims.astype(np.int64), sels.astype(bool)
+
+
+def _add_fills(fills: dict, name: str, mask, x, w, ys, dims, lh: float) -> None:
+    """Rectangles over entries ``mask`` (x from the left margin, width, line y), by
+    fill and dimming."""
+    for dim in (0, 1):
+        m = mask & (dims == dim)
+        if m.any():
+            fills.setdefault((name, bool(dim)), []).extend(
+                QRectF(PAD_X + a, b + 1, c, lh - 2)
+                for a, b, c in zip(x[m].tolist(), ys[m].tolist(), w[m].tolist()))
+
+
+def _objects(items: list) -> np.ndarray:
+    return np.fromiter(items, dtype=object, count=len(items))
+
+
+class _PointGrid:
+    """Glyph positions on the page's character grid, as QPointF objects made once per
+    geometry and offset: a glyph placed on it takes an existing point instead of a new
+    Python object per glyph and page (the hex pane's grid does the same). Boxes and
+    problems are whole characters wide (textplan.QtMetrics.to_grid), so on plain lines
+    every place is on it; places off it (after right-to-left text) get new points.
+    A point costs about 230 bytes: only the glyphs' and the one-glyph marks' offsets are
+    kept (two tables, some 6,500 points each at 1920x1080: ~3 MB)."""
+
+    def __init__(self, step: float, lh: float):
+        self.step = step
+        self.lh = lh
+        self._tables: dict = {}      # key -> object array [rows, columns]
+
+    def _table(self, key, rows: int, cols: int, make) -> np.ndarray:
+        arr = self._tables.get(key)
+        if arr is None or arr.shape[0] < rows or arr.shape[1] < cols:
+            rows = max(rows, arr.shape[0] if arr is not None else 0)
+            cols = max(cols, arr.shape[1] if arr is not None else 0) + 8
+            arr = np.empty((rows, cols), dtype=object)
+            for r in range(rows):
+                arr[r, :] = _objects([make(r, c) for c in range(cols)])
+            if len(self._tables) > 2:
+                self._tables.clear()
+            self._tables[key] = arr
+        return arr
+
+    def _cells(self, x: np.ndarray, y: np.ndarray):
+        """Each entry's column and row, and whether it is on the grid."""
+        col = np.rint((x - PAD_X) / self.step).astype(np.int64)
+        row = np.rint((y - PAD_Y) / self.lh).astype(np.int64)
+        on = (np.abs(PAD_X + col * self.step - x) < 1e-6) & (col >= 0) & (row >= 0) \
+            & (np.abs(PAD_Y + row * self.lh - y) < 1e-6)
+        return col, row, on
+
+    def _pick(self, out: np.ndarray, mask, key, make, col, row) -> None:
+        if mask.any():
+            table = self._table(key, int(row[mask].max()) + 1, int(col[mask].max()) + 1, make)
+            out[mask] = table[row[mask], col[mask]]
+
+    def points(self, x: np.ndarray, y: np.ndarray, dx: float, dy: float) -> list:
+        """QPointF(x + dx, y + dy) for each x (from the viewport's left) and line top y."""
+        step, lh = self.step, self.lh
+        col, row, on = self._cells(x, y)
+        out = np.empty(len(x), dtype=object)
+        self._pick(out, on, ("point", dx, dy),
+                   lambda r, c: QPointF(PAD_X + c * step + dx, PAD_Y + r * lh + dy), col, row)
+        off = ~on
+        if off.any():
+            out[off] = _objects([QPointF(a + dx, b + dy)
+                                 for a, b in zip(x[off].tolist(), y[off].tolist())])
+        return out.tolist()
+
+
 class TextPainter:
     """Paints one :class:`~inspector.gui.panes.textview.TextView`'s viewport. The view
     says which lines are shown; the document says what is selected, found, and where
@@ -96,6 +180,7 @@ class TextPainter:
         self._metrics: QtMetrics | None = None
         self._line_height = 0
         self._ascent = 0.0
+        self._grid: _PointGrid | None = None
 
     def set_metrics(self, metrics: QtMetrics, line_height: int, ascent: float) -> None:
         """The view's font changed: measures to draw with (box pictures are remade)."""
@@ -103,6 +188,7 @@ class TextPainter:
         self._line_height = line_height
         self._ascent = ascent
         self._box_cache = {}
+        self._grid = _PointGrid(metrics.text_width(" "), line_height)
 
     def forget_images(self) -> None:
         self._page_picture = None
@@ -240,28 +326,23 @@ class TextPainter:
                 if span is not None:
                     p.setOpacity(0.45 if dim else 1.0)
                     p.fillRect(QRectF(PAD_X + span[0], y, span[1] - span[0], lh), look.sel_fill)
-            if len(plan.p_x):
-                keep = ~((plan.p_off >= sel_start) & (plan.p_off < sel_end)) if selected else None
-                lost = plan.p_key == TP.LOST
-                for name, mask in (("error", ~lost), ("lost", lost)):
-                    if keep is not None:
-                        mask = mask & keep
-                    if mask.any():
-                        fills.setdefault((name, dim), []).extend(
-                            QRectF(PAD_X + x, y + 1, w, lh - 2)
-                            for x, w in zip(plan.p_x[mask].tolist(), plan.p_w[mask].tolist()))
-                for key in np.unique(plan.p_key).tolist():
-                    mask = plan.p_key == key
-                    got = problems.setdefault((key, dim), ([], [], []))
-                    got[0].append(plan.p_x[mask])
-                    got[1].append(np.full(int(mask.sum()), y))
-                    got[2].append(plan.p_n[mask])
-            if len(plan.w_x):
-                mask = ~((plan.w_off >= sel_start) & (plan.w_off < sel_end)) if selected else \
-                    np.ones(len(plan.w_x), dtype=bool)
-                fills.setdefault(("warning", dim), []).extend(
-                    QRectF(PAD_X + x, y + 1, w, lh - 2)
-                    for x, w in zip(plan.w_x[mask].tolist(), plan.w_w[mask].tolist()))
+        # Fills and problems for the whole page at once, from its lines' arrays.
+        got = _gather(rows, plans, ("p_x", "p_w", "p_n", "p_key", "p_off"))
+        if got is not None:
+            (x, w, n, key, off), ys, dims, sel = got
+            keep = ~(sel & (off >= sel_start) & (off < sel_end))
+            lost = key == TP.LOST
+            _add_fills(fills, "error", ~lost & keep, x, w, ys, dims, lh)
+            _add_fills(fills, "lost", lost & keep, x, w, ys, dims, lh)
+            both = key * 2 + dims
+            for k in np.unique(both).tolist():
+                mask = both == k
+                problems[(k >> 1, bool(k & 1))] = ([x[mask]], [ys[mask]], [n[mask]])
+        got = _gather(rows, plans, ("w_x", "w_w", "w_off"))
+        if got is not None:
+            (x, w, off), ys, dims, sel = got
+            keep = ~(sel & (off >= sel_start) & (off < sel_end))
+            _add_fills(fills, "warning", keep, x, w, ys, dims, lh)
         for (name, dim), rects in fills.items():
             if rects:
                 p.setOpacity(0.45 if dim else 1.0)
@@ -271,11 +352,17 @@ class TextPainter:
         p.setBrush(Qt.BrushStyle.NoBrush)
 
         # Text: each line's shaped string; what has no colour range is in the text
-        # colour.
+        # colour. Plain lines' glyphs: one glyph run per colour for the page.
         p.setPen(look.colors["text"])
+        plain = []
         for (y, dim, _), plan in zip(rows, plans):
+            if plan.layout is None:
+                if len(plan.g_x):
+                    plain.append((plan, y, dim))
+                continue
             p.setOpacity(0.45 if dim else 1.0)
             plan.layout.draw(p, TP.baseline_point(plan, PAD_X, y, ascent))
+        self._draw_plain(p, look, plain)
 
         # Problems: U+FFFD glyphs and marks, one glyph run per colour.
         self._draw_problems(p, look, problems)
@@ -296,6 +383,26 @@ class TextPainter:
         p.setOpacity(1.0)
         self._paint_overlays(p, lines, plans, look, origin, lost_end, row_numbers)
 
+    def _draw_plain(self, p: QPainter, look: _Look, plain: list) -> None:
+        """Plain lines' glyphs (see textplan.make_plans), one glyph run per colour."""
+        if not plain:
+            return
+        glyphs = np.concatenate([plan.g_glyph for plan, _, _ in plain])
+        xs = np.concatenate([plan.g_x for plan, _, _ in plain]) + PAD_X
+        ys = np.concatenate([np.full(len(plan.g_x), y) for plan, y, _ in plain])
+        keys = np.concatenate([plan.g_code * 2 + dim for plan, _, dim in plain])
+        raw = self._metrics.raw
+        for key in np.unique(keys).tolist():
+            mask = keys == key
+            run = QGlyphRun()
+            run.setRawFont(raw)
+            run.setGlyphIndexes(glyphs[mask].tolist())
+            run.setPositions(self._grid.points(xs[mask], ys[mask], 0.0, self._ascent))
+            p.setOpacity(0.45 if key & 1 else 1.0)
+            p.setPen(look.text_colors[key >> 1])
+            p.drawGlyphRun(QPointF(0, 0), run)
+        p.setOpacity(1.0)
+
     def _draw_problems(self, p: QPainter, look: _Look, problems: dict) -> None:
         """Every problem's U+FFFD glyphs (as many as its replacements) and its mark, one
         glyph run per colour for the page."""
@@ -311,12 +418,11 @@ class TextPainter:
             p.setPen(color)
             # The glyphs: a problem of n replacements is n glyphs side by side.
             gx = np.repeat(x, n) + (np.arange(int(n.sum())) - np.repeat(np.cumsum(n) - n, n)) * step
-            gy = np.repeat(y, n) + ascent
             if look.fffd:
                 run = QGlyphRun()
                 run.setRawFont(look.raw)
                 run.setGlyphIndexes([look.fffd] * len(gx))
-                run.setPositions([QPointF(a, b) for a, b in zip(gx.tolist(), gy.tolist())])
+                run.setPositions(self._grid.points(gx, np.repeat(y, n), 0.0, ascent))
                 p.drawGlyphRun(QPointF(0, 0), run)
             else:
                 p.setFont(look.font)
@@ -328,9 +434,9 @@ class TextPainter:
             glyphs, offsets = look.mark_glyphs(mark)
             if not glyphs:
                 continue
-            mx = x + n * step + 0.5
-            my = (y + small_ascent).tolist()
-            positions = [QPointF(a + d, b) for a, b in zip(mx.tolist(), my) for d in offsets]
+            mx = x + n * step
+            at = [self._grid.points(mx, y, 0.5 + d, small_ascent) for d in offsets]
+            positions = at[0] if len(at) == 1 else [q for qs in zip(*at) for q in qs]
             run = QGlyphRun()
             run.setRawFont(look.small_raw)
             run.setGlyphIndexes(glyphs * len(mx))

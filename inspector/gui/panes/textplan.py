@@ -5,7 +5,9 @@ layout stays Qt-free and testable while the pane measures with its own fonts).
 A :class:`LinePlan` is built from its paragraph's arrays (the page cut's units and the
 layout's looks), with no Python step per unit: the line's text is one string shaped by
 one ``QTextLayout`` (font fallback, clusters, right-to-left runs all in C++), coloured by
-format ranges. Boxes, problems, tabs and hidden characters are spaces of their width in
+format ranges. A plain line (every unit in its measured place and drawn, if at all, as
+one glyph of the main font: most lines of random bytes) is not shaped: its glyph indexes
+and places go to the painter as arrays. Boxes, problems, tabs and hidden characters are spaces of their width in
 that string; the painter draws them over it by runs (see textpainter). Where the string
 holds characters whose drawn advance is not the width the wrap measured (right-to-left
 runs, combining marks, emoji), the units' places are read back from the shaped line and
@@ -19,8 +21,8 @@ import math
 
 import numpy as np
 from PySide6.QtCore import QPointF, Qt
-from PySide6.QtGui import (QFont, QFontMetricsF, QTextCharFormat, QTextLayout, QTextLine,
-                           QTextOption)
+from PySide6.QtGui import (QFont, QFontMetricsF, QRawFont, QTextCharFormat, QTextLayout,
+                           QTextLine, QTextOption)
 
 from inspector.core.scan.kernels.codes import C_VALID, KIND_CODES
 from inspector.core.units import kinds as K
@@ -57,6 +59,7 @@ class QtMetrics:
         self.small = QFontMetricsF(small_font)
         self._widths: dict[str, float] = {}
         self.coverage = style.shared_coverage(font)  # one decision per code point, both panes
+        self.raw = QRawFont.fromFont(font)   # plain lines' glyphs (see make_plans)
         self.char_width = self.fm.horizontalAdvance("0")
         self.box_pad = max(2.0, round(self.small.horizontalAdvance("0") * 0.35))
 
@@ -99,13 +102,16 @@ def _option(tab: float) -> QTextOption:
 
 
 class LinePlan:
-    """One line's drawing: ``layout`` (its text, shaped and coloured), the units'
+    """One line's drawing: ``layout`` (its text, shaped and coloured), or for a plain
+    line (left to right, every character one glyph of the main font) None and its
+    glyphs on the wrap's places (``g_glyph``, ``g_x``, ``g_code``: index, x, colour
+    code; the painter draws the page's by colour, one glyph run each), the units'
     ``offsets``, ``ends``, ``xs`` and ``rights`` (lists, for the cursor, selection and
     matches), and arrays of its problems (``p_*``), warning fills (``w_*``) and its box
     runs (each [label, width, warned, x, [offsets]]). Made by :func:`make_plans`."""
 
     __slots__ = ("offsets", "ends", "xs", "rights", "layout", "ascent",
-                 "p_x", "p_w", "p_n", "p_key", "p_off", "w_x", "w_w", "w_off", "boxes")
+                 "g_glyph", "g_x", "g_code", "p_x", "p_w", "p_n", "p_key", "p_off", "w_x", "w_w", "w_off", "boxes")
 
 
 def _runs(keys: np.ndarray, breaks: np.ndarray) -> tuple[list, list]:
@@ -186,6 +192,14 @@ def make_plans(layout: TL.TextLayout, lines: list, metrics: QtMetrics, lost_end,
         ranges[k].append(fr)
 
     unsafe = ~looks.safe[rows]
+    # Plain lines: every unit in its measured place and drawn, if at all, as one glyph
+    # of the main font. Nothing to shape or read back: their glyphs go on the wrap's
+    # places (random bytes are mostly such lines: ASCII, boxes and problems).
+    glyph = _main_glyphs(looks, rows, metrics.raw)
+    odd = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(unsafe | (glyph == 0), out=odd[1:])
+    plain_line = (odd[bounds[1:]] - odd[bounds[:-1]]) == 0
+    plain_l = plain_line.tolist()
     strong = looks.strong_ltr[rows]
     rtl = looks.rtl[rows]
     option = _option(metrics.text_width(" ") * layout.tab_columns)
@@ -196,6 +210,11 @@ def make_plans(layout: TL.TextLayout, lines: list, metrics: QtMetrics, lost_end,
     colors = tuple(f.foreground().color().rgba() for f in formats)   # the look
     for k in range(count):
         a, b = b_list[k], b_list[k + 1]
+        if plain_l[k]:
+            plan = LinePlan()
+            plan.layout = plan.ascent = None
+            plans.append(plan)
+            continue
         # A line's look depends only on its units' looks and warnings: lines seen
         # before (repeated text, a jump back) are not shaped or measured again.
         key = (rows[a:b].tobytes(), warned[a:b].tobytes(), colors)
@@ -251,6 +270,10 @@ def make_plans(layout: TL.TextLayout, lines: list, metrics: QtMetrics, lost_end,
     ends_l = (offs + lens).tolist()
     xs_l = xs.tolist()
     rights_l = (xs + widths).tolist()
+    # Plain lines' glyphs, with their colour codes.
+    gi = np.flatnonzero(plain_line[line_of] & (glyph > 0) & (code != _HIDDEN))
+    g_cut = np.searchsorted(gi, bounds).tolist()
+    g_glyph, g_x, g_code = glyph[gi], xs[gi], code[gi]
     # Problems: their U+FFFD count, colour (lost bytes apart) and place.
     pi = np.flatnonzero(modes == TL.M_REPLACEMENT)
     p_key = kinds[pi].astype(np.int64)
@@ -291,7 +314,28 @@ def make_plans(layout: TL.TextLayout, lines: list, metrics: QtMetrics, lost_end,
         wa, wb = w_cut[k], w_cut[k + 1]
         plan.w_x, plan.w_w, plan.w_off = w_x[wa:wb], w_w[wa:wb], w_off[wa:wb]
         plan.boxes = box_runs[k]
+        ga, gb = g_cut[k], g_cut[k + 1]
+        plan.g_glyph, plan.g_x, plan.g_code = g_glyph[ga:gb], g_x[ga:gb], g_code[ga:gb]
     return plans
+
+
+def _main_glyphs(looks, rows: np.ndarray, raw: QRawFont) -> np.ndarray:
+    """Per unit, its character's glyph in the main font (``looks.glyph``, looked up
+    once per look): 0 when it is not one glyph of that font (fallback, several
+    characters), GLYPH_NONE when nothing is drawn (boxes, problems, blanks, spaces)."""
+    table = looks.glyph
+    got = table[rows]
+    for r in np.unique(rows[got == TL.GLYPH_UNKNOWN]).tolist():
+        text = looks.ltext[r]
+        g = TL.GLYPH_NONE
+        if looks.mode[r] in (TL.M_TEXT, TL.M_PICTURE, TL.M_LINE_END) and text \
+                and not text.isspace():
+            g = 0
+            if len(text) == 1 and raw.supportsCharacter(ord(text)):
+                found = raw.glyphIndexesForString(text)
+                g = int(found[0]) if len(found) == 1 and found[0] else 0
+        table[r] = g
+    return table[rows]
 
 
 def _measure(tl: QTextLayout, line: QTextLine, starts: np.ndarray, a: int, b: int,
