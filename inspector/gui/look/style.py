@@ -197,6 +197,11 @@ class Palette:
         return cls._current
 
     @classmethod
+    def chosen(cls) -> str | None:
+        """The theme the user picked, None when it follows the application."""
+        return cls._chosen
+
+    @classmethod
     def set_current(cls, theme: str | None) -> "Palette":
         """Pick a theme by name; None or "system" follows the application again."""
         cls._chosen = None if theme in (None, "system") else theme

@@ -265,6 +265,10 @@ class TextLayout:
     # screen of prose, a few long ones on a screen of binary): bounds memory, not count.
     CACHE_UNITS = 40_000
 
+    # A paragraph of one ASCII byte repeated is laid out arithmetically (False: by the
+    # general loop, which it must equal; tests compare the two).
+    arithmetic_runs = True
+
     def __init__(self, document: DocumentLike, metrics: Metrics | None = None,
                  wrap_width: float | None = 80, show_whitespace: bool = False,
                  window: int = WINDOW, word_wrap: bool = True, tab_columns: int = TAB_COLUMNS,
@@ -523,7 +527,7 @@ class TextLayout:
         if not n:
             par.spans = [(0, 0, par.start, par.start, 0)]
             return
-        if n > 64 and self._wrap_repeated(par):
+        if n > 64 and self.arithmetic_runs and self._wrap_repeated(par):
             return
         vals = par.vals
         valid = par.kinds == C_VALID

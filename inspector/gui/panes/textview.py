@@ -76,7 +76,7 @@ class TextView(QAbstractScrollArea):
         # (top, first byte, end) of the last paint: what a resize keeps on screen.
         self._painted_range: tuple[int, int, int] | None = None
         self._laid_out_for = None
-        self._lines: list = []       # the lines last shown, and for what (_visible_lines)
+        self._lines: list = []       # the lines last shown, and for what (visible_lines)
         self._lines_for = None
 
         # The hex view's family at the system's fixed-font size: one family for both
@@ -87,7 +87,7 @@ class TextView(QAbstractScrollArea):
         font.setStyleHint(QFont.StyleHint.Monospace)
         self.setFont(font)
         self._make_metrics()
-        self.text_layout = TL.TextLayout(document, self._metrics, wrap_width=self._wrap_width(),
+        self.text_layout = TL.TextLayout(document, self._metrics, wrap_width=self.wrap_width(),
                                     show_whitespace=False, glyph=style.glyph_for)
 
         bar = self.verticalScrollBar()
@@ -166,8 +166,14 @@ class TextView(QAbstractScrollArea):
         self._line_height = math.ceil(fm.lineSpacing()) + 2
         self.painter.set_metrics(self._metrics, self._line_height, fm.ascent() + 1)
 
+    @property
+    def metrics(self) -> QtMetrics:
+        """The pane's font metrics (the main font's and the small one's)."""
+        return self._metrics
+
     # ------------------------------------------------------------------ geometry
-    def _wrap_width(self) -> float:
+    def wrap_width(self) -> float:
+        """The width lines wrap at: the viewport's, less the margins."""
         return max(self._metrics.char_width * 4,
                    self.viewport().width() - 2 * PAD_X - self._metrics.char_width)
 
@@ -177,7 +183,7 @@ class TextView(QAbstractScrollArea):
         n = h / self._line_height
         return max(1, math.ceil(n) if partial else int(n))
 
-    def _visible_lines(self) -> list[TL.Line]:
+    def visible_lines(self) -> list[TL.Line]:
         self._show_pending_cursor()
         layout = self.text_layout
         doc = self.document
@@ -194,7 +200,7 @@ class TextView(QAbstractScrollArea):
         """(first byte shown, end of the last byte shown), end exclusive."""
         if self.document.size == 0:
             return (0, 0)
-        lines = self._visible_lines()
+        lines = self.visible_lines()
         return (lines[0].start, lines[-1].end)
 
     def _last_shown_range(self) -> tuple[int, int] | None:
@@ -217,7 +223,7 @@ class TextView(QAbstractScrollArea):
     def point_for_offset(self, offset: int):
         """Where the unit holding ``offset`` is drawn (viewport coordinates, centre of
         its first cell), or None when it is not on screen: for tests and tooltips."""
-        for i, line in enumerate(self._visible_lines()):
+        for i, line in enumerate(self.visible_lines()):
             cell = line.cell_at_offset(offset)
             if cell is not None:
                 x = PAD_X + cell.x + max(cell.width, 2) / 2
@@ -227,7 +233,7 @@ class TextView(QAbstractScrollArea):
 
     def offset_at_point(self, pos) -> int:
         """The unit under a viewport point (the nearest one beside or below the text)."""
-        lines = self._visible_lines()
+        lines = self.visible_lines()
         if not lines:
             return 0
         row = int((pos.y() - PAD_Y) // self._line_height)
@@ -236,7 +242,7 @@ class TextView(QAbstractScrollArea):
 
     # ------------------------------------------------------------------ reacting
     def _relayout(self) -> None:
-        self.text_layout.set_wrap_width(self._wrap_width())
+        self.text_layout.set_wrap_width(self.wrap_width())
         self._top = self.text_layout.line_start(self._top)
         self._sync_scrollbar()
         self.viewport().update()
@@ -485,7 +491,7 @@ class TextView(QAbstractScrollArea):
             painter.end()
 
     def _paint(self, p: QPainter) -> None:
-        lines = self._visible_lines() if self.document.size else []
+        lines = self.visible_lines() if self.document.size else []
         if lines:
             self._painted_range = (self._top, lines[0].start, lines[-1].end)
         self.painter.paint(p, lines, self._top)

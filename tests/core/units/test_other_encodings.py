@@ -281,6 +281,6 @@ def test_iso2022_stretch_by_stretch_is_the_byte_by_byte_cut(parts):
     data = "".join(parts).encode("iso2022_jp", "replace")
     reading = interpretation("iso2022_jp")
     fast = reading.page_cut(data)
-    slow = reading._by_bytes(data, [], True)
+    slow = reading.by_bytes(data, [], True)
     for got, want in zip((fast.offset, fast.length, fast.value), slow[:1] + slow[1:2] + slow[3:4]):
         assert np.array_equal(got, want)

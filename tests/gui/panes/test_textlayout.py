@@ -306,7 +306,7 @@ def test_a_repeated_byte_is_laid_out_as_the_general_loop_would(byte, count, widt
     data = bytes([byte]) * count
     fast = layout_of(data, width=width, dialect=dialect, show_whitespace=whitespace)
     slow = layout_of(data, width=width, dialect=dialect, show_whitespace=whitespace)
-    slow._wrap_repeated = lambda par: False
+    slow.arithmetic_runs = False
     a, b = fast.paragraph(0), slow.paragraph(0)
     assert (a.xs, a.widths, a.texts, a.modes, a.spans) == (b.xs, b.widths, b.texts, b.modes, b.spans)
     assert [line.text() for line in all_lines(fast)] == [line.text() for line in all_lines(slow)]

@@ -232,7 +232,7 @@ def test_file_without_line_feeds_pages_and_wraps(make_view, qtbot):
     data = "no line feed here, ü 日本 ".encode() * 4000
     doc, view = make_view(data, height=300)
     lines = view.text_layout.lines_from(0, 50)
-    assert all(l.width <= view._wrap_width() + 1e-6 for l in lines)
+    assert all(l.width <= view.wrap_width() + 1e-6 for l in lines)
     for _ in range(5):
         qtbot.keyClick(view, Qt.Key.Key_PageDown)
     start, end = view.visible_range()
@@ -370,7 +370,7 @@ def test_wheel_scrolls_and_writes_the_anchor(make_view, qtbot):
 
 def test_the_view_asks_the_fonts_whether_a_glyph_exists(make_view):
     doc, view = make_view(b"x")
-    metrics = view._metrics
+    metrics = view.metrics
     assert metrics.can_draw(ord("A")) and metrics.can_draw(0x00E9)
     assert not metrics.can_draw(0x0378)      # unassigned: no font has a glyph for it
 
@@ -429,7 +429,7 @@ def test_repaint_from_kept_plans_matches_a_fresh_paint(make_view, change):
                 _pane_image(v)
             v.scroll_lines(-2)
 
-    previous_theme = style.Palette._chosen
+    previous_theme = style.Palette.chosen()
     try:
         if change == "theme":
             style.Palette.set_current("dark")
@@ -492,11 +492,11 @@ def test_lines_of_one_repeated_byte_look_as_laid_out_one_by_one(make_view, monke
 
     apply(doc)
     shared = _pane_image(view)
-    assert any(line.paragraph.repeated is not None for line in view._visible_lines()) \
+    assert any(line.paragraph.repeated is not None for line in view.visible_lines()) \
         or change in ("scroll", "origin"), "no line laid out arithmetically"
     assert _pane_image(view) == shared
 
-    monkeypatch.setattr(TL.TextLayout, "_wrap_repeated", lambda self, par: False)
+    monkeypatch.setattr(TL.TextLayout, "arithmetic_runs", False)
     one_by_one = _fresh_pane_image(data, view.size(), apply)
     assert shared == one_by_one
 
@@ -513,7 +513,7 @@ def test_shaped_lines_keep_every_unit_on_its_glyphs(make_view, dim):
     if dim:
         doc.set_origin(len(data) // 2)
     view.viewport().grab()
-    for line in view._visible_lines():
+    for line in view.visible_lines():
         plan = view.painter.plan_for(line)
         spans = sorted({(x, r) for x, r in zip(plan.xs, plan.rights) if r - x > 0.5})
         for (x0, r0), (x1, _) in zip(spans, spans[1:]):

@@ -235,7 +235,7 @@ class MultiByteCodec(CodecInterpretation):
         else:
             cut = None
         if cut is None:
-            cut = self._by_bytes(data, events, final)
+            cut = self.by_bytes(data, events, final)
         return self._kept(cut, stop, base)
 
     @staticmethod
@@ -329,7 +329,7 @@ class MultiByteCodec(CodecInterpretation):
         return (offset, length, np.zeros(count, np.uint8), value, np.zeros(count, np.int64),
                 np.zeros(count, bool))
 
-    def _by_bytes(self, data, events, final):
+    def by_bytes(self, data, events, final):
         """The cut by the codec's incremental decoder fed byte by byte between the
         errors (which the whole decode reported): a unit ends at the byte that makes its
         character come out."""
