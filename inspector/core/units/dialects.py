@@ -96,11 +96,19 @@ class Interpretation:
         raise NotImplementedError
 
     def unit_at(self, source: Source, offset: int, origin: int | None = None) -> Unit | None:
-        raise NotImplementedError
+        """The unit that holds ``offset`` (None past the end): by default the one of
+        :meth:`units_in_range` over that byte."""
+        if offset < 0 or offset >= source.size:
+            return None
+        for u in self.units_in_range(source, offset, offset + 1, origin):
+            if u.offset <= offset < u.offset + u.length:
+                return u
+        return None
 
     def unit_start(self, source: Source, offset: int, origin: int | None = None) -> int:
         """The first byte of the unit that holds ``offset``."""
-        raise NotImplementedError
+        u = self.unit_at(source, offset, origin)
+        return offset if u is None else u.offset
 
     def resync(self, source: Source, origin: int) -> Resync:
         """Decoding as if the stream began at ``origin``: what is lost, where it is in

@@ -130,18 +130,6 @@ class MapReading(Interpretation):
                 units.append(u)
         return units
 
-    def unit_at(self, source, offset, origin=None):
-        if offset < 0 or offset >= source.size:
-            return None
-        for u in self.units_in_range(source, offset, offset + 1, origin):
-            if u.offset <= offset < u.offset + u.length:
-                return u
-        return None
-
-    def unit_start(self, source, offset, origin=None):
-        u = self.unit_at(source, offset, origin)
-        return offset if u is None else u.offset
-
     def resync(self, source, origin):
         rs, re, reading = self.region_at(origin)
         sub = RegionSource(source, rs, min(re, source.size))

@@ -149,18 +149,6 @@ class CodecInterpretation(Interpretation):
             out += c.units()
         return out
 
-    def unit_at(self, source, offset, origin=None):
-        if offset < 0 or offset >= source.size:
-            return None
-        for u in self.units_in_range(source, offset, offset + 1, origin):
-            if u.offset <= offset < u.offset + u.length:
-                return u
-        return None
-
-    def unit_start(self, source, offset, origin=None):
-        u = self.unit_at(source, offset, origin)
-        return offset if u is None else u.offset
-
     def resync(self, source, origin):
         """Decoding as if the stream began at ``origin``: the units read differently from
         the reading from the start, up to the first unit start both readings share
