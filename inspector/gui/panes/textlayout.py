@@ -557,6 +557,16 @@ class TextLayout:
             terminator = n - 2 if n >= 2 and crlf[n - 2] else n - 1
         limit = self.wrap_width if self.wrap_width and self.wrap_width > 0 else None
         word_wrap = self.word_wrap
+
+        def break_point(at: int, line_start: int) -> int:
+            """Where a line from ``line_start`` that cannot hold unit ``at`` breaks:
+            after its last space before ``at`` (word wrap), else right before ``at``."""
+            if word_wrap:
+                k = int(np.searchsorted(spaces_at, at)) - 1
+                if k >= 0 and spaces_at[k] >= line_start:
+                    return int(spaces_at[k]) + 1
+            return at
+
         flat = np.where(tabs, 0.0, widths)
         run_sum = np.cumsum(flat)
         before = run_sum - flat
@@ -579,11 +589,7 @@ class TextLayout:
                 # Unit i does not fit: units pos..i-1 do.
                 xs[pos:i] = before[pos:i] - base
                 if i > ls:
-                    brk = i
-                    if word_wrap:
-                        k = int(np.searchsorted(spaces_at, i)) - 1
-                        if k >= 0 and spaces_at[k] >= ls:
-                            brk = int(spaces_at[k]) + 1
+                    brk = break_point(i, ls)
                     spans.append((ls, brk, int(offs[ls]), int(ends[brk - 1]),
                                   float(xs[brk - 1] + widths[brk - 1])))
                     ls = pos = brk
@@ -602,11 +608,7 @@ class TextLayout:
                 break
             w = tab_width(x)
             if limit is not None and x + w > limit + 1e-9 and ls < t < terminator:
-                brk = t
-                if word_wrap:
-                    k = int(np.searchsorted(spaces_at, t)) - 1
-                    if k >= 0 and spaces_at[k] >= ls:
-                        brk = int(spaces_at[k]) + 1
+                brk = break_point(t, ls)
                 spans.append((ls, brk, int(offs[ls]), int(ends[brk - 1]),
                               float(xs[brk - 1] + widths[brk - 1])))
                 ls = pos = brk
