@@ -36,13 +36,8 @@ def complete_scan(source, dialect: str, scan: results.ScanResult | None, workers
     new one."""
     if scan is not None and scan.complete and scan.reading == dialect:
         return scan
-    steps = scanner.scan_steps(source, dialect=dialect, workers=workers)
-    try:
-        while True:
-            step = next(steps)
-            yield step.done, step.total, "scanning"
-    except StopIteration as stop:
-        return stop.value
+    return (yield from _told(scanner.scan_steps(source, dialect=dialect, workers=workers),
+                             "scanning"))
 
 
 def fine_for_picture(source, result: results.ScanResult, workers: int):
@@ -54,10 +49,16 @@ def fine_for_picture(source, result: results.ScanResult, workers: int):
         return result
     steps = scanner.scan_steps(source, dialect=result.reading, block_size=block,
                                origin=result.index.origin, sha256=False, workers=workers)
+    return (yield from _told(steps, "drawing the overview"))
+
+
+def _told(steps, doing: str):
+    """A scan's steps as the export's progress (done, total, ``doing``); returns the
+    scan's result."""
     try:
         while True:
             step = next(steps)
-            yield step.done, step.total, "drawing the overview"
+            yield step.done, step.total, doing
     except StopIteration as stop:
         return stop.value
 
