@@ -4,9 +4,10 @@ feed is a valid unit whose character is U+000A.
 :func:`feeds_of` gives, for an interpretation, the cheapest exact way to find them:
 
 - :class:`ByteFeeds`: the line feed is one byte value and that byte is always a unit of
-  its own (every UTF-8 dialect, the ASCII-based and EBCDIC code pages, the multi-byte
-  encodings whose trail bytes never go below 40): ``bytes.count`` / ``find`` /
-  ``rfind``, C speed, as the UTF-8 count always was;
+  its own (every UTF-8 dialect, the ASCII-based and EBCDIC code pages):
+  ``bytes.count`` / ``find`` / ``rfind``, C speed, as the UTF-8 count always was;
+- :class:`EdgeFeeds`: the same in the multi-byte encodings whose characters never hold
+  the byte 0A, but for the last few bytes of the data, where the cut decides;
 - :class:`WideFeeds` (UTF-16, UTF-32): the code unit 000A at a multiple of the width
   from the start of the file, one numpy comparison per chunk (000A is never half of a
   surrogate pair);
@@ -149,6 +150,35 @@ class CutFeeds:
         return -1
 
 
+class EdgeFeeds:
+    """A multi-byte encoding's line feed byte: never inside a character, but within the
+    last few bytes of the data a decoder may take it into a sequence cut short (GB18030
+    reads ``BE 37 0A`` at the end as one incomplete four-byte form): the bytes count,
+    but the cut decides over the last ``tail`` bytes."""
+
+    def __init__(self, byte: int, reading, tail: int):
+        self.bytes, self.cut, self.tail = ByteFeeds(byte), CutFeeds(reading), tail
+
+    def _split(self, source, lo: int, hi: int):
+        edge = max(0, source.size - self.tail)
+        return (lo, min(hi, edge)), (max(lo, edge), hi)
+
+    def ends(self, source, lo: int, hi: int) -> np.ndarray:
+        (a, b), (c, d) = self._split(source, lo, hi)
+        return np.concatenate((self.bytes.ends(source, a, b) if b > a else _NONE,
+                               self.cut.ends(source, c, d) if d > c else _NONE))
+
+    def count(self, source, lo: int, hi: int) -> int:
+        (a, b), (c, d) = self._split(source, lo, hi)
+        return ((self.bytes.count(source, a, b) if b > a else 0)
+                + (self.cut.count(source, c, d) if d > c else 0))
+
+    def last_end(self, source, lo: int, hi: int) -> int:
+        (a, b), (c, d) = self._split(source, lo, hi)
+        k = self.cut.last_end(source, c, d) if d > c else -1
+        return k if k >= 0 or b <= a else self.bytes.last_end(source, a, b)
+
+
 class MapFeeds:
     """The encoding map's reading: each region (a stream of its own) by its reading."""
 
@@ -195,7 +225,8 @@ def _multibyte_feed(reading):
         return ByteFeeds(None)
     if (not shape.stateful and len(lf) == 1 and shape.starts_at[lf[0]]
             and shape.starts_after[lf[0]]):
-        return ByteFeeds(lf[0])   # never inside a character: always a unit of its own
+        # Never inside a character: a unit of its own, but near the end of the data.
+        return EdgeFeeds(lf[0], reading, shape.max_length - 1)
     return None
 
 
