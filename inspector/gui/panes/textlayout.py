@@ -173,7 +173,7 @@ class Paragraph:
     __slots__ = ("start", "end", "offs", "lens", "kinds", "vals", "reps", "at_end", "warns",
                  "warned", "_units", "xs", "widths", "wrap_xs", "wrap_widths", "texts", "modes",
                  "rows", "spans", "_cells",
-                 "extra", "repeated")
+                 "extra", "repeated", "more")
 
     def __init__(self, start: int, end: int, cut: pagecut.PageCut, i: int = 0,
                  j: int | None = None):
@@ -187,6 +187,8 @@ class Paragraph:
         self.reps = cut.replacements[i:j]
         self.at_end = cut.at_end[i:j]
         self.warns = cut.warnings[i:j]
+        # Units of several code points (Big5-HKSCS, JIS X 0213): the others (PageCut.more).
+        self.more = None if cut.more is None else cut.more[i:j]
         self.warned = np.zeros(j - i, dtype=bool)   # whether each unit has warnings
         self._units: list | None = None
         # Per unit: x on its line, width, what to draw and how; ``rows`` indexes the
@@ -212,7 +214,8 @@ class Paragraph:
     def units(self) -> list[decoder.Unit]:
         if self._units is None:
             self._units = pagecut.PageCut(self.offs, self.lens, self.kinds, self.vals,
-                                          self.reps, self.at_end, self.warns).units()
+                                          self.reps, self.at_end, self.warns,
+                                          self.more).units()
         return self._units
 
     def unit(self, i: int) -> decoder.Unit:
@@ -250,6 +253,16 @@ class Paragraph:
             cells = self._cells[index] = [Cell(units[i], xs[i], ws[i], texts[i], modes[i])
                                           for i in range(first, last)]
         return cells
+
+
+def several_point_keys(keys, vals, more, valid):
+    """Display keys of the units of several code points: one per distinct sequence,
+    above every code point (its look shows the whole sequence)."""
+    keys = keys.copy()
+    several = np.fromiter(map(bool, more.tolist()), dtype=bool, count=len(more)) & valid
+    for i in np.flatnonzero(several).tolist():
+        keys[i] = (1 << 42) + (hash((int(vals[i]), *more[i])) & ((1 << 40) - 1))
+    return keys
 
 
 class TextLayout:
@@ -499,7 +512,8 @@ class TextLayout:
         if r is None:
             u = par.units[i] if par._units is not None else pagecut.PageCut(
                 par.offs[i:i + 1], par.lens[i:i + 1], par.kinds[i:i + 1], par.vals[i:i + 1],
-                par.reps[i:i + 1], par.at_end[i:i + 1], par.warns[i:i + 1]).units()[0]
+                par.reps[i:i + 1], par.at_end[i:i + 1], par.warns[i:i + 1],
+                None if par.more is None else par.more[i:i + 1]).units()[0]
             text, mode, width = self._compute_display(u, key)
             ltext, safe = self._layout_text(text, mode, width)
             r = self._display[key] = self.looks.add(text, mode, width, ltext, safe)
@@ -532,6 +546,8 @@ class TextLayout:
         vals = par.vals
         valid = par.kinds == C_VALID
         keys = np.where(valid, vals, -1000 - par.reps)
+        if par.more is not None:
+            keys = several_point_keys(keys, vals, par.more, valid)
         crlf = np.zeros(n, dtype=bool)
         crlf[:-1] = valid[:-1] & (vals[:-1] == CR) & valid[1:] & (vals[1:] == LF)
         keys[crlf] = -2

@@ -177,6 +177,9 @@ def display(unit: decoder.Unit, key, m: Metrics, ws: bool, glyph) -> tuple[str, 
         text = REPLACEMENT_CHAR * n
         return text, REPLACEMENT, m.to_grid(m.text_width(text) + m.mark_width("X"))
     cp = unit.value
+    if unit.more and cp <= 0x10FFFF:
+        text = unit.text   # a letter and its combining mark (Big5-HKSCS, JIS X 0213)
+        return text, TEXT, m.text_width(text)
     if cp is None or cp > 0x10FFFF:
         label = "?" if cp is None else f"U+{cp:X}"
         return label, BOX, m.box_width(label)
