@@ -2,8 +2,10 @@
 
 The grid is drawn by runs (:mod:`~inspector.gui.panes.hexcolumns`): a colour's glyphs of
 a whole page are one ``QGlyphRun`` whose glyph indexes come from the tables here
-(:meth:`HexSprites.glyphs_of`) and whose positions come from the grid. The characters
-the main font lacks go through ``QTextLayout`` (Qt picks the fallback font in C++). The
+(:meth:`HexSprites.glyphs_of`) and whose positions come from the grid. A character the
+main font lacks is shaped once through ``QTextLayout`` (Qt picks the fallback font in
+C++, :meth:`HexSprites.shape`) and its glyphs kept with their raw font, so a page draws
+it in a glyph run of that font like the main font's. The
 one thing still drawn as a kept picture is a framed code (U+XXXX, a C1 control's name)
 in the character column: rare, and a frame and a fitted small text each. A zoom step
 makes a new :class:`HexSprites`; a move to a screen of another scale empties the
@@ -144,11 +146,14 @@ class HexSprites:
         each, so Qt picks their fallback fonts in C++ once for the lot; keep each one's
         glyphs (:meth:`shaped`). A character's font is decided once: a page then draws
         its glyphs as runs, one per font and colour, without a layout."""
-        new = [t for t in dict.fromkeys(texts) if t not in self._shaped]
+        texts = list(dict.fromkeys(texts))
+        new = [t for t in texts if t not in self._shaped]
         if not new:
             return
         if len(self._shaped) + len(new) > self.MAX_PICTURES:
+            # Emptied: the page's texts shaped before are shaped again with the new.
             self._shaped.clear()
+            new = texts
         layout = QTextLayout("\u2028".join(new), self.font)
         option = QTextOption()
         option.setTextDirection(Qt.LayoutDirection.LeftToRight)

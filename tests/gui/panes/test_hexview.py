@@ -477,3 +477,14 @@ def test_shaped_glyphs_sit_on_their_cells(opened):
     # the fourth cell (byte 5, "c") is drawn apart.
     assert inked(lay.char_x(2), lay.char_x(4))
     assert not inked(lay.char_x(8), lay.char_x(12))
+
+
+def test_shaped_characters_survive_their_cache_being_emptied(opened, monkeypatch):
+    """When the kept shapes reach their limit they are emptied, and every text the page
+    asked for is shaped again: none of a page's characters is left without glyphs."""
+    w = opened("日本語".encode())
+    sprites = w.hex_view.sprites
+    sprites.shape(["日", "本"])
+    monkeypatch.setattr(sprites, "MAX_PICTURES", 2)
+    sprites.shape(["日", "本", "語"])
+    assert all(sprites.shaped(t) for t in ("日", "本", "語"))
