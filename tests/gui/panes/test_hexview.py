@@ -488,3 +488,23 @@ def test_shaped_characters_survive_their_cache_being_emptied(opened, monkeypatch
     monkeypatch.setattr(sprites, "MAX_PICTURES", 2)
     sprites.shape(["日", "本", "語"])
     assert all(sprites.shaped(t) for t in ("日", "本", "語"))
+
+
+def test_neighbours_of_one_fill_are_one_band(opened):
+    """The fill of neighbouring units of one colour (a run of NULs) covers the gap
+    between their cells too; a unit of another colour beside them leaves the gap."""
+    w = opened(b"\x00" * 4 + "é".encode() + b"A" * 16)
+    view = w.hex_view
+    img = view.viewport().grab().toImage()
+    ratio = img.devicePixelRatio()
+    lay = view.layout_
+    y = 2   # inside the fills (they start a pixel below the row's top), above the digits
+
+    def at(x):
+        return img.pixelColor(int(x * ratio), int(y * ratio))
+
+    inside = at(lay.cell_x(1) + 1)                # (the cursor frames the first cell)
+    gap = (lay.cell_x(1) + lay.cell_w + lay.cell_x(2)) // 2
+    assert at(gap) == inside                     # NUL and NUL: one band
+    end_of_nuls = (lay.cell_x(3) + lay.cell_w + lay.cell_x(4)) // 2
+    assert at(end_of_nuls) != inside            # NUL then é: two fills
