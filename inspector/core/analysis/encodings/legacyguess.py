@@ -146,23 +146,36 @@ def _chardet(data: bytes, every: bool = False):
 # Arabic, Thai), against an ASCII letter: a word that mixes two scripts.
 _OTHER_SCRIPT = "\u0370-\u052f\u0590-\u06ff\u0e00-\u0e7f"
 _SCRIPT_LETTER = re.compile(f"[{_OTHER_SCRIPT}]")
-_MIXED_WORD = re.compile(f"[A-Za-z][{_OTHER_SCRIPT}]|[{_OTHER_SCRIPT}][A-Za-z]")
+_OTHER_SCRIPT_RANGES = ((0x370, 0x52F), (0x590, 0x6FF), (0xE00, 0xE7F))
 
 
 def mixes_scripts(data: bytes, encoding: str) -> bool:
     """``encoding`` reads the bytes above 0x7F of ``data`` as letters of another script
     than Latin glued to ASCII letters, in a tenth of the places or more: Cyrillic inside
-    French words ("dщjр" for "déjà") is a wrong reading, not text."""
+    French words ("dщjр" for "déjà") is a wrong reading, not text. The places are counted
+    as a regular expression finds them, left to right without overlap ("aбc" is one)."""
     if not _may_read_other_script(encoding):
         return False
     try:
         text = CS.decoded(data, encoding)
     except LookupError:
         return False
-    letters = len(_SCRIPT_LETTER.findall(text))
+    if text.isascii():
+        return False
+    points = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype="<u4")
+    other = np.zeros(len(points), dtype=bool)
+    for lo, hi in _OTHER_SCRIPT_RANGES:
+        other |= (points >= lo) & (points <= hi)
+    letters = int(np.count_nonzero(other))
     if not letters:
         return False
-    mixed = len(_MIXED_WORD.findall(text))
+    folded = points | 0x20
+    latin = (folded >= 0x61) & (folded <= 0x7A)
+    glued = (latin[:-1] & other[1:]) | (other[:-1] & latin[1:])  # at i: characters i, i + 1
+    # Without overlap: a chain of k glued places in a row ("aбcд") is matched (k + 1) // 2 times.
+    edges = np.flatnonzero(np.diff(glued, prepend=False, append=False))
+    chains = edges[1::2] - edges[0::2]
+    mixed = int(((chains + 1) // 2).sum())
     return mixed >= 2 and mixed * 10 >= letters
 
 

@@ -113,6 +113,7 @@ DAMAGE_CANDIDATES = ("big5hkscs", "cp932", "euc_jp", "cp949", "gb18030", "johab"
 DAMAGE_SET_ASIDE = 0.25  # at most this share of the bytes in lines set aside
 DAMAGE_LOST = 0.02
 DAMAGE_LEAST = 8         # characters above ASCII the charset must read, at the least
+DAMAGE_HEAD = 16 << 10   # bytes of whole lines read first, to rule a charset out cheaply
 _ASCII = bytes(range(0x80))
 
 
@@ -124,17 +125,42 @@ def _decodes_line(line: bytes, encoding: str) -> bool:
         return False
 
 
+PAIRED = 0.5  # of the bytes above ASCII with one beside them: text in a multi-byte charset
+
+
+def _paired(data: bytes) -> bool:
+    """Most bytes above ASCII stand beside another one, as in text in a multi-byte
+    charset (a character's first byte and the next character's first byte are both
+    above ASCII even when a trail byte is not); in Latin text they stand alone ("é"
+    between letters), and no multi-byte charset reads it losing only a few characters."""
+    high = np.frombuffer(data, dtype=np.uint8) >= 0x80
+    beside = np.zeros(len(high), dtype=bool)
+    beside[1:] |= high[:-1]
+    beside[:-1] |= high[1:]
+    return int(np.count_nonzero(high & beside)) >= PAIRED * int(np.count_nonzero(high))
+
+
 def guess_despite_damage(data: bytes) -> CS.CharsetGuess | None:
     """The multi-byte charset of ``data`` that a few damaged lines hide (module text),
     or None."""
     high = len(data.translate(None, _ASCII))
     if high < 2 * DAMAGE_LEAST:  # too few bytes above ASCII for DAMAGE_LEAST characters
         return None
+    if not _paired(data):
+        return None
     lines = None
+    most = max(2, DAMAGE_LOST * high)
+    # Whole lines from the start (a line end is never inside a character of these
+    # charsets, so the head loses no more than the whole file): most single-byte text
+    # is ruled out there without reading the rest.
+    cut = data.rfind(b"\n", 0, DAMAGE_HEAD)
+    head = data[:cut] if cut > 0 and len(data) > DAMAGE_HEAD else None
     for candidate in DAMAGE_CANDIDATES:
         # One decode first: a charset that loses more than a few characters of the
         # file is not its charset (a single-byte text loses many in every one).
-        if data.decode(candidate, "replace").count("\ufffd") > max(2, DAMAGE_LOST * high):
+        if head is not None and head.decode(candidate, "replace").count("\ufffd") > most:
+            continue
+        if data.decode(candidate, "replace").count("\ufffd") > most:
             continue
         lines = lines if lines is not None else data.split(b"\n")
         kept = [line for line in lines if _decodes_line(line, candidate)]
