@@ -39,7 +39,8 @@ import numpy as np
 
 from inspector.core.analysis.encodings import charsets as CS
 
-CHARDET_LIMIT = 64 << 10       # bytes handed to chardet at most
+CHARDET_LIMIT = 16 << 10       # bytes handed to chardet at most (see chardet_sample)
+CHARDET_HEAD = 4 << 10         # the head handed whole: where declarations stand
 LANGUAGE_CONFIDENCE = 0.4      # chardet's confidence from which its language is named
 
 # (ISO 8859 part, Windows code page) of one script.
@@ -280,11 +281,44 @@ def sharpen(data: bytes, encoding: str, language: str = "") -> tuple[str, str]:
     return encoding, ""
 
 
+_HIGH_BYTE = re.compile(rb"[\x80-\xff]")
+
+
+def chardet_sample(data: bytes) -> bytes:
+    """What chardet is shown of ``data``: its head (where an XML or HTML declaration of
+    the charset stands: chardet reads one in its first 4 KB, and takes it when the bytes
+    decode in it), then only the lines that hold bytes above ASCII, up to
+    ``CHARDET_LIMIT`` bytes in all. A web page is mostly ASCII markup, which tells no
+    charset from another: chardet's time goes into checking and scoring it. Lines are
+    kept whole, so that no character is cut (a line end is never inside one)."""
+    if len(data) <= 2 * CHARDET_HEAD:
+        return data
+    cut = data.rfind(b"\n", 0, CHARDET_HEAD) + 1 or CHARDET_HEAD
+    parts = [data[:cut]]
+    size = cut
+    pos = cut
+    while size < CHARDET_LIMIT:
+        found = _HIGH_BYTE.search(data, pos)
+        if found is None:
+            break
+        first = data.rfind(b"\n", pos, found.start()) + 1 or pos
+        end = data.find(b"\n", found.end())
+        end = len(data) if end < 0 else end + 1
+        parts.append(data[first:end])
+        size += end - first
+        pos = end
+    sample = b"".join(parts)
+    if len(sample) <= CHARDET_LIMIT:
+        return sample
+    last = sample.rfind(b"\n", 0, CHARDET_LIMIT) + 1  # whole lines, when there is one
+    return sample[:last or CHARDET_LIMIT]
+
+
 def guess_legacy(data: bytes) -> Guess | None:
     """chardet's charset for ``data`` (bytes that are not UTF-8) after the tell-tales
     (module text), or None when chardet names none, names a Unicode encoding, or names
-    one that does not decode the bytes."""
-    sample = data[:CHARDET_LIMIT]
+    one that does not decode the bytes. chardet sees :func:`chardet_sample`."""
+    sample = chardet_sample(data)
     for found in _answers(sample):
         encoding = CS.codec_name(found["encoding"])
         if encoding in _UNICODE:
