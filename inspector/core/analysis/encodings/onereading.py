@@ -30,7 +30,7 @@ import re
 import numpy as np
 
 from inspector.core.analysis.encodings import charsets as CS
-from inspector.core.analysis.encodings.legacyguess import decodes, guess_charset
+from inspector.core.analysis.encodings.legacyguess import chardet_sample, decodes, guess_charset
 from inspector.core.units.unicode_db import category_of_char
 from inspector.core.analysis.encodings.stretches import BIN, ERR, LEGACY_WEIGHT, Stretch, Window
 
@@ -113,7 +113,6 @@ DAMAGE_CANDIDATES = ("big5hkscs", "cp932", "euc_jp", "cp949", "gb18030", "johab"
 DAMAGE_SET_ASIDE = 0.25  # at most this share of the bytes in lines set aside
 DAMAGE_LOST = 0.02
 DAMAGE_LEAST = 8         # characters above ASCII the charset must read, at the least
-DAMAGE_HEAD = 16 << 10   # bytes of whole lines read first, to rule a charset out cheaply
 _ASCII = bytes(range(0x80))
 
 
@@ -150,11 +149,12 @@ def guess_despite_damage(data: bytes) -> CS.CharsetGuess | None:
         return None
     lines = None
     most = max(2, DAMAGE_LOST * high)
-    # Whole lines from the start (a line end is never inside a character of these
-    # charsets, so the head loses no more than the whole file): most single-byte text
-    # is ruled out there without reading the rest.
-    cut = data.rfind(b"\n", 0, DAMAGE_HEAD)
-    head = data[:cut] if cut > 0 and len(data) > DAMAGE_HEAD else None
+    # Whole lines that hold bytes above ASCII, the ones chardet is shown (a line end is
+    # never inside a character of these charsets, so they lose no more than the whole
+    # file): most single-byte text is ruled out there without reading the rest.
+    head = chardet_sample(data)
+    if head is data or not head.endswith(b"\n"):
+        head = None
     for candidate in DAMAGE_CANDIDATES:
         # One decode first: a charset that loses more than a few characters of the
         # file is not its charset (a single-byte text loses many in every one).
