@@ -70,8 +70,13 @@ def one_legacy_reading(w: Window) -> CS.CharsetGuess | None:
     if (w.cls == BIN).any():
         return None
     shaped = int(w.n_shaped.sum())
-    if shaped and int(w.n_legacy.sum()) < LEGACY_WEIGHT * shaped:
-        return None  # errors a UTF-8 encoder makes (surrogates, overlong forms): UTF-8's shape
+    legacy = int(w.n_legacy.sum())
+    if shaped and legacy < LEGACY_WEIGHT * shaped and (valid > errors or not legacy):
+        # Errors a UTF-8 encoder makes (surrogates, overlong forms) and valid sequences
+        # carrying most of the bytes above 0x7F: UTF-8's shape. (In a short Korean or
+        # Japanese text a few pairs fall into such forms by chance, among errors that
+        # outnumber its valid sequences.)
+        return None
     if w.ctrl.any() and _controls_near_errors(w):
         return None  # random bytes among the errors: damage, not text in a charset
     part = utf8_part(w)
