@@ -21,8 +21,10 @@ What is added to chardet's answer (the tell-tales):
   it the Windows page; one it leaves undefined keeps the ISO part;
 * ISO-8859-15 against Latin-1 and Windows-1252: the euro sign at A4 beside a digit or a
   space, œ Œ š Š between letters (Latin-1 reads ¤ ½ ¼ ¦ ¨ there), and no byte 80-9F;
-* ISO-8859-16 for Romanian (ș ț with a comma below) when no byte 80-9F makes it
-  Windows-1250;
+* ISO-8859-16 for Romanian (ș ț with a comma below, € „ ” « ») when no byte 80-9F makes
+  it Windows-1250 and no byte that ISO-8859-16 reads otherwise than ISO-8859-2 says it is
+  not (ű, û in ISO-8859-16, of a Hungarian text); with no byte telling them apart the
+  Central European pair is named (its Windows page when it reads the same);
 * a reading that glues letters of another script (Greek, Cyrillic, Hebrew, Arabic,
   Thai) to ASCII letters is not taken: chardet's next answer is (French text with many
   accents may score best as Mac Cyrillic);
@@ -247,6 +249,26 @@ _WORDISH = np.ones(256, dtype=bool)
 _WORDISH[list(b"0123456789 \t\r\n.,;:!?'\"()<>-")] = False
 
 
+# The bytes ISO-8859-16 reads otherwise than ISO-8859-2 as Romanian writes them: ș ț Ș Ț
+# with a comma below (ISO-8859-2 has them with a cedilla), € „ ” « ».
+_LATIN10_ROMANIAN = frozenset(b"\xaa\xba\xde\xfe\xa4\xa5\xb5\xab\xbb")
+_LATIN10_OTHER = bytes(b for b in range(0xA0, 0x100) if b not in _LATIN10_ROMANIAN
+                       and bytes((b,)).decode("iso8859-16") != bytes((b,)).decode("iso8859-2"))
+
+
+def _romanian_latin10(data: bytes) -> bool:
+    """``data`` uses a byte that ISO-8859-16 reads as Romanian does and ISO-8859-2
+    otherwise, and no other byte the two read differently (ű is û in ISO-8859-16: a
+    Hungarian text chardet took for Romanian). Without such a byte nothing tells
+    ISO-8859-16 from the Central European pair, whose Windows page is the safe name."""
+    if any(b in data for b in _LATIN10_OTHER_BYTES):
+        return False
+    return any(bytes((b,)) in data for b in _LATIN10_ROMANIAN)
+
+
+_LATIN10_OTHER_BYTES = [bytes((b,)) for b in _LATIN10_OTHER]
+
+
 def sharpen(data: bytes, encoding: str, language: str = "") -> tuple[str, str]:
     """(the charset the tell-tales make of ``encoding``, the ISO 8859 part that reads the
     bytes the same when a Windows page was named in its place, or "")."""
@@ -259,7 +281,10 @@ def sharpen(data: bytes, encoding: str, language: str = "") -> tuple[str, str]:
         elif encoding == "iso8859-15":
             encoding = "iso8859-1"  # none of its own letters: it reads as Latin-1
     if language == "ro" and encoding in ("cp1250", "iso8859-2", "iso8859-16") and not c1:
-        return "iso8859-16", ""
+        if _romanian_latin10(data):
+            return "iso8859-16", ""
+        if encoding == "iso8859-16":
+            encoding = "iso8859-2"  # nothing of its own: the Central European pair reads it
     if encoding == "iso8859-15":
         return encoding, ""
     if encoding in _OTHER_LATIN and not c1 | (encoding == "cp1250"):
