@@ -435,13 +435,17 @@ def normalizer_guess(data: bytes) -> CharsetGuess | None:
 
 
 # Characters that may stand inside a word: letters, apostrophes and quotes, dashes.
-# Signs written against a letter: 10 °C, № 5.
+# Signs written against a letter: 10 °C, № 5. Punctuation written against a letter:
+# the ellipsis after a word ("al…"), ¡ and ¿ before one, the middle dot of Catalan l·l
+# (where in the word a byte stands is weighed by onereading.odd_words).
 _UNIT_SIGNS = frozenset("\u00b0\u2116")
+_AGAINST_LETTERS = frozenset("\u2026\u00a1\u00bf\u00b7")
 
 
 def _wordlike(ch: str) -> bool:
     cat = category_of_char(ch)
-    return cat[0] == "L" or ch in _UNIT_SIGNS or cat in ("Pi", "Pf", "Pd", "Mn", "Mc")
+    return (cat[0] == "L" or ch in _UNIT_SIGNS or ch in _AGAINST_LETTERS
+            or cat in ("Pi", "Pf", "Pd", "Mn", "Mc"))
 
 
 def _textlike(ch: str) -> bool:

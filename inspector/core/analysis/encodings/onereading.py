@@ -183,8 +183,8 @@ def guess_despite_damage(data: bytes) -> CS.CharsetGuess | None:
     return None
 
 
-_IN_WORDS = "'’-°№."
-_EDGE_PUNCTUATION = ".,;:!?\"'()[]{}<>«»‹›-–—…“”„‘’*/"
+_IN_WORDS = "'’-°№.·"
+_EDGE_PUNCTUATION = ".,;:!?¡¿\"'()[]{}<>«»‹›-–—…“”„‘’*/"
 
 
 def odd_words(w: Window, encoding: str, lo: int = 0, hi: int | None = None) -> bool:
