@@ -383,6 +383,7 @@ _ESCAPES = (  # (designation, the codecs that may read it, in order)
     (re.compile(rb"\x1b\$[AG-H]|\x1b\$\(Q"), ("iso2022_jp_2", "iso2022_jp_2004")),
 )
 _HZ = re.compile(rb"~\{[\x21-\x7e]{2,}~\}")
+HZ_ALONE = 4  # GB characters that make one HZ span enough
 
 
 def escape_encoding(head: bytes) -> str | None:
@@ -398,6 +399,10 @@ def escape_encoding(head: bytes) -> str | None:
                     if decodes(head, name):
                         return name
         return None
-    if b"~{" in head and len(_HZ.findall(head)) >= 2 and decodes(head, "hz"):
-        return "hz"
+    if b"~{" in head:
+        spans = _HZ.findall(head)
+        # Two spans, or one of four characters or more (a literal "~{x~}" in ASCII text
+        # is rarer than that).
+        if (len(spans) >= 2 or (spans and len(spans[0]) - 4 >= 2 * HZ_ALONE)) and decodes(head, "hz"):
+            return "hz"
     return None
