@@ -7,8 +7,11 @@ Shift JIS, EUC-KR or DOS Greek a third of the bytes above 0x7F fall by chance in
 well-formed UTF-8 sequences (เก, 年 read as ǯ), enough to make lines of them look like
 UTF-8 with problems, or short UTF-8 regions between legacy ones.
 
-So, first: does the range hold a UTF-8 part at all? Errors of UTF-8's own shape (encoded surrogates, overlong forms: what a UTF-8 encoder
-writes) outweighing the runs a legacy charset makes leave it to the map too. Only lines
+So, first: does the range hold a UTF-8 part at all? Errors of UTF-8's own shape (encoded
+surrogates, overlong forms: what a UTF-8 encoder writes) outweighing the runs a legacy
+charset makes leave it to the map too, when valid sequences carry most of the bytes above
+0x7F or no run has a legacy charset's shape (in a short Korean text a few pairs fall into
+such forms by chance, among errors that outnumber its valid sequences). Only lines
 without any error whose
 valid bytes above 0x7F number ``UTF8_LINE`` or more count as one (in a legacy charset a
 whole line of such chance sequences is rare), and only when such lines hold at least a
