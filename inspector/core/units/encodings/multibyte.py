@@ -159,7 +159,7 @@ def _pair_inner(codec: str, leads: list[int], trails: list[int], gap: int) -> se
     # (which, with the data ending after two bytes, would be a longer form cut short).
     lone = (length == 1) & (bad == 1)
     doubt = np.flatnonzero(lone & (gaps_after == _PAD) | ~clean & (out[first] != 0xFFFD))
-    found = {int(t) for t in np.unique(buf[inner, 1])}
+    found = _byte_set(buf[inner, 1])
     for i in doubt.tolist():
         lead, t = int(buf[i, 0]), int(buf[i, 1])
         if t not in found:
@@ -167,6 +167,11 @@ def _pair_inner(codec: str, leads: list[int], trails: list[int], gap: int) -> se
             if consumed >= 2 and not incomplete:
                 found.add(t)
     return found
+
+
+def _byte_set(values: np.ndarray) -> set[int]:
+    """The distinct byte values in ``values``."""
+    return set(np.flatnonzero(np.bincount(values, minlength=256)).tolist())
 
 
 def _group_lengths(gap: np.ndarray, first: np.ndarray) -> np.ndarray:
@@ -236,8 +241,8 @@ def shape_of(codec: str) -> Shape:
         later, earlier = plain.copy(), plain.copy()
         later[begins[written_any]] = False
         earlier[(begins + lengths - 1)[written_any]] = False
-        inner |= set(np.unique(m[later]).tolist())
-        nonfinal = set(leads) | set(np.unique(m[earlier]).tolist())
+        inner |= _byte_set(m[later])
+        nonfinal = set(leads) | _byte_set(m[earlier])
     starts_at = np.ones(256, dtype=bool)
     starts_at[sorted(inner)] = False
     starts_after = np.ones(256, dtype=bool)
