@@ -18,9 +18,11 @@ bytes that never follow a lead byte inside a character (in Shift_JIS 00-3F, in G
 Big5 00-3F too, in EUC even 00-A0: line feeds, spaces, digits) and the bytes after
 which a unit always starts (a byte that is never a lead nor a middle byte). A cut
 begins at the last such place at or before the range. Where none lies within
-``SYNC_GRID`` bytes (a long run of double-byte text without one ASCII byte) the
-reading begins afresh at the multiple of ``SYNC_GRID``, so that a page of a huge file is
-cut from at most twice that many bytes back, the same way whichever page asks. For the
+``SYNC_GRID`` bytes (a long run of double-byte text without one ASCII byte) the cut
+begins at the whole-file scan's sync point (:mod:`~inspector.core.units.encodings.syncpoints`)
+when there is one; else the reading begins afresh at the multiple of ``SYNC_GRID``,
+so that a page of a huge file is cut from at most twice that many bytes back, the same
+way whichever page asks (and may then be misaligned: :meth:`MultiByteCodec.exact_at`). For the
 state-carrying ISO-2022 and HZ codecs, the places are line starts: a line is read as
 if it began in the initial (ASCII) state, as well-formed ISO-2022-JP text is written.
 """
@@ -37,9 +39,8 @@ import numpy as np
 
 from inspector.core.units.encodings.codecunits import (C_UNDECODABLE, C_VALID, CodecInterpretation,
                                              make_cut)
+from inspector.core.units.encodings.syncpoints import SYNC_GRID
 from inspector.core.units.unitarrays import empty, no_more
-
-SYNC_GRID = 16 << 10
 MARK = 0xDFFF            # what the recording error handler writes: no decoder makes it
 _HANDLER = "inspector-units"
 _local = threading.local()
@@ -283,6 +284,10 @@ class MultiByteCodec(CodecInterpretation):
         return shape_of(self.codec)
 
     @property
+    def keeps_sync_points(self) -> bool:
+        return not self.shape.stateful
+
+    @property
     def note(self) -> str:
         if self.shape.stateful:
             return (f"{self.short_title} carries a shift state: each line is read as if it "
@@ -315,24 +320,48 @@ class MultiByteCodec(CodecInterpretation):
             reach *= 8
         return -1
 
-    def anchor(self, source, offset, seg_start):
+    def _sync(self, sync, seg_start: int):
+        """The scan's sync points, when they hold in the stream that begins at
+        ``seg_start`` (the reading from the file's start; not a state-carrying codec's,
+        whose places are line starts)."""
+        return sync if sync is not None and seg_start == 0 and not self.shape.stateful else None
+
+    def anchor(self, source, offset, seg_start, sync=None):
         grid = max(seg_start, offset // SYNC_GRID * SYNC_GRID)
         q = self._last_mark(source, grid, offset)
         if q >= 0:
             return q
         if grid == seg_start:
             return grid
+        sync = self._sync(sync, seg_start)
+        known = sync.start_before(offset) if sync is not None else None
+        if known is not None:
+            return max(known, self._last_mark(source, known, grid - 1))
         q = self._last_mark(source, max(seg_start, grid - SYNC_GRID), grid - 1)
         return q if q >= 0 else grid
 
-    def restarts(self, source, lo, hi, seg_start):
+    def restarts(self, source, lo, hi, seg_start, sync=None):
+        sync = self._sync(sync, seg_start)
         out = []
         g = (lo // SYNC_GRID + 1) * SYNC_GRID
         while g < hi + self.read_ahead:
-            if g > seg_start and self._last_mark(source, max(seg_start, g - SYNC_GRID), g) < 0:
+            if g > seg_start and (sync is None or not sync.knows(g)) and \
+                    self._last_mark(source, max(seg_start, g - SYNC_GRID), g) < 0:
                 out.append(g)
             g += SYNC_GRID
         return out
+
+    def exact_at(self, source, offset, seg_start, sync=None) -> bool:
+        """Whether the cut of a page at ``offset`` is the reading from the stream's
+        start: False where it begins afresh at a multiple of ``SYNC_GRID`` (no byte
+        that must start a unit within it, and no sync point yet)."""
+        grid = max(seg_start, offset // SYNC_GRID * SYNC_GRID)
+        if grid == seg_start or self._last_mark(source, grid, offset) >= 0:
+            return True
+        sync = self._sync(sync, seg_start)
+        if sync is not None and sync.knows(offset):
+            return True
+        return self.anchor(source, offset, seg_start) < grid
 
     # ------------------------------------------------------------ the cut
     def page_cut(self, data, base=0, final=True, stop=None, head=b""):
