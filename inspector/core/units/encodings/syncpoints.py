@@ -67,6 +67,13 @@ class SyncPoints:
             return self._points[k]
         return self._points[k - 1] if k >= 1 else None
 
+    def changed_since(self, count: int, start: int, end: int) -> bool:
+        """Whether a cut of [start, end) may differ between these points and the first
+        ``count`` of them: the cut looks at the grid cells from two before ``start``
+        (where its sync point may be) to the one after ``end``."""
+        lo, hi = sorted((count, self.count))
+        return lo != hi and start // self.grid - 2 <= hi and end // self.grid + 1 > lo
+
     @property
     def reach(self) -> int:
         """The end of the last grid cell whose pages are cut from a sync point."""
