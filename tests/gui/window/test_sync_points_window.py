@@ -74,3 +74,27 @@ def test_a_page_mid_run_is_misaligned_until_the_scan_then_exact(window, opened, 
         == reference(data, text, offsets, *hex_range)
     assert not w.status_fields.alignment.isVisibleTo(w)
     assert w.scan_life.complete and d.scan.error_units == (1 if codec != "shift_jis" else 0)
+
+
+def test_the_document_cuts_again_only_when_the_points_reach_its_pages(document_of, qtbot,
+                                                                      double_byte_run):
+    """cutChanged while a page the views hold is cut otherwise; not for points far from
+    every cached page (the scan's progress, every tenth of a second, costs no relayout)."""
+    from inspector.core.scan.scanner import scan_steps
+
+    data, text, offsets = double_byte_run("gbk")
+    d = document_of(data)
+    d.set_encoding("gbk")
+    d.units(MARK, MARK + 64)
+    assert not d.page_exact(MARK, MARK + 64)
+    snapshots = [p.snapshot().result for p in scan_steps(d.source, "gbk", chunk_size=8192)]
+    counts = [s.sync_points.count for s in snapshots]
+    fired = []
+    d.cutChanged.connect(lambda: fired.append(d.scan.sync_points.count))
+    for s in snapshots:
+        d.set_scan(s)
+    # Fired once: when the points first reached the cells the page's cut looks at.
+    assert len(fired) == 1 and 1 <= fired[0] <= MARK // (16 << 10) + 2 < counts[-1]
+    got = [(u.offset, u.length, u.value) for u in d.units(MARK, MARK + 64)]
+    assert got == reference(data, text, offsets, MARK, MARK + 64)
+    assert d.page_exact(MARK, MARK + 64)
