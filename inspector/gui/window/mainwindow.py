@@ -154,6 +154,7 @@ class MainWindow(QMainWindow):
         for signal in (d.cutChanged, d.dialectChanged, d.originChanged, d.sourceChanged,
                        d.scanChanged):
             signal.connect(fields.refresh_alignment)
+        d.cutChanged.connect(fields.show_cursor)
         d.fileChanged.connect(self.file_watch.on_file_changed)
         self.hex_view.zoomChanged.connect(self._on_zoom)
         self.hex_view.visibleRangeChanged.connect(self._on_visible_range)

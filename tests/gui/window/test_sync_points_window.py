@@ -68,6 +68,9 @@ def test_a_page_mid_run_is_misaligned_until_the_scan_then_exact(window, opened, 
     unit = d.unit_at(MARK)
     assert (unit.offset, unit.length) == (MARK - 1, 2)
     assert unit.value == ord(data[MARK - 1:MARK + 1].decode(codec))
+    # The status bar and the sequence inspector show the unit as now cut.
+    assert f"U+{unit.value:04X}" in w.status_fields.unit.text()
+    assert w.inspector_dock.unit is not None and w.inspector_dock.unit.offset == MARK - 1
     hex_range = w.hex_view.visible_range()
     page = d.page_cut(*hex_range)
     assert [(int(o), int(n), int(v)) for o, n, v in zip(page.offset, page.length, page.value)] \
