@@ -43,8 +43,9 @@ class SyncPoints:
         g = np.arange(first, last + 1, dtype=np.int64) * self.grid
         starts = np.asarray(starts, dtype=np.int64)
         at = np.searchsorted(starts, g)
-        found = np.where(at < len(starts), starts[np.minimum(at, max(len(starts) - 1, 0))]
-                         if len(starts) else end, end)
+        found = np.full(len(g), end, dtype=np.int64)   # past the last start: the next
+        inside = at < len(starts)
+        found[inside] = starts[at[inside]]
         self._points.extend(found.tolist())
         self.count = len(self._points)
 
@@ -73,8 +74,3 @@ class SyncPoints:
         (where its sync point may be) to the one after ``end``."""
         lo, hi = sorted((count, self.count))
         return lo != hi and start // self.grid - 2 <= hi and end // self.grid + 1 > lo
-
-    @property
-    def reach(self) -> int:
-        """The end of the last grid cell whose pages are cut from a sync point."""
-        return (self.count + 1) * self.grid
