@@ -41,6 +41,7 @@ from inspector.core.units.encodings.codecunits import (C_UNDECODABLE, C_VALID, C
                                              make_cut)
 from inspector.core.units.encodings.syncpoints import SYNC_GRID
 from inspector.core.units.unitarrays import empty, no_more
+
 MARK = 0xDFFF            # what the recording error handler writes: no decoder makes it
 _HANDLER = "inspector-units"
 _local = threading.local()
