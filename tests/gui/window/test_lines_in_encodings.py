@@ -72,6 +72,9 @@ def test_a_two_code_point_character_shows_whole(window, qtbot, write_file):
     assert facts["Code point 2"].endswith("COMBINING MACRON")
     assert facts["Text"] == "\u00ca\u0304"
     assert facts["UTF-8"] == "C3 8A CC 84"
+    unit = window.status_fields.unit
+    qtbot.waitUntil(lambda: "U+0304 COMBINING MACRON" in unit.text(), timeout=5000)
+    assert unit.text().startswith("U+00CA LATIN CAPITAL LETTER E WITH CIRCUMFLEX + U+0304")
     window.hex_view.setFocus()
     qtbot.keyClick(window.hex_view, KEY.Key_Right)   # past the pair: " "
     qtbot.waitUntil(lambda: window.status_fields.line.text() == "Ln 1, Col 6", timeout=5000)
