@@ -40,7 +40,7 @@ import numpy as np
 from inspector.core.units.encodings.codecunits import (C_UNDECODABLE, C_VALID, CodecInterpretation,
                                              make_cut)
 from inspector.core.units.encodings.syncpoints import SYNC_GRID
-from inspector.core.units.unitarrays import empty, no_more
+from inspector.core.units.unitarrays import PageCut, concatenate, empty, no_more
 
 MARK = 0xDFFF            # what the recording error handler writes: no decoder makes it
 _HANDLER = "inspector-units"
@@ -68,6 +68,11 @@ def decode_with_events(data: bytes, codec: str) -> tuple[np.ndarray, list]:
 STATEFUL_PREFIXES = ("iso2022", "hz", "utf-7", "utf_7")
 # ISO-2022 shift sequences: ESC, intermediate bytes, a final byte; SO and SI.
 _SHIFTS = re.compile(rb"\x1b[\x20-\x2f]*[\x30-\x7e]|[\x0e\x0f]")
+# HZ's: ~{ into GB2312, ~} back to ASCII, ~ before a line feed joins two lines.
+_HZ_SHIFTS = re.compile(rb"~[{}\n]")
+# ISO-2022-KR names its double-byte set once, at the start of the file (RFC 1557); a
+# read that begins later is given that designation first.
+KR_DESIGNATION = b"\x1b$)C"
 
 
 @dataclass(frozen=True)
@@ -371,7 +376,12 @@ class MultiByteCodec(CodecInterpretation):
         if stop <= 0:
             return empty()
         data = bytes(data)
+        if self.codec == "iso2022_kr" and not data.startswith(KR_DESIGNATION):
+            return self._designated(data, base, final, stop)
         cps, events = decode_with_events(data, self.codec)
+        lines = self.shape.stateful and data.find(b"\n", 0, n - 1) >= 0
+        if lines and (events or not self._reads_line_by_line_alike(data, cps)):
+            return self._line_by_line(data, base, final, stop)
         if not self.shape.stateful:
             cut = self._by_lengths(data, cps, events, final)
         elif not events:
@@ -384,7 +394,61 @@ class MultiByteCodec(CodecInterpretation):
             cut = None
         if cut is None:
             cut = self.by_bytes(data, events, final)
+        if lines and not _feeds_end_units(cut, data):
+            # The decoder took a line feed into a shift sequence without an error
+            # (CPython's ISO-2022 after a lone ESC "("): read line by line instead.
+            return self._line_by_line(data, base, final, stop)
         return self._kept(cut, stop, base)
+
+    def _designated(self, data: bytes, base: int, final: bool, stop: int):
+        """ISO-2022-KR bytes read from past the file's designation: cut after the
+        designation, which then goes with nothing (the first unit keeps its own bytes)."""
+        k = len(KR_DESIGNATION)
+        cut = self.page_cut(KR_DESIGNATION + data, base - k, final, stop + k)
+        if not len(cut):
+            return cut
+        offset, length = cut.offset.copy(), cut.length.copy()
+        offset[0] += k
+        length[0] -= k
+        keep = length > 0
+        cut = PageCut(offset, length, *cut.arrays()[2:], more=cut.more)
+        return cut if keep.all() else cut.take(keep)
+
+    def _reads_line_by_line_alike(self, data: bytes, cps: np.ndarray) -> bool:
+        """Whether clean bytes decode to the same text read a line at a time, each line
+        from the initial state, as read in one go (CPython's decoders keep a shift
+        across a line feed: a line feed lost from an ISO-2022 shift-out)."""
+        head = KR_DESIGNATION if self.codec == "iso2022_kr" else b""
+        try:
+            lines = data.split(b"\n")
+            by_lines = "\n".join((head + line).decode(self.codec) for line in lines)
+        except UnicodeDecodeError:
+            return False
+        return by_lines == "".join(map(chr, cps.tolist()))
+
+    def _line_by_line(self, data: bytes, base: int, final: bool, stop: int):
+        """A state-carrying codec's bytes with errors, cut a line at a time: each line is
+        read from the initial state (the contract), so a broken shift or escape sequence
+        never carries over a line feed and a line is cut the same wherever a read of
+        the file begins."""
+        cuts = []
+        pos, n = 0, len(data)
+        while pos < stop:
+            end = data.find(b"\n", pos)
+            if end < 0:
+                cuts.append(self.page_cut(data[pos:], base + pos, final))
+                break
+            line = self.page_cut(data[pos:end + 1], base + pos, True)
+            if not _feeds_end_units(line.arrays(), data[pos:end + 1], base + pos):
+                # A shift sequence took the line feed in: the line, then the feed alone.
+                line = concatenate([self.page_cut(data[pos:end], base + pos, True),
+                                    self.page_cut(b"\n", base + end, True)])
+            cuts.append(line)
+            pos = end + 1
+        cut = concatenate(cuts)
+        if len(cut) and cut.offset[-1] >= base + stop:
+            cut = cut.take(slice(0, int(np.searchsorted(cut.offset, base + stop))))
+        return cut
 
     @staticmethod
     def _kept(arrays, stop: int, base: int):
@@ -430,7 +494,8 @@ class MultiByteCodec(CodecInterpretation):
         has them at once (the shift sequence goes with its first character). None when
         a stretch is otherwise, or the stretches do not decode to the whole's text."""
         n = len(data)
-        found = [(m.start(), m.end() - m.start()) for m in _SHIFTS.finditer(data)]
+        shifts = _HZ_SHIFTS if self.codec.startswith("hz") else _SHIFTS
+        found = [(m.start(), m.end() - m.start()) for m in shifts.finditer(data)]
         escapes = dict(found)
         bounds = sorted({0, *escapes, n})
         firsts, shifts, counts, widths, texts = [], [], [], [], []
@@ -539,6 +604,21 @@ class MultiByteCodec(CodecInterpretation):
         for k, cps in more.items():
             extra[k] = cps
         return (*arrays, extra)
+
+
+def _feeds_end_units(arrays, data: bytes, base: int = 0) -> bool:
+    """Whether every 0A byte the cut (offsets from ``base``) covers ends a unit whose
+    character is U+000A: a line feed (a shift sequence before it may go with it)."""
+    offset, length, kind, value = arrays[:4]
+    if not len(offset):
+        return True
+    covered = int(offset[-1] + length[-1] - base)
+    feeds = np.flatnonzero(np.frombuffer(data, dtype=np.uint8)[:covered] == 0x0A) + base
+    if not len(feeds):
+        return True
+    at = np.searchsorted(offset, feeds, side="right") - 1
+    return bool(np.all((at >= 0) & (offset[at] + length[at] - 1 == feeds) & (kind[at] == 0)
+                       & (value[at] == 0x0A)))
 
 
 def _incomplete(reason: str) -> bool:

