@@ -39,6 +39,7 @@ _XML = re.compile(rb"""<\?xml\s[^<>]*?encoding\s*=\s*['"]([^'"<>]+)['"]""", re.I
 _META = re.compile(rb"<meta\b([^<>]*)>", re.IGNORECASE)
 _META_CHARSET = re.compile(rb"""\bcharset\s*=\s*['"]?\s*([^\s'";/>]+)""", re.IGNORECASE)
 _HTTP_EQUIV = re.compile(rb"""\b(?:http-equiv|name)\s*=\s*['"]?\s*content-type""", re.IGNORECASE)
+_QUOTED = re.compile(rb""""[^"]*"|'[^']*'""")  # attribute values, taken out to find attribute names
 _CHARSET_ATTRIBUTE = re.compile(rb"""(?:^|\s)charset\s*=""", re.IGNORECASE)
 _CODING_LINE = re.compile(rb"^[ \t\f]*[#;%/*!-].*?(?:coding[:=]|fileencoding=)[ \t]*([-\w.]+)")
 
@@ -74,7 +75,8 @@ def declared_label(head: bytes) -> bytes | None:
         for tag in _META.finditer(head):
             body = tag.group(1)
             charset = _META_CHARSET.search(body)
-            if charset and (_CHARSET_ATTRIBUTE.search(body) or _HTTP_EQUIV.search(body)):
+            if charset and (_CHARSET_ATTRIBUTE.search(_QUOTED.sub(b"", body))
+                            or _HTTP_EQUIV.search(body)):
                 return charset.group(1)
     if b"coding" in head:
         for line in head.split(b"\n", 2)[:2]:
