@@ -48,8 +48,8 @@ from inspector.core.analysis.encodings.stretches import (ASC, BIN, BIN_GAP, DENS
 from inspector.core.analysis.encodings.labeller import Labeller, plausibility
 from inspector.core.analysis.encodings.legacyguess import escape_encoding
 from inspector.core.analysis.encodings.declared import declared_reading
-from inspector.core.analysis.encodings.onereading import (_SHAPED_KINDS, counts_rule_out_parts,
-                                                          one_legacy_reading)
+from inspector.core.analysis.encodings.onereading import (counts_rule_out_parts, one_legacy_reading,
+                                                          shaped_errors)
 from inspector.core.units.boundaries import char_start_at_or_after, char_start_at_or_before
 
 FULL_LIMIT = CLEAN_LIMIT   # scanned ranges up to this are read whole
@@ -331,7 +331,7 @@ class _MapBuilder:
             if declared is not None and counts_rule_out_parts(result):
                 # What the window would be read for, the scan's counts have said.
                 self.one_reading = Region(self.start, self.end, declared.encoding, by=declared.by)
-                shaped = sum(result.errors_by_kind.get(k, 0) for k in _SHAPED_KINDS)
+                shaped = shaped_errors(result)
                 self.evidence = (shaped, result.error_units - shaped)
                 return
         w = Window(data, self.start, True, True)

@@ -78,9 +78,13 @@ def counts_rule_out_parts(result) -> bool:
     valid = sum(length * n for length, n in result.units.items() if length > 1)
     if valid >= UTF8_LINE and valid >= UTF8_PART * (valid + result.error_bytes):
         return False
-    by_kind = result.errors_by_kind
-    shaped = sum(by_kind.get(k, 0) for k in _SHAPED_KINDS)
+    shaped = shaped_errors(result)
     return LEGACY_WEIGHT * shaped <= result.error_units - shaped
+
+
+def shaped_errors(result) -> int:
+    """The scan's error units of the kinds only a UTF-8 encoder writes."""
+    return sum(result.errors_by_kind.get(k, 0) for k in _SHAPED_KINDS)
 
 
 _SHAPED_KINDS = (K.OVERLONG, K.SURROGATE, K.OUT_OF_RANGE, K.LEGACY_LONG_FORM)
