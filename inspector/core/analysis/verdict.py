@@ -5,8 +5,9 @@ Codes: ``empty``, ``valid``, ``valid_bom``, ``problems``, ``truncated_end``,
 ``utf16``, ``utf32``, ``legacy_charset``, ``mojibake``, ``binary``, ``mixed``.
 
 The verdict reads the encoding map (:mod:`inspector.core.analysis.encodings.regions`), which
-judges a file of up to 2 MiB whole first (one legacy charset throughout, named by chardet:
-:mod:`~inspector.core.analysis.encodings.onereading`), else weighs the shape of the errors
+judges a file of up to 2 MiB whole first (one legacy charset throughout, the one it
+declares when its bytes agree, :mod:`~inspector.core.analysis.encodings.declared`, else
+named by chardet: :mod:`~inspector.core.analysis.encodings.onereading`), else weighs the shape of the errors
 (what only a UTF-8 encoder writes against isolated high bytes between letters), asks
 chardet (:mod:`~inspector.core.analysis.encodings.legacyguess`) only about the stretches
 that are not UTF-8 and only on enough evidence, and asks ftfy about double encoding. Then:

@@ -47,7 +47,9 @@ from inspector.core.analysis.encodings.stretches import (ASC, BIN, BIN_GAP, DENS
                                                    Window)
 from inspector.core.analysis.encodings.labeller import Labeller, plausibility
 from inspector.core.analysis.encodings.legacyguess import escape_encoding
-from inspector.core.analysis.encodings.onereading import one_legacy_reading
+from inspector.core.analysis.encodings.declared import declared_reading
+from inspector.core.analysis.encodings.onereading import (counts_rule_out_parts, one_legacy_reading,
+                                                          shaped_errors)
 from inspector.core.units.boundaries import char_start_at_or_after, char_start_at_or_before
 
 FULL_LIMIT = CLEAN_LIMIT   # scanned ranges up to this are read whole
@@ -286,13 +288,13 @@ def encoding_map(source, result, *, clean_shortcut: bool = True) -> EncodingMap:
             return clean
     builder = _MapBuilder(source, start, end)
     if end - start <= FULL_LIMIT or result.index is None or result.index.n_blocks == 0:
-        builder.whole()
+        builder.whole(result)
     else:
         builder.sampled(result)
     regions = builder.regions()
     if regions and regions[0].encoding == UTF8 and head.startswith(b"\xef\xbb\xbf"):
         regions[0].bom = True
-    shaped = legacy = 0
+    shaped, legacy = builder.evidence
     for _, _, w, _ in builder.windows:
         if len(w.cls):
             shaped += int(w.n_shaped.sum())
@@ -310,6 +312,7 @@ class _MapBuilder:
         self.spans: list[_Piece] = []  # unread parts, labelled
         self.labeller = Labeller()
         self.one_reading: Region | None = None  # the whole range in one legacy charset
+        self.evidence = (0, 0)  # (UTF-8-shaped, legacy-shaped) errors found without a window
 
     # -------------------------------------------------------------------- reading
 
@@ -319,12 +322,21 @@ class _MapBuilder:
         self.bytes_read += hi - lo
         return w
 
-    def whole(self) -> None:
+    def whole(self, result) -> None:
         data = self.source.read(self.start, self.end - self.start)
         self.bytes_read += len(data)
+        declared = None
+        if len(data) == self.end - self.start and not data.isascii():
+            declared = declared_reading(data)
+            if declared is not None and counts_rule_out_parts(result):
+                # What the window would be read for, the scan's counts have said.
+                self.one_reading = Region(self.start, self.end, declared.encoding, by=declared.by)
+                shaped = shaped_errors(result)
+                self.evidence = (shaped, result.error_units - shaped)
+                return
         w = Window(data, self.start, True, True)
         if len(data) == self.end - self.start:
-            guess = one_legacy_reading(w)
+            guess = one_legacy_reading(w, declared)
             if guess is not None:  # one charset throughout: one region, not cut in lines
                 self.one_reading = Region(self.start, self.end, guess.encoding,
                                           language=guess.language, by=guess.by)

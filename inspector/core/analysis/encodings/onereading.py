@@ -16,7 +16,10 @@ without any error whose
 valid bytes above 0x7F number ``UTF8_LINE`` or more count as one (in a legacy charset a
 whole line of such chance sequences is rare), and only when such lines hold at least a
 ``UTF8_PART`` share of the bytes above 0x7F. Without such a part, and without binary
-cells, the range is one reading: chardet names the charset (:mod:`.legacyguess`), and
+cells, the range is one reading: the charset it declares names it when the bytes agree
+(:mod:`.declared`; when the scan's counts alone rule out a UTF-8 part, binary and
+UTF-8-shaped errors, :func:`counts_rule_out_parts`, the map takes it without this
+window), else chardet names the charset (:mod:`.legacyguess`), and
 the answer is kept when the charset decodes the whole range and explains its bytes that
 are not UTF-8 (the labeller's measure, :func:`~.charsets.plausible`: letters where letters stand), and no
 control that text does not use stands near them (``NEAR`` bytes), and, when they are few
@@ -34,6 +37,7 @@ import numpy as np
 
 from inspector.core.analysis.encodings import charsets as CS
 from inspector.core.analysis.encodings.legacyguess import chardet_sample, decodes, guess_charset
+from inspector.core.units import kinds as K
 from inspector.core.units.unicode_db import category_of_char
 from inspector.core.analysis.encodings.stretches import BIN, ERR, LEGACY_WEIGHT, Stretch, Window
 
@@ -63,9 +67,34 @@ def _controls_near_errors(w: Window) -> bool:
     return bool((np.minimum(before, after) <= NEAR).any())
 
 
-def one_legacy_reading(w: Window) -> CS.CharsetGuess | None:
+def counts_rule_out_parts(result) -> bool:
+    """The scan's counts alone say that its range holds no UTF-8 part, no binary and no
+    errors of UTF-8's shape (module text), so that a charset the range declares needs no
+    window to be checked against: no control that text does not use, fewer valid bytes
+    above 0x7F than a UTF-8 part needs (``UTF8_LINE``, and a ``UTF8_PART`` share), and
+    UTF-8-shaped errors, if any, outweighed ``LEGACY_WEIGHT`` times by the others."""
+    if result.binary_bytes > result.error_bytes:  # a control (NUL, ESC, DEL...)
+        return False
+    valid = sum(length * n for length, n in result.units.items() if length > 1)
+    if valid >= UTF8_LINE and valid >= UTF8_PART * (valid + result.error_bytes):
+        return False
+    shaped = shaped_errors(result)
+    return LEGACY_WEIGHT * shaped <= result.error_units - shaped
+
+
+def shaped_errors(result) -> int:
+    """The scan's error units of the kinds only a UTF-8 encoder writes."""
+    return sum(result.errors_by_kind.get(k, 0) for k in _SHAPED_KINDS)
+
+
+_SHAPED_KINDS = (K.OVERLONG, K.SURROGATE, K.OUT_OF_RANGE, K.LEGACY_LONG_FORM)
+
+
+def one_legacy_reading(w: Window, declared: CS.CharsetGuess | None = None) -> CS.CharsetGuess | None:
     """The legacy charset the whole window ``w`` is in, or None when it holds a UTF-8
-    part, binary, no error, or no charset explains it (module text)."""
+    part, binary, no error, or no charset explains it (module text). ``declared``: the
+    charset the window declares (:mod:`.declared`), taken before chardet is asked when
+    it explains the bytes."""
     if not len(w.cls) or not len(w.run_starts):
         return None
     errors = int(w.n_err.sum())
@@ -85,6 +114,8 @@ def one_legacy_reading(w: Window) -> CS.CharsetGuess | None:
     part = utf8_part(w)
     if part and part >= UTF8_PART * (errors + valid):
         return None
+    if declared is not None and (CS.is_multibyte(declared.encoding) or _explains(w, declared, errors)):
+        return declared  # (a multi-byte one was weighed as _explains does, by plausible_text)
     guess = guess_charset(w.data)
     whole = guess is not None and decodes(w.data, guess.encoding)
     if whole and CS.is_multibyte(guess.encoding):
