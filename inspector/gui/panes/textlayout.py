@@ -290,7 +290,7 @@ class TextLayout:
         self._lf_windows: OrderedDict[int, bool] = OrderedDict()
         self._display: dict = {}   # display key -> index into looks
         self.looks = Looks()
-        # A painter's shaped lines by content (they depend on the looks: dropped with
+        # A painter's shaped segments by content (they depend on the looks: dropped with
         # them).
         self.shaped: dict = {}
         self._state = None

@@ -120,6 +120,10 @@ class Looks:
         # on first use (GLYPH_UNKNOWN until then; 0: not one glyph of the main font,
         # GLYPH_NONE: nothing drawn): lines of such units are drawn without shaping.
         self.glyph = np.full(256, GLYPH_UNKNOWN, dtype=np.int64)
+        # The font of that glyph (an index into the painter's fonts, 0: the main one).
+        self.font = np.zeros(256, dtype=np.int64)
+        # Whether the unit's text starts with a combining mark (shaped with its base).
+        self.mark = np.zeros(256, dtype=bool)
         self.text = np.empty(256, dtype=object)
         self.ltext = np.empty(256, dtype=object)
         self._keys = np.zeros(0, dtype=np.int64)    # display keys, sorted
@@ -128,8 +132,8 @@ class Looks:
     def add(self, text: str, mode: str, width: float, ltext: str, safe: bool) -> int:
         r = self.count
         if r == len(self.width):
-            for name in ("width", "u16", "safe", "strong_ltr", "rtl", "mode", "glyph", "text",
-                         "ltext"):
+            for name in ("width", "u16", "safe", "strong_ltr", "rtl", "mode", "glyph", "font",
+                         "mark", "text", "ltext"):
                 old = getattr(self, name)
                 new = np.zeros(2 * len(old), dtype=old.dtype) if old.dtype != object else \
                     np.empty(2 * len(old), dtype=object)
@@ -146,6 +150,7 @@ class Looks:
         self.strong_ltr[r] = bidi == "L"
         self.rtl[r] = any(unicode_db.bidirectional_of_char(c) in ("R", "AL", "AN")
                           for c in ltext)
+        self.mark[r] = bool(ltext) and unicode_db.category(ord(ltext[0])).startswith("M")
         self.mode[r] = MODE_CODE[mode]
         self.text[r] = text
         self.ltext[r] = ltext

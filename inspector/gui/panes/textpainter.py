@@ -96,13 +96,21 @@ def _gather(rows: list, plans: list, names: tuple):
 
 def _add_fills(fills: dict, name: str, mask, x, w, ys, dims, lh: float) -> None:
     """Rectangles over entries ``mask`` (x from the left margin, width, line y), by
-    fill and dimming."""
+    fill and dimming; entries side by side on a line are one rectangle."""
     for dim in (0, 1):
-        m = mask & (dims == dim)
-        if m.any():
-            fills.setdefault((name, bool(dim)), []).extend(
-                QRectF(PAD_X + a, b + 1, c, lh - 2)
-                for a, b, c in zip(x[m].tolist(), ys[m].tolist(), w[m].tolist()))
+        m = np.flatnonzero(mask & (dims == dim))
+        if not len(m):
+            continue
+        order = np.lexsort((x[m], ys[m]))
+        fx, fw, fy = x[m][order], w[m][order], ys[m][order]
+        right = fx + fw
+        joined = np.r_[False, (fy[1:] == fy[:-1]) & (np.abs(fx[1:] - right[:-1]) < 1e-6)]
+        heads = np.flatnonzero(~joined)
+        tails = np.r_[heads[1:], len(fx)] - 1
+        fills.setdefault((name, bool(dim)), []).extend(
+            QRectF(PAD_X + a, b + 1, c, lh - 2)
+            for a, b, c in zip(fx[heads].tolist(), fy[heads].tolist(),
+                               (right[tails] - fx[heads]).tolist()))
 
 
 def _objects(items: list) -> np.ndarray:
@@ -351,17 +359,18 @@ class TextPainter:
                 p.drawRects(rects)
         p.setBrush(Qt.BrushStyle.NoBrush)
 
-        # Text: each line's shaped string; what has no colour range is in the text
-        # colour. Plain lines' glyphs: one glyph run per colour for the page.
+        # Text: the page's glyphs, one glyph run per font and colour; each shaped
+        # segment's layout (what has no colour range is in the text colour).
         p.setPen(look.colors["text"])
         plain = []
         for (y, dim, _), plan in zip(rows, plans):
-            if plan.layout is None:
-                if len(plan.g_x):
-                    plain.append((plan, y, dim))
-                continue
-            p.setOpacity(0.45 if dim else 1.0)
-            plan.layout.draw(p, TP.baseline_point(plan, PAD_X, y, ascent))
+            if len(plan.g_x):
+                plain.append((plan, y, dim))
+            if plan.segments:
+                p.setOpacity(0.45 if dim else 1.0)
+                for tl, x, seg_ascent in plan.segments:
+                    tl.draw(p, TP.baseline_point(seg_ascent, PAD_X + x, y, ascent))
+        p.setOpacity(1.0)
         self._draw_plain(p, look, plain)
 
         # Problems: U+FFFD glyphs and marks, one glyph run per colour.
@@ -384,22 +393,33 @@ class TextPainter:
         self._paint_overlays(p, lines, plans, look, origin, lost_end, row_numbers)
 
     def _draw_plain(self, p: QPainter, look: _Look, plain: list) -> None:
-        """Plain lines' glyphs (see textplan.make_plans), one glyph run per colour."""
+        """The page's glyphs (see textplan.make_plans), one glyph run per font, colour
+        and dimming."""
         if not plain:
             return
         glyphs = np.concatenate([plan.g_glyph for plan, _, _ in plain])
         xs = np.concatenate([plan.g_x for plan, _, _ in plain]) + PAD_X
         ys = np.concatenate([np.full(len(plan.g_x), y) for plan, y, _ in plain])
-        keys = np.concatenate([plan.g_code * 2 + dim for plan, _, dim in plain])
-        raw = self._metrics.raw
-        for key in np.unique(keys).tolist():
-            mask = keys == key
+        codes = len(look.text_colors)
+        keys = np.concatenate([(plan.g_font * codes + plan.g_code) * 2 + dim
+                               for plan, _, dim in plain])
+        raws = self._metrics.fallback.raws
+        order = np.argsort(keys, kind="stable")
+        keys = keys[order]
+        cuts = np.flatnonzero(keys[1:] != keys[:-1]) + 1
+        heads = np.concatenate(([0], cuts)).tolist()
+        tails = np.concatenate((cuts, [len(keys)])).tolist()
+        glyphs = glyphs[order]
+        points = self._grid.points(xs[order], ys[order], 0.0, self._ascent)
+        glyph_list = glyphs.tolist()
+        for h, t in zip(heads, tails):
+            key = int(keys[h])
             run = QGlyphRun()
-            run.setRawFont(raw)
-            run.setGlyphIndexes(glyphs[mask].tolist())
-            run.setPositions(self._grid.points(xs[mask], ys[mask], 0.0, self._ascent))
+            run.setRawFont(raws[(key >> 1) // codes])
+            run.setGlyphIndexes(glyph_list[h:t])
+            run.setPositions(points[h:t])
             p.setOpacity(0.45 if key & 1 else 1.0)
-            p.setPen(look.text_colors[key >> 1])
+            p.setPen(look.text_colors[(key >> 1) % codes])
             p.drawGlyphRun(QPointF(0, 0), run)
         p.setOpacity(1.0)
 
