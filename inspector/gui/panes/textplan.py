@@ -28,6 +28,7 @@ from PySide6.QtGui import (QFont, QFontMetricsF, QRawFont, QTextCharFormat, QTex
 
 from inspector.core.scan.kernels.codes import C_VALID, KIND_CODES
 from inspector.core.units import kinds as K
+from inspector.core.units import unicode_db
 from inspector.gui.look import style
 from inspector.gui.panes import textlayout as TL
 from inspector.gui.panes.textfonts import FallbackFonts
@@ -67,27 +68,40 @@ class QtMetrics:
         self.raw = self.fallback.main
         self.char_width = self.fm.horizontalAdvance("0")
         self.box_pad = max(2.0, round(self.small.horizontalAdvance("0") * 0.35))
+        self._mark_width = math.ceil(self.small.horizontalAdvance("W")) + 1
+        column = self.small.horizontalAdvance("0")
+        printable = "".join(chr(c) for c in range(0x20, 0x7F))
+        self._small_column = column if self.small.horizontalAdvance(printable) == \
+            column * len(printable) else 0.0
 
     def text_width(self, text: str) -> float:
         w = self._widths.get(text)
         if w is None:
             got = None
-            if len(text) == 1 and not self.raw.supportsCharacter(ord(text)):
+            # One character: its glyph's advance in the font chosen for it (marks and
+            # format characters take none when shaped: Qt measures those).
+            if len(text) == 1 and unicode_db.category(ord(text))[0] not in "MC":
                 got = self.fallback.decide(ord(text))
             if got is not None:
-                # Drawn as its fallback font's glyph: as wide as whole characters of the
-                # main font, so that what follows stays on the character grid.
-                w = self.to_grid(got[2]) if got[2] > 0 else 0.0
+                # A fallback font's glyph is as wide as whole characters of the main
+                # font, so that what follows stays on the character grid.
+                w = got[2] if got[0] == 0 else self.to_grid(got[2]) if got[2] > 0 else 0.0
             else:
                 w = self.fm.horizontalAdvance(text)
             self._widths[text] = w
         return w
 
     def box_width(self, label: str) -> float:
-        return self.to_grid(math.ceil(self.small.horizontalAdvance(label)) + 2 * self.box_pad + 2)
+        if label.isascii() and self._small_column:
+            # A label of a monospace small font (the usual case: U+XXXX, control
+            # names, one new label a code point) is measured by its length.
+            wide = len(label) * self._small_column
+        else:
+            wide = self.small.horizontalAdvance(label)
+        return self.to_grid(math.ceil(wide - 1e-9) + 2 * self.box_pad + 2)
 
     def mark_width(self, mark: str) -> float:
-        return math.ceil(self.small.horizontalAdvance("W")) + 1
+        return self._mark_width
 
     def to_grid(self, width: float) -> float:
         """``width`` rounded up to whole character widths: a box or a problem holds its
