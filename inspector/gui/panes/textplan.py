@@ -396,8 +396,9 @@ def _shape(text: str, codes: np.ndarray, starts: np.ndarray, widths: np.ndarray,
     line.setLineWidth(_BIG)
     tl.endLayout()
     lefts, rights = _measure(tl, line, starts, 0, len(c), widths, spaced, rtl)
-    end_x = max(float(line.cursorToX(int(starts[-1]))[0]), line.naturalTextWidth(),
-                max(rights) if rights else 0.0)
+    # Its right edge: where a unit after it would start (not the ink, which a mark may
+    # push further), or its rightmost unit's.
+    end_x = max(float(line.cursorToX(int(starts[-1]))[0]), max(rights) if rights else 0.0)
     return (tl, line.ascent(), np.array(lefts, dtype=np.float64),
             np.array(rights, dtype=np.float64), metrics.to_grid(end_x))
 
