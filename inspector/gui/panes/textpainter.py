@@ -368,7 +368,7 @@ class TextPainter:
                 plain.append((plan, y, dim))
             if plan.segments:
                 p.setOpacity(0.45 if dim else 1.0)
-                for tl, x, seg_ascent in plan.segments:
+                for tl, x, seg_ascent, _ in plan.segments:
                     tl.draw(p, TP.baseline_point(seg_ascent, PAD_X + x, y, ascent))
         p.setOpacity(1.0)
         self._draw_plain(p, look, plain)

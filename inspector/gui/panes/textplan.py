@@ -133,7 +133,7 @@ class LinePlan:
     """One line's drawing: its glyphs on their units' places (``g_glyph``, ``g_x``,
     ``g_code``, ``g_font``: index, x, colour code, font; the painter draws the page's
     by font and colour, one glyph run each), its shaped ``segments`` (each (layout, x,
-    ascent): the layout drawn with its left edge at x), the units'
+    ascent, width): the layout drawn with its left edge at x), the units'
     ``offsets``, ``ends``, ``xs`` and ``rights`` (lists, for the cursor, selection and
     matches), and arrays of its problems (``p_*``), warning fills (``w_*``) and its box
     runs (each [label, width, warned, x, [offsets]]). Made by :func:`make_plans`."""
@@ -246,7 +246,7 @@ def make_plans(layout: TL.TextLayout, lines: list, metrics: QtMetrics, lost_end,
             xs[e_:line_end] += x0 + width - xs[e_]
         xs[s_:e_] = x0 + lefts
         widths[s_:e_] = rights - lefts
-        segs[k].append((tl, float(x0), seg_ascent))
+        segs[k].append((tl, float(x0), seg_ascent, width))
         moved_lines.add(k)
     plans = []
     for k in range(count):
