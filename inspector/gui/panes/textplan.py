@@ -77,19 +77,28 @@ class QtMetrics:
     def text_width(self, text: str) -> float:
         w = self._widths.get(text)
         if w is None:
-            got = None
-            # One character: its glyph's advance in the font chosen for it (marks and
-            # format characters take none when shaped: Qt measures those).
-            if len(text) == 1 and unicode_db.category(ord(text))[0] not in "MC":
-                got = self.fallback.decide(ord(text))
-            if got is not None:
-                # A fallback font's glyph is as wide as whole characters of the main
-                # font, so that what follows stays on the character grid.
-                w = got[2] if got[0] == 0 else self.to_grid(got[2]) if got[2] > 0 else 0.0
-            else:
-                w = self.fm.horizontalAdvance(text)
-            self._widths[text] = w
+            w = self._widths[text] = self._measure_text(text)
         return w
+
+    def _measure_text(self, text: str) -> float:
+        """The advances of the glyphs chosen for ``text``'s characters (textfonts), a
+        fallback font's in whole characters of the main font, so that what follows
+        stays on the character grid; combining marks and format characters take none,
+        as when shaped. (QFontMetricsF would search Qt's fallback fonts, up to
+        milliseconds for a script not met before.) Qt measures what no font of the
+        list has."""
+        total = 0.0
+        for ch in text:
+            cp = ord(ch)
+            if unicode_db.category(cp)[0] in "MC" and cp >= 0x20:
+                if unicode_db.category(cp) in ("Mn", "Me", "Cf"):
+                    continue
+                return self.fm.horizontalAdvance(text)
+            got = self.fallback.decide(cp)
+            if got is None:
+                return self.fm.horizontalAdvance(text)
+            total += got[2] if got[0] == 0 else self.to_grid(got[2]) if got[2] > 0 else 0.0
+        return total
 
     def box_width(self, label: str) -> float:
         if label.isascii() and self._small_column:
