@@ -124,6 +124,9 @@ class Looks:
         self.font = np.zeros(256, dtype=np.int64)
         # Whether the unit's text starts with a combining mark (shaped with its base).
         self.mark = np.zeros(256, dtype=bool)
+        # Whether it is a number to the bidi algorithm (a right-to-left letter before
+        # it takes it into its run).
+        self.number = np.zeros(256, dtype=bool)
         self.text = np.empty(256, dtype=object)
         self.ltext = np.empty(256, dtype=object)
         self._keys = np.zeros(0, dtype=np.int64)    # display keys, sorted
@@ -133,7 +136,7 @@ class Looks:
         r = self.count
         if r == len(self.width):
             for name in ("width", "u16", "safe", "strong_ltr", "rtl", "mode", "glyph", "font",
-                         "mark", "text", "ltext"):
+                         "mark", "number", "text", "ltext"):
                 old = getattr(self, name)
                 new = np.zeros(2 * len(old), dtype=old.dtype) if old.dtype != object else \
                     np.empty(2 * len(old), dtype=object)
@@ -148,6 +151,7 @@ class Looks:
         # reorder (digits and neutrals after one are carried along).
         bidi = unicode_db.bidirectional_of_char(ltext[0]) if ltext else ""
         self.strong_ltr[r] = bidi == "L"
+        self.number[r] = any(unicode_db.bidirectional_of_char(c) in ("EN", "AN") for c in ltext)
         self.rtl[r] = any(unicode_db.bidirectional_of_char(c) in ("R", "AL", "AN")
                           for c in ltext)
         self.mark[r] = bool(ltext) and unicode_db.category(ord(ltext[0])).startswith("M")

@@ -213,16 +213,28 @@ def make_plans(layout: TL.TextLayout, lines: list, metrics: QtMetrics, lost_end,
     shape = ~looks.safe[rows] | (glyph == 0)
     seg_s, seg_e = _segments(shape, looks.rtl[rows], looks.strong_ltr[rows], looks.mark[rows],
                              bounds, line_of)
-    # A segment of one character that is one glyph of a font (a letter of a
-    # right-to-left or joining script between letters of others: most of them in
-    # random bytes) is that glyph, the form a letter takes on its own; not a combining
-    # mark (it needs its base) nor an emoji (colour fonts are drawn by Qt's shaping).
-    lone = np.flatnonzero((seg_e - seg_s == 1) & (glyph[seg_s] > 0) & ~looks.mark[rows[seg_s]])
-    if len(lone):
-        lone = lone[[ord(ltexts[i]) < 0x1F000 for i in seg_s[lone].tolist()]]
-        keep = np.ones(len(seg_s), dtype=bool)
-        keep[lone] = False
-        seg_s, seg_e = seg_s[keep], seg_e[keep]
+    # A segment whose one unit to shape is one glyph of a font (a letter of a
+    # right-to-left or joining script among letters of others: most of them in random
+    # bytes) is that glyph, the form a letter takes on its own, when nothing around it
+    # can be reordered with it (no number: neutrals between it and left-to-right text
+    # stay where they are); not a combining mark (it needs its base) nor an emoji
+    # (colour fonts are drawn by Qt's shaping).
+    if len(seg_s):
+        counted = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(shape, out=counted[1:])
+        numbers = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(looks.number[rows], out=numbers[1:])
+        one = (counted[seg_e] - counted[seg_s] == 1) & ((numbers[seg_e] == numbers[seg_s])
+                                                        | (seg_e - seg_s == 1))
+        lone = np.flatnonzero(one)
+        if len(lone):
+            # The one unit to shape: where the count of them goes up by one.
+            at = np.searchsorted(counted, counted[seg_s[lone]] + 1, side="left") - 1
+            ok = (glyph[at] > 0) & ~looks.mark[rows[at]]
+            ok[ok] = np.array([ord(ltexts[i]) < 0x1F000 for i in at[ok].tolist()], dtype=bool)
+            keep = np.ones(len(seg_s), dtype=bool)
+            keep[lone[ok]] = False
+            seg_s, seg_e = seg_s[keep], seg_e[keep]
     rtl = looks.rtl[rows]
     option = _option(metrics.text_width(" ") * layout.tab_columns)
     font = metrics.font
