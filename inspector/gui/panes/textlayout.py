@@ -171,9 +171,8 @@ class Paragraph:
     unit tuples are made only when something asks for them (hit tests, tooltips)."""
 
     __slots__ = ("start", "end", "offs", "lens", "kinds", "vals", "reps", "at_end", "warns",
-                 "warned", "_units", "xs", "widths", "wrap_xs", "wrap_widths", "texts", "modes",
-                 "rows", "spans", "_cells",
-                 "extra", "repeated")
+                 "warned", "_units", "_xs", "_widths", "wrap_xs", "wrap_widths", "_texts",
+                 "_modes", "looks", "rows", "spans", "_cells", "extra", "repeated")
 
     def __init__(self, start: int, end: int, cut: pagecut.PageCut, i: int = 0,
                  j: int | None = None):
@@ -189,16 +188,18 @@ class Paragraph:
         self.warns = cut.warnings[i:j]
         self.warned = np.zeros(j - i, dtype=bool)   # whether each unit has warnings
         self._units: list | None = None
-        # Per unit: x on its line, width, what to draw and how; ``rows`` indexes the
-        # layout's table of looks (TextLayout.rows), one per distinct code point.
-        self.xs: list[float] = []
-        self.widths: list[float] = []
-        # The same as the wrap measured them (xs and widths may then be corrected by a
-        # painter, see set_positions), as arrays.
+        # Per unit: x on its line and width as the wrap measured them (arrays), and
+        # ``rows`` into the layout's table of looks (``looks``: one per distinct code
+        # point). The lists xs, widths, texts and modes (what hit tests and cells read;
+        # xs and widths then corrected by a painter, see set_positions) are made from
+        # them when first asked for: most paragraphs are only painted.
         self.wrap_xs = np.zeros(0)
         self.wrap_widths = np.zeros(0)
-        self.texts: list[str] = []
-        self.modes: list[str] = []
+        self._xs: list[float] | None = None
+        self._widths: list[float] | None = None
+        self._texts: list[str] | None = None
+        self._modes: list[str] | None = None
+        self.looks: Looks | None = None
         self.rows = np.zeros(0, dtype=np.int64)
         # Per visual line: (first unit, last unit exclusive, start byte, end byte, width).
         self.spans: list[tuple] = []
@@ -207,6 +208,30 @@ class Paragraph:
         # The byte, when the paragraph is one ASCII byte repeated (see _wrap_repeated):
         # its lines of equal length then look alike.
         self.repeated: int | None = None
+
+    @property
+    def xs(self) -> list[float]:
+        if self._xs is None:
+            self._xs = self.wrap_xs.tolist()
+        return self._xs
+
+    @property
+    def widths(self) -> list[float]:
+        if self._widths is None:
+            self._widths = self.wrap_widths.tolist()
+        return self._widths
+
+    @property
+    def texts(self) -> list[str]:
+        if self._texts is None:
+            self._texts = self.looks.text[self.rows].tolist() if self.looks is not None else []
+        return self._texts
+
+    @property
+    def modes(self) -> list[str]:
+        if self._modes is None:
+            self._modes = MODE_NAMES[self.looks.mode[self.rows]].tolist() if self.looks is not None else []
+        return self._modes
 
     @property
     def units(self) -> list[decoder.Unit]:
@@ -545,15 +570,13 @@ class TextLayout:
                                   zip(distinct, where[first].tolist())])
             rows, _ = looks.rows_of(keys)
         widths = looks.width[rows]
-        mcodes = looks.mode[rows]
-        texts = looks.text[rows]
         tabs = widths < 0
         spaces_at = np.flatnonzero(valid & ((vals == SPACE) | (vals == TAB)))
         offs = par.offs
         ends = offs + par.lens
         # The line feed ending a paragraph (and the CR of a CR LF) never wraps away.
         terminator = n
-        if mcodes[n - 1] == M_LINE_END:
+        if looks.mode[rows[n - 1]] == M_LINE_END:
             terminator = n - 2 if n >= 2 and crlf[n - 2] else n - 1
         limit = self.wrap_width if self.wrap_width and self.wrap_width > 0 else None
         word_wrap = self.word_wrap
@@ -619,9 +642,8 @@ class TextLayout:
             x += w
             pos = t + 1
         spans.append((ls, n, int(offs[ls]), int(ends[-1]), float(x)))
-        par.xs, par.widths = xs.tolist(), widths.tolist()
         par.wrap_xs, par.wrap_widths = xs, widths
-        par.texts, par.modes = texts.tolist(), MODE_NAMES[mcodes].tolist()
+        par.looks = looks
         par.rows = rows
         par.spans = spans
 
@@ -664,8 +686,9 @@ class TextLayout:
             le = min(ls + k, n)
             width = full_width if le - ls == k else line[le - ls - 1] + w
             spans.append((ls, le, int(offs[ls]), int(offs[le - 1]) + 1, width))
-        par.xs, par.widths, par.texts, par.modes = xs, [w] * n, [text] * n, [mode] * n
+        par._xs, par._widths, par._texts, par._modes = xs, [w] * n, [text] * n, [mode] * n
         par.wrap_xs, par.wrap_widths = np.array(xs, dtype=np.float64), np.full(n, w)
+        par.looks = looks
         par.rows = np.full(n, r, dtype=np.int64)
         par.spans = spans
         par.repeated = key
