@@ -376,19 +376,29 @@ class TextPainter:
         # Problems: U+FFFD glyphs and marks, one glyph run per colour.
         self._draw_problems(p, look, problems)
 
-        # Boxes.
+        # Boxes: a picture per look, tiled over a run of equal ones.
+        pictures: dict = {}
+        opacity = None
         for (y, dim, selected), plan in zip(rows, plans):
             if not plan.boxes:
                 continue
-            p.setOpacity(0.45 if dim else 1.0)
+            if opacity != dim:
+                opacity = dim
+                p.setOpacity(0.45 if dim else 1.0)
             for label, width, warned, x, offsets_in_run in plan.boxes:
                 if selected and offsets_in_run[0] < sel_end and offsets_in_run[-1] >= sel_start:
                     for k, off in enumerate(offsets_in_run):
                         box = (label, width, warned, sel_start <= off < sel_end)
                         self._paint_boxes(p, box, PAD_X + x + k * width, y, 1, lh, pal)
+                    continue
+                key = (label, width, warned)
+                pm = pictures.get(key)
+                if pm is None:
+                    pm = pictures[key] = self._box_picture(key + (False,), lh, pal)
+                if len(offsets_in_run) == 1:
+                    p.drawPixmap(QPointF(PAD_X + x, y), pm)
                 else:
-                    self._paint_boxes(p, (label, width, warned, False), PAD_X + x, y,
-                                      len(offsets_in_run), lh, pal)
+                    p.drawTiledPixmap(QRectF(PAD_X + x, y, width * len(offsets_in_run), lh), pm)
         p.setOpacity(1.0)
         self._paint_overlays(p, lines, plans, look, origin, lost_end, row_numbers)
 
@@ -572,18 +582,23 @@ class TextPainter:
         controls, U+XXXX for glyphs no font has, so hidden characters are seen and
         nothing turns into tofu. Boxes repeat (a file of zeros is all NUL boxes), so each
         look is drawn once into a pixmap and tiled."""
-        label, width, warned, selected = key
+        pm = self._box_picture(key, lh, pal)
+        if count == 1:
+            p.drawPixmap(QPointF(x, y), pm)
+        else:
+            p.drawTiledPixmap(QRectF(x, y, key[1] * count, lh), pm)
+
+    def _box_picture(self, key, lh, pal) -> QPixmap:
+        """The picture of one box look ``key`` (label, width, warned, selected)."""
         cache_key = key + (pal.theme, lh, self.view.devicePixelRatioF())
         pm = self._box_cache.get(cache_key)
         if pm is None:
+            label, width, warned, selected = key
             pm = self._render_box(label, width, lh, warned, selected, pal)
             if len(self._box_cache) > 512:
                 self._box_cache.clear()
             self._box_cache[cache_key] = pm
-        if count == 1:
-            p.drawPixmap(QPointF(x, y), pm)
-        else:
-            p.drawTiledPixmap(QRectF(x, y, width * count, lh), pm)
+        return pm
 
     def _render_box(self, label, width, lh, warned, selected, pal) -> QPixmap:
         ratio = self.view.devicePixelRatioF()

@@ -23,7 +23,7 @@ import math
 
 import numpy as np
 from PySide6.QtCore import QPointF, Qt
-from PySide6.QtGui import (QFont, QFontMetricsF, QRawFont, QTextCharFormat, QTextLayout,
+from PySide6.QtGui import (QFont, QFontMetricsF, QTextCharFormat, QTextLayout,
                            QTextLine, QTextOption)
 
 from inspector.core.scan.kernels.codes import C_VALID, KIND_CODES
