@@ -135,3 +135,21 @@ def test_right_to_left_and_marks_are_shaped_in_place(view_of):
         g = line.start + data.index(b"gh")
         assert xs[g] < xs[g + 1] and xs[g] >= max(x for o, x in xs.items() if o < g)
         break
+
+
+def test_without_fontconfig_other_scripts_are_shaped_in_place(view_of, monkeypatch):
+    """Where fontconfig cannot tell the fallback fonts, what the main font lacks is
+    shaped by Qt, each run on the places of its units, and the rest stays on the grid."""
+    monkeypatch.setattr(TF, "order", lambda family: None)
+    text = "ab 日本語 cd ★ ef\n" * 10
+    doc, view = view_of(text.encode())
+    step = view.metrics.text_width(" ")
+    fonts = view.metrics.fallback
+    assert fonts.decide(ord("a")) is not None
+    for line, plan in _plans(view):
+        if fonts.decide(ord("日")) is None:
+            assert any("日本語" in seg[0].text() for seg in plan.segments)
+        xs = dict(zip(plan.offsets, plan.xs))
+        c = line.start + text.encode().index(b"cd")
+        assert abs(xs[c] / step - round(xs[c] / step)) < 1e-6
+        assert xs[c] > xs[line.start + 1]
