@@ -188,11 +188,9 @@ class Paragraph:
         self.warns = cut.warnings[i:j]
         self.warned = np.zeros(j - i, dtype=bool)   # whether each unit has warnings
         self._units: list | None = None
-        # Per unit: x on its line and width as the wrap measured them (arrays), and
-        # ``rows`` into the layout's table of looks (``looks``: one per distinct code
-        # point). The lists xs, widths, texts and modes (what hit tests and cells read;
-        # xs and widths then corrected by a painter, see set_positions) are made from
-        # them when first asked for: most paragraphs are only painted.
+        # Per unit: x and width as the wrap measured them, ``rows`` into ``looks``. The
+        # lists xs, widths, texts, modes (for hit tests and cells; xs and widths as a
+        # painter corrects them, set_positions) are made when first asked for.
         self.wrap_xs = np.zeros(0)
         self.wrap_widths = np.zeros(0)
         self._xs: list[float] | None = None
@@ -311,6 +309,7 @@ class TextLayout:
         # imported on first use) so this module itself never imports Qt.
         self._glyph = glyph
         self._paragraphs: OrderedDict[int, Paragraph] = OrderedDict()
+        self._unwrapped: dict[int, Paragraph] = {}   # cut, not wrapped yet (see paragraph)
         self._cached_units = 0
         self._lf_windows: OrderedDict[int, bool] = OrderedDict()
         self._display: dict = {}   # display key -> index into looks
@@ -343,6 +342,7 @@ class TextLayout:
     def forget_paragraphs(self) -> None:
         """Drop laid-out paragraphs (keeping the known glyph widths)."""
         self._paragraphs.clear()
+        self._unwrapped = {}
         self._cached_units = 0
         self.generation += 1
 
@@ -465,35 +465,36 @@ class TextLayout:
     def paragraph(self, start: int) -> Paragraph:
         """The paragraph beginning at the break ``start``, laid out (cached).
 
-        Short paragraphs that follow it within one window are laid out with it from a
-        single cut: a screen of prose is dozens of paragraphs, each cut has a fixed
-        cost, and the document's small cache of cuts stays free for the hex view."""
+        Short paragraphs that follow it within one window are cut with it: a screen of
+        prose is dozens of paragraphs, each cut has a fixed cost, and the document's
+        small cache of cuts stays free for the hex view. They are wrapped when asked
+        for (a jump's page ends before the window does)."""
         self._check_state()
         hit = self._paragraphs.get(start)
         if hit is not None:
             self._paragraphs.move_to_end(start)
             return hit
-        size = self.size
-        ends = [self.paragraph_end(start)]
-        while (ends[-1] < size and ends[-1] - start < self.window and len(ends) < 256
-               and ends[-1] not in self._paragraphs):
-            ends.append(self.paragraph_end(ends[-1]))
-        cut = self._cut(start, ends[-1])
-        warned = np.fromiter(map(bool, cut.warnings.tolist()), dtype=bool, count=len(cut))
-        stops = np.searchsorted(cut.offset, ends, side="left").tolist()
-        first = None
-        i = 0
-        s = start
-        for e, j in zip(ends, stops):
-            par = Paragraph(s, e, cut, i, j)
-            par.warned = warned[i:j]
-            self._wrap(par)
-            self._store(par)
-            if first is None:
-                first = par
-            i, s = j, e
-        self._paragraphs.move_to_end(start)
-        return first
+        par = self._unwrapped.pop(start, None)
+        if par is None:
+            size = self.size
+            ends = [self.paragraph_end(start)]
+            while (ends[-1] < size and ends[-1] - start < self.window and len(ends) < 256
+                   and ends[-1] not in self._paragraphs and ends[-1] not in self._unwrapped):
+                ends.append(self.paragraph_end(ends[-1]))
+            cut = self._cut(start, ends[-1])
+            warned = np.fromiter(map(bool, cut.warnings.tolist()), dtype=bool, count=len(cut))
+            stops = np.searchsorted(cut.offset, ends, side="left").tolist()
+            if len(self._unwrapped) > 1024:
+                self._unwrapped.clear()
+            i, s = 0, start
+            for e, j in zip(ends, stops):
+                self._unwrapped[s] = Paragraph(s, e, cut, i, j)
+                self._unwrapped[s].warned = warned[i:j]
+                i, s = j, e
+            par = self._unwrapped.pop(start)
+        self._wrap(par)
+        self._store(par)
+        return par
 
     def _cut(self, start: int, end: int) -> pagecut.PageCut:
         if end <= start:
