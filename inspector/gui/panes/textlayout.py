@@ -572,7 +572,6 @@ class TextLayout:
             rows, _ = looks.rows_of(keys)
         widths = looks.width[rows]
         tabs = widths < 0
-        spaces_at = np.flatnonzero(valid & ((vals == SPACE) | (vals == TAB)))
         offs = par.offs
         ends = offs + par.lens
         # The line feed ending a paragraph (and the CR of a CR LF) never wraps away.
@@ -582,13 +581,17 @@ class TextLayout:
         limit = self.wrap_width if self.wrap_width and self.wrap_width > 0 else None
         word_wrap = self.word_wrap
 
+        spaces: list = []
+
         def break_point(at: int, line_start: int) -> int:
             """Where a line from ``line_start`` that cannot hold unit ``at`` breaks:
             after its last space before ``at`` (word wrap), else right before ``at``."""
             if word_wrap:
-                k = int(np.searchsorted(spaces_at, at)) - 1
-                if k >= 0 and spaces_at[k] >= line_start:
-                    return int(spaces_at[k]) + 1
+                if not spaces:   # found once, when a line first breaks
+                    spaces.append(np.flatnonzero(valid & ((vals == SPACE) | (vals == TAB))))
+                k = int(np.searchsorted(spaces[0], at)) - 1
+                if k >= 0 and spaces[0][k] >= line_start:
+                    return int(spaces[0][k]) + 1
             return at
 
         flat = np.where(tabs, 0.0, widths)
@@ -654,6 +657,8 @@ class TextLayout:
         exactly what the general loop gives (the same sums, the same break test); False
         when the paragraph is not such a run."""
         n = len(par)
+        if par.end - par.start != n:     # not all units one byte: no run of one byte
+            return False
         value = int(par.vals[0])
         if (par.kinds[0] != C_VALID or par.lens[0] != 1 or value in (CR, LF, SPACE, TAB)
                 or int(par.offs[-1]) + int(par.lens[-1]) - int(par.offs[0]) != n):
@@ -694,10 +699,6 @@ class TextLayout:
         par.spans = spans
         par.repeated = key
         return True
-
-    def _width_at(self, widths, xs, k) -> float:
-        w = widths[k]
-        return self._tab_width(xs[k]) if w < 0 else w
 
     # ----------------------------------------------------------------- lines
     def line_at(self, offset: int) -> Line:
