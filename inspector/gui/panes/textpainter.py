@@ -14,7 +14,6 @@ stays the same.
 from __future__ import annotations
 
 import math
-from bisect import bisect_left, bisect_right
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
@@ -256,11 +255,11 @@ class TextPainter:
             if not line.start <= cursor < line.end:
                 continue
             plan = self._plan(line, lost_end, origin, look)
-            i = bisect_right(plan.offsets, cursor) - 1
+            i = int(np.searchsorted(plan.offsets, cursor, side="right")) - 1
             if i >= 0 and plan.ends[i] > cursor:
                 y = PAD_Y + row * lh
-                x = plan.xs[i]
-                w = plan.rights[i] - x
+                x = float(plan.xs[i])
+                w = float(plan.rights[i]) - x
                 w = w if w > 0 else m.char_width * 0.5
                 cur = pal.color("cursor")
                 pen = QPen(cur)
@@ -518,9 +517,10 @@ class TextPainter:
                 if line.start == origin:
                     self._paint_marker(p, PAD_X - 3, y, lh, origin_color, flag=True)
                 if lost_end is not None and lost_end > origin and line.start <= lost_end < line.end:
-                    i = bisect_right(plan.offsets, lost_end) - 1
+                    i = int(np.searchsorted(plan.offsets, lost_end, side="right")) - 1
                     if i >= 0 and plan.ends[i] > lost_end:
-                        self._paint_marker(p, PAD_X + plan.xs[i] - 1, y, lh, sync_color, flag=False)
+                        self._paint_marker(p, PAD_X + float(plan.xs[i]) - 1, y, lh, sync_color,
+                                           flag=False)
 
     def _look_for(self, pal) -> _Look:
         """The paint's colours and fonts for this palette (made once per palette)."""
@@ -533,14 +533,15 @@ class TextPainter:
         """The x range (left, right) of the line's cells that hold bytes [start, end),
         or None when none of them is on this line."""
         offsets = plan.offsets
-        i = max(0, bisect_right(offsets, start) - 1)
+        i = max(0, int(np.searchsorted(offsets, start, side="right")) - 1)
         if i < len(offsets) and plan.ends[i] <= start:
             i += 1
-        j = bisect_left(offsets, end)
+        j = int(np.searchsorted(offsets, end, side="left"))
         if i >= j:
             return None
-        left = min(plan.xs[i:j])
-        right = max(max(plan.rights[i:j]), plan.xs[j - 1] + self._metrics.char_width * 0.5)
+        left = float(plan.xs[i:j].min())
+        right = max(float(plan.rights[i:j].max()),
+                    float(plan.xs[j - 1]) + self._metrics.char_width * 0.5)
         return left, right
 
     def plan_for(self, line: TL.Line) -> LinePlan:

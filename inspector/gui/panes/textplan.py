@@ -143,7 +143,7 @@ class LinePlan:
     ``g_code``, ``g_font``: index, x, colour code, font; the painter draws the page's
     by font and colour, one glyph run each), its shaped ``segments`` (each (layout, x,
     ascent, width): the layout drawn with its left edge at x), the units'
-    ``offsets``, ``ends``, ``xs`` and ``rights`` (lists, for the cursor, selection and
+    ``offsets``, ``ends``, ``xs`` and ``rights`` (arrays, for the cursor, selection and
     matches), and arrays of its problems (``p_*``), warning fills (``w_*``) and its box
     runs (each [label, width, warned, x, [offsets]]). Made by :func:`make_plans`."""
 
@@ -278,11 +278,9 @@ def make_plans(layout: TL.TextLayout, lines: list, metrics: QtMetrics, lost_end,
             a, b = b_list[k], b_list[k + 1]
             pars[k].set_positions(firsts[k], xs[a:b].tolist(), widths[a:b].tolist())
 
-    # Per unit, now placed: the lists the cursor and overlays search.
-    offs_l = offs.tolist()
-    ends_l = (offs + lens).tolist()
-    xs_l = xs.tolist()
-    rights_l = (xs + widths).tolist()
+    # Per unit, now placed: the arrays the cursor and overlays search.
+    ends_a = offs + lens
+    rights_a = xs + widths
     # The glyphs drawn as such, with their fonts and colour codes.
     gi = np.flatnonzero(~in_seg & (glyph > 0) & (code != _HIDDEN))
     g_cut = np.searchsorted(gi, bounds).tolist()
@@ -317,10 +315,10 @@ def make_plans(layout: TL.TextLayout, lines: list, metrics: QtMetrics, lost_end,
             box_runs[bline[h]].append([labels[h], bw[h], bwarn[h], bx[h], boffs[h:t]])
     for k, plan in enumerate(plans):
         a, b = b_list[k], b_list[k + 1]
-        plan.offsets = offs_l[a:b]
-        plan.ends = ends_l[a:b]
-        plan.xs = xs_l[a:b]
-        plan.rights = rights_l[a:b]
+        plan.offsets = offs[a:b]
+        plan.ends = ends_a[a:b]
+        plan.xs = xs[a:b]
+        plan.rights = rights_a[a:b]
         pa, pb = p_cut[k], p_cut[k + 1]
         plan.p_x, plan.p_w, plan.p_n = p_x[pa:pb], p_w[pa:pb], p_n[pa:pb]
         plan.p_key, plan.p_off = p_key[pa:pb], p_off[pa:pb]

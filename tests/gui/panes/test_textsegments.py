@@ -105,7 +105,7 @@ def test_random_bytes_keep_every_glyph_on_its_unit(view_of):
                 assert abs(x / step - round(x / step)) < 1e-6, (line, off, x)
         # A problem or a box is where its unit is (its fill and glyphs are drawn there).
         for x, off in zip(plan.p_x.tolist(), plan.p_off.tolist()):
-            assert plan.xs[plan.offsets.index(off)] == x
+            assert plan.xs[plan.offsets.tolist().index(off)] == x
     assert segments, "random bytes hold right-to-left letters and marks"
 
 
