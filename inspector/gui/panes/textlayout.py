@@ -221,15 +221,15 @@ class Paragraph:
 
     @property
     def texts(self) -> list[str]:
-        if self._texts is None:
-            self._texts = self.looks.text[self.rows].tolist() if self.looks is not None else []
-        return self._texts
+        if self._texts is None and self.looks is not None:
+            self._texts = self.looks.text[self.rows].tolist()
+        return self._texts or []
 
     @property
     def modes(self) -> list[str]:
-        if self._modes is None:
-            self._modes = MODE_NAMES[self.looks.mode[self.rows]].tolist() if self.looks is not None else []
-        return self._modes
+        if self._modes is None and self.looks is not None:
+            self._modes = MODE_NAMES[self.looks.mode[self.rows]].tolist()
+        return self._modes or []
 
     @property
     def units(self) -> list[decoder.Unit]:
@@ -516,16 +516,18 @@ class TextLayout:
         return self.paragraph(self.paragraph_start(offset))
 
     # ----------------------------------------------------------------- cells
-    def _row(self, key, par: Paragraph, i: int) -> int:
-        """The row in ``looks`` of display ``key`` (an int: a code point, -1 for none,
-        -2 for the CR of a CR LF, -1000 - n for a problem of n replacements), made from
-        unit ``i`` of ``par`` when new."""
+    def _rows(self, keys: list, par: Paragraph, at: np.ndarray) -> list[int]:
+        """The rows in ``looks`` of display ``keys`` (a code point, -1: none, -2: the CR of
+        a CR LF, -1000 - n: a problem of n replacements), made from units ``at`` of ``par``."""
+        units = pagecut.PageCut(par.offs[at], par.lens[at], par.kinds[at], par.vals[at],
+                                par.reps[at], par.at_end[at], par.warns[at]).units()
+        return [self._row(k, u) for k, u in zip(keys, units)]
+
+    def _row(self, key, u: decoder.Unit) -> int:
+        """The row in ``looks`` of display ``key`` (see _rows) for unit ``u``."""
         key = ("CRLF",) if key == -2 else ("E", -1000 - key) if key <= -1000 else key
         r = self._display.get(key)
         if r is None:
-            u = par.units[i] if par._units is not None else pagecut.PageCut(
-                par.offs[i:i + 1], par.lens[i:i + 1], par.kinds[i:i + 1], par.vals[i:i + 1],
-                par.reps[i:i + 1], par.at_end[i:i + 1], par.warns[i:i + 1]).units()[0]
             text, mode, width = self._compute_display(u, key)
             ltext, safe = self._layout_text(text, mode, width)
             r = self._display[key] = self.looks.add(text, mode, width, ltext, safe)
@@ -567,8 +569,7 @@ class TextLayout:
             where = np.flatnonzero(missing)
             distinct, first = np.unique(keys[where], return_index=True)
             distinct = distinct.tolist()
-            looks.know(distinct, [self._row(k, par, i) for k, i in
-                                  zip(distinct, where[first].tolist())])
+            looks.know(distinct, self._rows(distinct, par, where[first]))
             rows, _ = looks.rows_of(keys)
         widths = looks.width[rows]
         tabs = widths < 0
@@ -671,7 +672,7 @@ class TextLayout:
         if par.warns[-1] is not par.warns[0]:
             return False
         key = value
-        r = self._row(key, par, 0)
+        r = self._rows([key], par, np.zeros(1, dtype=np.int64))[0]
         looks = self.looks
         text, mode, w = looks.text[r], MODES[looks.mode[r]], float(looks.width[r])
         if w < 0 or mode == LINE_END:

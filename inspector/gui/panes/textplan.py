@@ -147,8 +147,8 @@ class LinePlan:
     matches), and arrays of its problems (``p_*``), warning fills (``w_*``) and its box
     runs (each [label, width, warned, x, [offsets]]). Made by :func:`make_plans`."""
 
-    __slots__ = ("offsets", "ends", "xs", "rights", "segments",
-                 "g_glyph", "g_x", "g_code", "g_font", "p_x", "p_w", "p_n", "p_key", "p_off", "w_x", "w_w", "w_off", "boxes")
+    __slots__ = ("offsets", "ends", "xs", "rights", "segments", "g_glyph", "g_x", "g_code",
+                 "g_font", "p_x", "p_w", "p_n", "p_key", "p_off", "w_x", "w_w", "w_off", "boxes")
 
 
 def _runs(keys: np.ndarray, breaks: np.ndarray) -> tuple[list, list]:
