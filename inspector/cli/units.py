@@ -206,7 +206,7 @@ class _Lines:
         self.problems: dict[tuple, str] = {}
 
     def plain_tail(self, u, data: bytes, rel: int) -> str:
-        key = (u.value, u.length)
+        key = (u.value, u.length, u.more)
         tail = self.plain.get(key)
         if tail is None:
             tail = self._tail(u, data, rel, False)
@@ -249,19 +249,27 @@ class _Lines:
                 "name": _unit_name(u.value),
                 "explanation": self._explanation(u, data, rel, lost),
             }
+            if u.more:   # a character of several code points (Big5-HKSCS, JIS X 0213)
+                obj["more"] = list(u.more)
             if u.at_end:
                 obj["at_end"] = True
             if lost:
                 obj["lost"] = True
             return ", " + json.dumps(obj, ensure_ascii=False)[1:]
         cp = "" if u.value is None else f"U+{u.value:04X}"
-        if u.kind == K.VALID and not u.warnings:
+        if u.more:
+            cp += "".join(f" U+{v:04X}" for v in u.more)
+        if u.kind == K.VALID and u.more:
+            what = " + ".join(_unit_name(v) or f"U+{v:04X}" for v in (u.value, *u.more))
+        elif u.kind == K.VALID and not u.warnings:
             what = _unit_name(u.value)
         elif u.kind == K.VALID:
             what = f"{_unit_name(u.value)}  [{', '.join(u.warnings)}]"
         else:
             what = f"{u.kind.upper()}: {self._explanation(u, data, rel, lost)}"
         char = _shown_char(u.value) if u.kind == K.VALID else ""
+        if u.kind == K.VALID and u.more:
+            char = (char or "\u25cc") + "".join(map(chr, u.more))   # the marks on their letter
         return f"{raw.hex(' '):<17}  {cp:<11}  {char:<4}  {what}"
 
 
@@ -315,7 +323,7 @@ def _write_lines(as_json: bool, source, start, count, origin, dialect, out) -> b
                 if u.value == 10:
                     line, column = line + 1, 1
                 else:
-                    column += 1
+                    column += u.width
             else:
                 column += u.replacements
         text = "".join(parts)

@@ -319,9 +319,9 @@ class Document(QObject):
 
     def line_column(self, offset: int, wait: bool = True,
                     reach: int | None = None) -> tuple[int | None, int | None]:
-        """(line, column), 1-based, of the unit at ``offset``, as ``scan`` counts them
-        (lines: LF bytes before it; column: the characters a replacing decoder makes from
-        the line's start, in the current dialect). The scan's block index counts the lines
+        """(line, column), 1-based, of the unit at ``offset``, as ``scan`` counts them, in
+        the reading in use (lines: line feeds before it; column: the characters a
+        replacing decoder makes from the line's start; see :mod:`inspector.core.scan.lines`). The scan's block index counts the lines
         when it has reached the offset; a small file is counted directly.
 
         ``wait=False`` (the status bar, on the UI thread): never read far, give None for
@@ -331,16 +331,22 @@ class Document(QObject):
         source, index = self._source, self._line_index()
         offset = self._clamp(offset)
         dialect = self._reading
+        if not dialect.is_utf8 and offset < self.size:
+            # The unit's line and column (a UTF-16 cursor may be on its second byte),
+            # in the reading from the file's start, as the contract counts them.
+            offset = dialect.unit_start(source, offset)
         if wait:
             return LN.line_column(source, offset,
-                                  index if LN.index_reaches(index, offset) else None, dialect)
-        line = LN.line_of_offset(source, offset, index, self.DIRECT_LINES)
+                                  index if LN.index_reaches(index, offset, dialect) else None,
+                                  dialect)
+        line = LN.line_of_offset(source, offset, index, self.DIRECT_LINES, dialect)
         if line is None:
             return None, None
-        if LN.index_reaches(index, offset):
-            start = LN.line_start_indexed(source, offset, index, reach or self.COLUMN_REACH)
+        if LN.index_reaches(index, offset, dialect):
+            start = LN.line_start_indexed(source, offset, index, reach or self.COLUMN_REACH,
+                                          dialect)
         elif offset <= self.DIRECT_LINES:
-            start = LN.line_start(source, offset)
+            start = LN.line_start(source, offset, dialect)
         else:
             start = None
         # Other dialects are cut unit by unit in Python: a shorter reach.
@@ -358,7 +364,8 @@ class Document(QObject):
         not counted that far yet."""
         if line < 1 or column < 1:
             raise ValueError("Lines and columns start at 1.")
-        start = LN.locate_line(self._source, line, self._line_index(), self.DIRECT_LINES)
+        start = LN.locate_line(self._source, line, self._line_index(), self.DIRECT_LINES,
+                               self._reading)
         if start is None or (start >= self.size and line > 1):
             raise ValueError(f"Line {line:,} is past the last line of the file.")
         if column == 1:

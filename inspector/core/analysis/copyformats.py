@@ -143,12 +143,12 @@ def _code_point_cell(u: Unit) -> str:
         return ""
     if u.value > MAX_CODE_POINT:
         return f"0x{u.value:X}"
-    return f"U+{u.value:04X}"
+    return " ".join(f"U+{v:04X}" for v in (u.value, *u.more))
 
 
 def _name_cell(u: Unit) -> str:
     if u.kind == K.VALID:
-        return cp_name(u.value)
+        return " + ".join(cp_name(v) for v in (u.value, *u.more))
     return K.title(u.kind)
 
 

@@ -200,8 +200,9 @@ def write_csv(fileobj, source, dialect: str = K.UTF8, start: int = 0, end: int |
               counter: LineCounter | None = None) -> int:
     """Stream every error unit as CSV rows (offset, length, kind, bytes, replacements,
     line, column; with ``path``, a first column naming the file). Returns the number of
-    rows. Lines and columns are the file's (a region that starts past 0 counts the LF bytes
-    before it first, unless ``counter`` carries them on from the region before)."""
+    rows. Lines and columns are the file's, in the reading (a region that starts past 0
+    counts the line feeds before it first, unless ``counter`` carries them on from the
+    region before)."""
     from inspector.core.scan.kernels import codes as KC
     from inspector.core.scan.lines import LineCounter, line_column
 
@@ -226,8 +227,7 @@ def write_csv(fileobj, source, dialect: str = K.UTF8, start: int = 0, end: int |
     for window, rows, err in _error_windows(source, dialect, start, end, origin, cancel):
         data = window.data
         base = window.base
-        lines, cols = counter.feed(data, base, window.stop, rows.offset[err], rows.length[err],
-                                   rows.repl[err])
+        lines, cols = counter.feed_window(window, err)
         if not len(err):
             continue
         offs = rows.offset[err].tolist()

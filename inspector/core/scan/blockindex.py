@@ -46,8 +46,9 @@ class BlockIndex:
     error units), ``binary[b]`` (error bytes plus NUL and the ASCII controls that text
     does not use), ``first_problem[b]`` (file offset of the first error or warning unit
     starting in the block, -1 if none), ``lf[b]`` (LF bytes in the block: lines and "go
-    to line N" without reading the file). A unit belongs to the block where it starts;
-    an LF is always a unit of its own, so it belongs to the block its byte is in.
+    to line N" without reading the file; in the scan's reading, see
+    :mod:`inspector.core.scan.linefeeds`). A unit belongs to the block where it starts;
+    a line feed is always a unit of its own, so it belongs to the block it starts in.
     """
 
     def __init__(self, start: int, end: int, block_size: int | None = None,
@@ -124,6 +125,14 @@ class BlockIndex:
                 self.lf[blk] += count(b"\n", lo, hi)
             lo = hi
             blk += 1
+
+    def add_lf_units(self, rows) -> None:
+        """Count the line feeds among ``rows`` (every unit of a window in another
+        reading than UTF-8: valid units of value 10) into the blocks they start in."""
+        at = rows.offset[(rows.kind == 0) & (rows.value == 10)]
+        if len(at):
+            blocks = (at - self.start) // self.block_size
+            self.lf += np.bincount(blocks, minlength=self.n_blocks)[:self.n_blocks].astype(np.int32)
 
     def _advance(self, done: int) -> None:
         self.done = done

@@ -61,6 +61,7 @@ def scan_steps(source, dialect: str = K.UTF8, start: int = 0, end: int | None = 
     # windows are its own cut), and the result names it.
     dialect = reading.name if reading.is_utf8 else reading
     by_kernels = reading.scanned_by_kernels
+    other_reading = not reading.is_utf8
     size = source.size
     end = size if end is None else max(0, min(end, size))
     start = max(0, min(start, end))
@@ -114,7 +115,10 @@ def scan_steps(source, dialect: str = K.UTF8, start: int = 0, end: int | None = 
                                        hasher=hasher,
                                        dense_window=dense_window):
                 add_window(result, index, window, seg_start)
-                index.add_lf(window.data, window.base, window.stop)
+                if other_reading:
+                    index.add_lf_units(window.rows)   # every unit is a row
+                else:
+                    index.add_lf(window.data, window.base, window.stop)
                 window.data = None
                 done = window.base + window.stop
                 index._advance(done)

@@ -73,7 +73,8 @@ def replacements_for(data: bytes | memoryview, start: int, length: int) -> int:
 
 # The fields, read by C descriptors (namedtuple's): as quick as a slot.
 _UnitFields = namedtuple("_UnitFields",
-                         ("offset", "length", "kind", "value", "replacements", "at_end", "warnings"))
+                         ("offset", "length", "kind", "value", "replacements", "at_end", "warnings",
+                          "more"))
 
 
 class Unit(_UnitFields):
@@ -82,9 +83,12 @@ class Unit(_UnitFields):
     ``value`` is the decoded number of a complete unit (also for overlong, surrogate,
     out-of-range and complete 1993 forms) and None for truncated units, stray
     continuation bytes and FE/FF. ``at_end`` marks a truncated unit cut short by the end
-    of the data; ``warnings`` names a valid unit's warnings.
+    of the data; ``warnings`` names a valid unit's warnings. ``more``: the code points
+    after ``value`` that a valid unit decodes to, when it decodes to several (four
+    Big5-HKSCS pairs, some JIS X 0213 kana: a letter and a combining mark); () for
+    every other unit. :attr:`text` is all of them.
 
-    A unit is an immutable tuple of its seven fields: a page of a view is thousands of
+    A unit is an immutable tuple of its eight fields: a page of a view is thousands of
     them, and a tuple is made in C (``cut`` makes a run of ASCII without one Python call
     per byte) and, holding only numbers, strings and tuples, is soon left alone by the
     garbage collector.
@@ -93,8 +97,24 @@ class Unit(_UnitFields):
     __slots__ = ()
 
     def __new__(cls, offset: int, length: int, kind: str, value: int | None,
-                replacements: int = 0, at_end: bool = False, warnings: tuple = ()):
-        return tuple.__new__(cls, (offset, length, kind, value, replacements, at_end, warnings))
+                replacements: int = 0, at_end: bool = False, warnings: tuple = (),
+                more: tuple = ()):
+        return tuple.__new__(cls, (offset, length, kind, value, replacements, at_end, warnings,
+                                   tuple(more)))
+
+    @property
+    def text(self) -> str:
+        """What a replacing decoder makes of the unit: its character(s), or a U+FFFD per
+        replacement (a valid value no string can hold, as FSS-UTF's, is one U+FFFD)."""
+        if self[2] == K.VALID and self[3] is not None and self[3] <= 0x10FFFF:
+            return chr(self[3]) + "".join(map(chr, self[7])) if self[7] else chr(self[3])
+        return "\uFFFD" * max(self[4], 1 if self[2] == K.VALID else 0)
+
+    @property
+    def width(self) -> int:
+        """Characters a replacing decoder makes of it: its code points when valid, else
+        its replacements (what a column counts)."""
+        return 1 + len(self[7]) if self[2] == K.VALID else self[4]
 
     @property
     def end(self) -> int:
@@ -120,8 +140,9 @@ class Unit(_UnitFields):
         extra = f", warnings={self.warnings}" if self.warnings else ""
         value = "None" if self.value is None else f"0x{self.value:X}"
         end = ", at_end=True" if self.at_end else ""
+        more = f", more=({', '.join(f'0x{v:X}' for v in self.more)},)" if self.more else ""
         return (f"Unit(offset={self.offset}, length={self.length}, kind={self.kind!r}, "
-                f"value={value}, replacements={self.replacements}{end}{extra})")
+                f"value={value}{more}, replacements={self.replacements}{end}{extra})")
 
     def to_dict(self, data: bytes | None = None) -> dict:
         """The unit as the command line's JSON prints it. ``codepoint`` is the value of a
@@ -136,12 +157,14 @@ class Unit(_UnitFields):
         }
         if self.at_end:
             out["at_end"] = True
+        if self.more:
+            out["more"] = list(self.more)
         if data is not None:
             out["bytes"] = data.hex(" ")
         return out
 
 
-# A unit from its seven fields in one tuple, made in C (for runs made by ``map``).
+# A unit from its eight fields in one tuple, made in C (for runs made by ``map``).
 _new_unit = partial(tuple.__new__, Unit)
 
 
@@ -229,7 +252,7 @@ def _cut_well_formed(data, i: int, end: int, stop: int, base: int, ascii_warning
             if w is None:
                 warnings[k] = warnings_for(cps[k], starts[k])
     out += map(_new_unit, zip(starts, lengths[:count], repeat(K.VALID), cps, repeat(0),
-                              repeat(False), warnings))
+                              repeat(False), warnings, repeat(())))
     return starts[count] - base
 
 
@@ -283,7 +306,7 @@ def cut(data: bytes | bytearray | memoryview, base: int = 0, dialect: str = K.UT
                 chunk = data[i:j]
                 out += map(_new_unit, zip(range(base + i, base + j), repeat(1), repeat(VALID),
                                           chunk, repeat(0), repeat(False),
-                                          map(ascii_warnings.__getitem__, chunk)))
+                                          map(ascii_warnings.__getitem__, chunk), repeat(())))
                 i = j
             else:
                 append(Unit(base + i, 1, VALID, b, 0, False, ascii_warnings[b]))
@@ -486,10 +509,4 @@ def decode_units(units, data: bytes, base: int = 0) -> str:
     """The text a reader sees: each valid unit's character, each problem as many U+FFFD as
     its ``replacements``. (Surrogate values that a dialect accepts are kept as lone
     surrogates, which only a ``surrogatepass`` encoder can write out.)"""
-    parts = []
-    for u in units:
-        if u.kind == K.VALID and u.value is not None and u.value <= 0x10FFFF:
-            parts.append(chr(u.value))
-        else:
-            parts.append("\uFFFD" * max(u.replacements, 1 if u.kind == K.VALID else 0))
-    return "".join(parts)
+    return "".join([u.text for u in units])

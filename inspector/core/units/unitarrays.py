@@ -8,6 +8,8 @@ errors), a missing value as -1.
 
 from __future__ import annotations
 
+from itertools import repeat
+
 import numpy as np
 
 from inspector.core.units import kinds as K
@@ -22,12 +24,13 @@ class PageCut:
     """Units as parallel arrays, in offset order: ``offset`` (file offsets), ``length``,
     ``kind`` (codes into ``kinds.ALL_KINDS``), ``value`` (-1 where a unit has none),
     ``replacements``, ``at_end`` and ``warnings`` (an object array of the warning
-    tuples)."""
+    tuples); ``more``: None, or, in a cut where some unit decodes to several code points,
+    an object array of the tuples of code points after ``value`` (``Unit.more``)."""
 
     __slots__ = ("offset", "length", "kind", "value", "replacements", "at_end", "warnings",
-                 "_units")
+                 "more", "_units")
 
-    def __init__(self, offset, length, kind, value, replacements, at_end, warnings):
+    def __init__(self, offset, length, kind, value, replacements, at_end, warnings, more=None):
         self.offset = offset
         self.length = length
         self.kind = kind
@@ -35,6 +38,7 @@ class PageCut:
         self.replacements = replacements
         self.at_end = at_end
         self.warnings = warnings
+        self.more = more
         self._units = None
 
     def __len__(self) -> int:
@@ -46,23 +50,33 @@ class PageCut:
 
     def take(self, which) -> "PageCut":
         """The units at ``which`` (a slice, a mask or indices)."""
-        return PageCut(*(a[which] for a in self.arrays()))
+        more = None if self.more is None else self.more[which]
+        return PageCut(*(a[which] for a in self.arrays()), more=more)
 
     def shifted(self, by: int) -> "PageCut":
         """The same units ``by`` bytes further on in the file."""
-        return PageCut(self.offset + by, *self.arrays()[1:]) if by else self
+        return PageCut(self.offset + by, *self.arrays()[1:], more=self.more) if by else self
+
+    def texts(self) -> list[str] | None:
+        """Per unit, its whole text when it decodes to several code points, else "" (None:
+        no unit of the cut does)."""
+        if self.more is None:
+            return None
+        return [chr(v) + "".join(map(chr, m)) if m else ""
+                for v, m in zip(self.value.tolist(), self.more.tolist())]
 
     def units(self) -> list[Unit]:
         """The units as the decoder's :class:`Unit` tuples (made once, in C)."""
         if self._units is None:
             value = self.value.astype(object)
             value[self.value < 0] = None
+            more = repeat(()) if self.more is None else self.more.tolist()
             self._units = list(map(
                 tuple.__new__, [Unit] * len(self.offset),
                 zip(self.offset.tolist(), self.length.tolist(),
                     KIND_OBJECTS[self.kind].tolist(), value.tolist(),
                     self.replacements.tolist(), self.at_end.tolist(),
-                    self.warnings.tolist())))
+                    self.warnings.tolist(), more)))
         return self._units
 
 
@@ -78,4 +92,15 @@ def concatenate(cuts: list[PageCut]) -> PageCut:
         return empty()
     if len(cuts) == 1:
         return cuts[0]
-    return PageCut(*(np.concatenate(parts) for parts in zip(*(c.arrays() for c in cuts))))
+    more = None
+    if any(c.more is not None for c in cuts):
+        more = np.concatenate([c.more if c.more is not None else no_more(len(c)) for c in cuts])
+    return PageCut(*(np.concatenate(parts) for parts in zip(*(c.arrays() for c in cuts))),
+                   more=more)
+
+
+def no_more(n: int) -> np.ndarray:
+    """``more`` for ``n`` units of one code point each."""
+    out = np.empty(n, dtype=object)
+    out.fill(())
+    return out

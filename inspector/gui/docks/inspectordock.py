@@ -318,6 +318,12 @@ class SequenceInspector(QDockWidget):
                 facts.append(("Name", unicode_db.name(v)))
                 facts.append(("Category", unicode_db.category(v)))
                 facts.append(("UTF-16", " ".join(f"{c:04X}" for c in unicode_db.utf16_units(v))))
+            # A character of several code points (Big5-HKSCS, JIS X 0213): each of the
+            # others with its name.
+            for k, m in enumerate(unit.more, 2):
+                facts.append((f"Code point {k}", f"{format_value(m)} {unicode_db.name(m)}"))
+            if unit.more:
+                facts.append(("Text", unit.text))
         if unit.kind != K.VALID:
             facts.append(("Replacements", f"{unit.replacements} x U+FFFD"))
         if unit.at_end:
@@ -333,7 +339,7 @@ class SequenceInspector(QDockWidget):
             facts.insert(4, (f"In {reading.short_title}", f"{unit.length} byte"
                              f"{'s' if unit.length != 1 else ''}: {data.hex(' ').upper()}"))
             if unit.kind == K.VALID and v is not None and v <= 0x10FFFF and not 0xD800 <= v < 0xE000:
-                facts.insert(5, ("UTF-8", chr(v).encode("utf-8").hex(" ").upper()))
+                facts.insert(5, ("UTF-8", unit.text.encode("utf-8").hex(" ").upper()))
         if not d.interpretation.is_utf8:
             facts.append(("Encoding", d.interpretation.title if reading is d.interpretation
                           else f"{reading.title} (region of the encoding map)"))

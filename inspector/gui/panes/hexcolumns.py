@@ -6,9 +6,10 @@ are one ``QGlyphRun`` (glyph indexes and positions picked by numpy from
 :class:`~inspector.gui.panes.hexsprites.HexSprites` and
 :class:`~inspector.gui.panes.hexsprites.HexGrid`), fills and box outlines one
 ``drawRects``/``drawLines`` per colour, problem flags one path per colour. Characters
-the main font lacks (CJK, emoji, most scripts) are one ``QTextLayout`` per colour, a
-line per character placed on its cell, so Qt shapes them and picks their fallback font
-in C++. Units come as arrays (:class:`~inspector.gui.panes.hexunits.PageUnits`, from
+the main font lacks (CJK, emoji, most scripts, control pictures) are shaped by Qt once
+each (:meth:`~inspector.gui.panes.hexsprites.HexSprites.shape`: its fallback font is
+picked in C++) and then drawn like the main font's: one glyph run per font and colour.
+Units come as arrays (:class:`~inspector.gui.panes.hexunits.PageUnits`, from
 the page cut) and may be of any length: nothing here reads UTF-8's byte patterns.
 """
 
@@ -16,8 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import QLine, QPointF, QRect, Qt
-from PySide6.QtGui import (QBrush, QColor, QGlyphRun, QPainter, QPainterPath, QPen, QTextLayout,
-                           QTextOption)
+from PySide6.QtGui import QBrush, QColor, QGlyphRun, QPainter, QPainterPath, QPen
 
 from inspector.core.units import kinds as K
 from inspector.gui.look import style
@@ -26,7 +26,6 @@ from inspector.gui.panes.hexunits import PageUnits
 
 # What a character cell shows (see CharColumn.plan).
 PLAIN, COMPACT, SINGLE, BLANK = range(4)
-_BIG = 1e6   # a text line's width: never wrapped
 
 
 def draw_glyphs(p: QPainter, raw, color: QColor, glyphs, positions) -> None:
@@ -39,35 +38,6 @@ def draw_glyphs(p: QPainter, raw, color: QColor, glyphs, positions) -> None:
     run.setPositions(positions)
     p.setPen(color)
     p.drawGlyphRun(QPointF(0, 0), run)
-
-
-def draw_texts(p: QPainter, font, color: QColor, texts: list[str], xs: list, baselines: list,
-               widths: dict | None = None) -> None:
-    """Short texts (a character each) in ``font`` and ``color``, each starting at its x on
-    its baseline: one ``QTextLayout`` with a line per text, so shaping and the choice of
-    fallback font happen in C++. Texts are separated by line separators (a text never
-    joins the next into one cluster). ``widths``, when given, gets each text's drawn
-    width."""
-    if not texts:
-        return
-    layout = QTextLayout("\u2028".join(texts), font)
-    option = QTextOption()
-    option.setTextDirection(Qt.LayoutDirection.LeftToRight)
-    option.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignAbsolute)
-    option.setWrapMode(QTextOption.WrapMode.NoWrap)
-    layout.setTextOption(option)
-    layout.beginLayout()
-    for text, x, base in zip(texts, xs, baselines):
-        line = layout.createLine()
-        if not line.isValid():
-            break
-        line.setLineWidth(_BIG)
-        line.setPosition(QPointF(x, base - line.ascent()))
-        if widths is not None:
-            widths[text] = line.naturalTextWidth()
-    layout.endLayout()
-    p.setPen(color)
-    layout.draw(p, QPointF(0, 0))
 
 
 def _rects(x0, y0, w, h) -> list:
@@ -139,30 +109,50 @@ class CellColumn:
         self.view = view
         self._one_cell: dict = {}   # one-cell rectangles per geometry (see _cell_rects)
 
+    # Boxes of units up to this many cells on a row are kept (UTF-8's longest is 4).
+    KEPT_SPAN = 4
+
     def _cell_rects(self, kind: str, lay, rows: int, cw: int, lh: int) -> np.ndarray:
-        """[row, column]: the rectangle of one unit alone in its cell (``fill`` in the
-        hex cells, ``char`` in the characters, ``box`` its outline), made once per
-        geometry: on a page of random bytes most pieces are one cell."""
+        """Rectangles made once per geometry, picked by fancy indexing on each paint (a
+        page of random bytes fills and boxes about a thousand units): ``fill``
+        [row, column] a hex cell's fill, ``gap`` [row, column] the fill between a cell
+        and the next (joining two neighbours of one colour), ``left``/``right`` [row]
+        the fill from the first cell's to the left margin / from the last cell's to
+        the right margin (a unit that goes on in the row before / after), ``char``
+        [row, column] a character cell's fill, ``box`` [row, column, cells - 1] the
+        outline of a unit of up to KEPT_SPAN cells starting at the column."""
         n = lay.bytes_per_row
         key = (kind, n, lay.cell_w, lay.cells_end_chars, cw, lh, rows,
                tuple(lay.cell_x(c) for c in (0, n - 1)), lay.char_x(0), lay.char_x(n))
         got = self._one_cell.get(key)
         if got is None:
             half, cell_w = cw // 2, lay.cell_w
-            xs = [lay.cell_x(c) for c in range(n)]
+            xs = [lay.cell_x(c) for c in range(n)] + [0]
             cs = [lay.char_x(c) for c in range(n + 1)]
+            h = lh - 2
             if kind == "fill":
-                def make(r, c):
-                    return QRect(xs[c] - half + 1, r * lh + 1, cell_w + 2 * half - 2, lh - 2)
+                shape, make = (rows, n), lambda r, c: QRect(xs[c] - half + 1, r * lh + 1,
+                                                            cell_w + 2 * half - 2, h)
+            elif kind == "gap":
+                shape, make = (rows, n), lambda r, c: QRect(
+                    xs[c] + cell_w + half - 1, r * lh + 1, xs[c + 1] - xs[c] - cell_w - 2 * half + 2, h)
+            elif kind == "left":
+                shape, make = (rows,), lambda r: QRect(xs[0] - cw, r * lh + 1, cw - half + 1, h)
+            elif kind == "right":
+                right = xs[n - 1] + cell_w + half - 1
+                shape, make = (rows,), lambda r: QRect(right, r * lh + 1,
+                                                       lay.cells_end_chars * cw + cw - right, h)
             elif kind == "char":
-                def make(r, c):
-                    return QRect(cs[c], r * lh + 1, cs[c + 1] - cs[c], lh - 2)
+                shape, make = (rows, n), lambda r, c: QRect(cs[c], r * lh + 1, cs[c + 1] - cs[c], h)
             else:
-                def make(r, c):
-                    return QRect(xs[c] - half + 1, r * lh + 1, cell_w + 2 * half - 3, lh - 3)
-            got = np.empty((rows, n), dtype=object)
-            got.reshape(-1)[:] = [make(r, c) for r in range(rows) for c in range(n)]
-            if len(self._one_cell) > 12:
+                def make(r, c, k):
+                    last = min(c + k, n - 1)
+                    return QRect(xs[c] - half + 1, r * lh + 1, xs[last] - xs[c] + cell_w + 2 * half - 3,
+                                 lh - 3)
+                shape = (rows, n, self.KEPT_SPAN)
+            got = np.empty(shape, dtype=object)
+            got.reshape(-1)[:] = [make(*i) for i in np.ndindex(*shape)]
+            if len(self._one_cell) > 24:
                 self._one_cell.clear()
             self._one_cell[key] = got
         return got
@@ -204,44 +194,41 @@ class CellColumn:
             self._marks(p, look, rows, grid)
 
     def _fills(self, p, look: PageLook, rows: int, lay, cw: int, lh: int) -> None:
-        """Unit fills: neighbours on a row in one fill colour are one rectangle (a run of
-        NULs is one fill), in both columns; one drawRects per colour."""
+        """Unit fills: a cell's fill, with the gap to its neighbour filled too where both
+        have one fill colour (a run of NULs is one fill), in both columns; one drawRects
+        per colour, from kept rectangles."""
         page = look.page
-        unit, row, c0, c1, ol, orr = page.pieces(look.boxed, rows)
-        self._pieces = (unit, row, c0, c1, ol, orr)
-        if not len(unit):
-            return
+        self._pieces = page.pieces(look.boxed, rows)
+        size = page.size
+        n = lay.bytes_per_row
+        unit = page.byte_unit
         slot = page.slot[unit]
-        fill_id = np.array([id(f) for f in look.fills], dtype=np.int64)[slot]
-        joins = np.zeros(len(unit), dtype=bool)
-        joins[1:] = ((row[1:] == row[:-1]) & (c0[1:] == c1[:-1] + 1)
-                     & (fill_id[1:] == fill_id[:-1]) & ~orr[:-1] & ~ol[1:])
-        heads = np.flatnonzero(~joins)
-        tails = np.append(heads[1:], len(unit)) - 1
-        half, cell_w = cw // 2, lay.cell_w
-        cell_xs = np.array([lay.cell_x(c) for c in range(lay.bytes_per_row)], dtype=np.int64)
-        char_xs = np.array([lay.char_x(c) for c in range(lay.bytes_per_row + 1)], dtype=np.int64)
-        r, a, z = row[heads], c0[heads], c1[tails]
-        x0 = np.where(ol[heads], cell_xs[0] - cw, cell_xs[a] - half + 1)
-        x1 = np.where(orr[tails], lay.cells_end_chars * cw + cw, cell_xs[z] + cell_w + half - 1)
-        y = r * lh + 1
-        h = np.full(len(r), lh - 2)
-        # One-cell pieces from the kept rectangles, the others made here.
-        alone = (a == z) & ~ol[heads] & ~orr[tails]
-        other = np.flatnonzero(~alone)
-        hex_rects = self._cell_rects("fill", lay, rows, cw, lh)[r, a]
-        char_rects = self._cell_rects("char", lay, rows, cw, lh)[r, a]
-        if len(other):
-            hex_rects[other] = _rects(x0[other], y[other], (x1 - x0)[other], h[other])
-            char_rects[other] = _rects(char_xs[a[other]], y[other],
-                                       (char_xs[z + 1] - char_xs[a])[other], h[other])
-        hex_rects = hex_rects.tolist()
-        char_rects = char_rects.tolist()
+        # One number per distinct fill colour (groups may share one).
+        ids = np.array([id(f) for f in look.fills], dtype=np.int64)
+        _, first, fill_of_slot = np.unique(ids, return_index=True, return_inverse=True)
+        fill = np.where(look.boxed[slot], fill_of_slot.reshape(-1)[slot], -1)   # per byte
+        filled = np.flatnonzero(fill >= 0)
+        if not len(filled):
+            return
+        col = np.arange(size) % n
+        gaps = np.flatnonzero((fill[:-1] >= 0) & (fill[:-1] == fill[1:]) & (col[:-1] != n - 1))
+        ends = page.offset[unit] + page.length[unit] - page.start   # per byte: its unit's end
+        # A unit that goes on in the row before / after: its fill reaches the margin.
+        left = np.flatnonzero((fill >= 0) & (col == 0) & ~page.byte_first)
+        right = np.flatnonzero((fill >= 0) & (col == n - 1) & (ends > np.arange(size) + 1))
+        cell_fill = self._cell_rects("fill", lay, rows, cw, lh).reshape(-1)
+        cell_gap = self._cell_rects("gap", lay, rows, cw, lh).reshape(-1)
+        row_left = self._cell_rects("left", lay, rows, cw, lh)
+        row_right = self._cell_rects("right", lay, rows, cw, lh)
+        char_fill = self._cell_rects("char", lay, rows, cw, lh).reshape(-1)
         p.setPen(Qt.PenStyle.NoPen)
-        for k, at in _by(slot[heads]):
-            items = at.tolist()
-            p.setBrush(look.fills[k])
-            p.drawRects([hex_rects[i] for i in items] + [char_rects[i] for i in items])
+        for k, at in _by(fill[filled]):
+            cells = filled[at]
+            p.setBrush(look.fills[int(first[k])])
+            p.drawRects(np.concatenate((cell_fill[cells], char_fill[cells],
+                                        cell_gap[gaps[fill[gaps] == k]],
+                                        row_left[left[fill[left] == k] // n],
+                                        row_right[right[fill[right] == k] // n])).tolist())
         p.setBrush(Qt.BrushStyle.NoBrush)
 
     def _bands(self, p, pal, start, end, top, last_row, lay, half, cell_w, lh) -> None:
@@ -303,9 +290,10 @@ class CellColumn:
             p.setPen(look.pens[k])
             shut = at[closed[at]]
             if len(shut):
-                one = shut[c0[shut] == c1[shut]]
-                more = shut[c0[shut] != c1[shut]]
-                rects = boxes[row[one], c0[one]].tolist() if len(one) else []
+                span = c1[shut] - c0[shut]
+                kept = shut[span < self.KEPT_SPAN]
+                more = shut[span >= self.KEPT_SPAN]
+                rects = boxes[row[kept], c0[kept], span[span < self.KEPT_SPAN]].tolist()
                 if len(more):
                     rects += _rects(x0[more], y0[more], x1[more] - x0[more], y1[more] - y0[more])
                 p.drawRects(rects)
@@ -415,7 +403,6 @@ class CharColumn:
         view = self.view
         sprites = view.sprites
         lay = view.layout_
-        lh = sprites.lh
         n = lay.bytes_per_row
         size = len(data)
         page = look.page
@@ -423,83 +410,85 @@ class CharColumn:
         shade_of_byte = look.shade_of_byte
         rel = page.offset - start
         here = np.flatnonzero((rel >= 0) & (rel < size))
+        at = rel[here]                        # each unit's first cell
+        length = page.length[here]
+        problem = page.kind[here] != 0
+        # One plan per distinct code point (problems share one), turned into arrays.
+        keys = np.where(problem, -1, page.value[here])
+        distinct, which = np.unique(keys, return_inverse=True)
+        which = which.reshape(-1)
+        plans = [self.plan(sprites, K.TRUNCATED, None) if v < 0 else self.plan(sprites, K.VALID, v)
+                 for v in distinct.tolist()]
+        sprites.shape([pl[1] for pl in plans if pl[0] == SINGLE])
+        count = len(plans)
+        font_of = np.zeros(count, dtype=np.int64)    # a glyph alone on its pen: its font,
+        glyph_of = np.zeros(count, dtype=np.int64)   # and glyph (0: drawn otherwise)
+        span_of = np.ones(count, dtype=np.int64)     # cells its glyph covers
+        other = np.zeros(count, dtype=bool)          # several glyphs, or moved off the pen
+        compact = np.zeros(count, dtype=bool)
+        for d, pl in enumerate(plans):
+            how = pl[0]
+            if how == PLAIN:
+                glyph_of[d] = sprites.glyph(pl[1])
+            elif how == SINGLE:
+                span_of[d] = pl[2]
+                pieces = sprites.shaped(pl[1])
+                if len(pieces) == 1 and pieces[0][2:] == (0.0, 0.0):
+                    font_of[d], glyph_of[d] = pieces[0][0], pieces[0][1]
+                else:
+                    other[d] = True
+            elif how == COMPACT:
+                span_of[d] = 1 << 30
+                compact[d] = True
         covered = page.offset + 1   # later cells up to here are under the unit's glyph
-        cell_cp = np.full(size, -1, dtype=np.int64)   # per cell: a main-font code point
-        flagged = np.zeros(size, dtype=bool)
-        singles: list = []     # (cell, text, shade)
-        compacts: list = []    # (cell, last column, text, shade)
-        kind, value = page.kind[here], page.value[here]
-        # Printable ASCII and problems on arrays; the other units one plan per distinct
-        # (kind, value).
-        ascii_ = (kind == 0) & ~page.warned[here] & (value >= 0x21) & (value < 0x7F)
-        at = rel[here[ascii_]]
-        cell_cp[at] = value[ascii_]
-        problems = here[kind != 0]
-        if len(problems):
-            plan = self.plan(sprites, K.TRUNCATED, None)
-            at = rel[problems]
-            flagged[at] = True
-            if plan[0] == PLAIN:
-                cell_cp[at] = plan[1]
-            else:
-                singles += [(i, plan[1], s) for i, s in zip(at.tolist(), shade_of_byte[at].tolist())]
-                covered[problems] = page.offset[problems] + np.minimum(page.length[problems], plan[2])
-        rest = here[(kind == 0) & ~ascii_]
-        if len(rest):
-            for j, i, v in zip(rest.tolist(), rel[rest].tolist(), page.value[rest].tolist()):
-                plan = self.plan(sprites, K.VALID, v)
-                how = plan[0]
-                if how == PLAIN:
-                    cell_cp[i] = plan[1]
-                elif how == SINGLE:
-                    singles.append((i, plan[1], int(shade_of_byte[i])))
-                    covered[j] = page.offset[j] + min(int(page.length[j]), plan[2])
-                elif how == COMPACT:
-                    length = int(page.length[j])
-                    last = min(i % n + length, n) - 1
-                    compacts.append((i, last, plan[1], int(shade_of_byte[i])))
-                    covered[j] = page.offset[j] + length
+        covered[here] = page.offset[here] + np.minimum(length, span_of[which])
         dots = page.uncovered(covered)
         chars = grid.chars.reshape(-1)
-        # Main-font glyphs: one run per shade; the continuation dots one muted run.
-        cells = np.flatnonzero(cell_cp >= 0)
-        glyphs = sprites.glyphs_of(cell_cp[cells])
-        for shade, sel in _by(shade_of_byte[cells]):
-            draw_glyphs(p, sprites.raw, shades[shade], glyphs[sel].tolist(), chars[cells[sel]].tolist())
+        # Glyphs alone on their cell's pen: one run per font and shade; the
+        # continuation dots one muted run.
+        glyph = glyph_of[which]
+        drawn = np.flatnonzero(glyph > 0)
+        cells = at[drawn]
+        shade = shade_of_byte[cells]
+        fonts = sprites.fonts
+        for key, sel in _by(font_of[which[drawn]] * len(shades) + shade):
+            font, s = divmod(key, len(shades))
+            draw_glyphs(p, fonts[font], shades[s], glyph[drawn[sel]].tolist(),
+                        chars[cells[sel]].tolist())
         if len(dots):
             g = sprites.glyph(ord(style.CONTINUATION_MARK))
             draw_glyphs(p, sprites.raw, pal.color("muted_text"), [g] * len(dots), chars[dots].tolist())
+        # Characters drawn as several glyphs (a mark on a dotted circle) or off the pen.
+        odd = np.flatnonzero(other[which])
+        if len(odd):
+            runs: dict = {}
+            for i, d in zip(at[odd].tolist(), which[odd].tolist()):
+                pen = chars[i]
+                s = int(shade_of_byte[i])
+                for font, g, dx, dy in sprites.shaped(plans[d][1]):
+                    got = runs.setdefault((font, s), ([], []))
+                    got[0].append(g)
+                    got[1].append(QPointF(pen.x() + dx, pen.y() + dy))
+            for (font, s), (gs, pts) in runs.items():
+                draw_glyphs(p, fonts[font], shades[s], gs, pts)
         # Flags of problems: one path per shade.
-        flags = np.flatnonzero(flagged)
+        flags = at[problem]
         if len(flags):
             polys = grid.flags.reshape(-1)
             p.setPen(Qt.PenStyle.NoPen)
-            for shade, sel in _by(shade_of_byte[flags]):
+            for s, sel in _by(shade_of_byte[flags]):
                 path = QPainterPath()
                 for poly in polys[flags[sel]].tolist():
                     path.addPolygon(poly)
-                p.fillPath(path, shades[shade])
-        # Glyphs from other fonts: a kept picture for those met before (a page of
-        # binary data shows the same control pictures hundreds of times), the others
-        # one text layout per shade.
-        if singles:
-            x0 = lay.char_x(0)
-            by_shade: dict = {}
-            draw = p.drawPixmap
-            picture = sprites.glyph_picture
-            for i, text, s in singles:
-                pm = picture(text, shades[s])
-                if pm is not None:
-                    draw(x0 + (i % n) * lay.char_w - 1, (i // n) * lh, pm)
-                else:
-                    by_shade.setdefault(s, []).append((i, text))
-            for s, items in by_shade.items():
-                draw_texts(p, sprites.font, shades[s], [t for _, t in items],
-                           [x0 + (i % n) * lay.char_w for i, _ in items],
-                           [(i // n) * lh + sprites.base_y for i, _ in items])
-        for i, last, text, s in compacts:
+                p.fillPath(path, shades[s])
+        # Codes in a frame (U+XXXX, a C1 control's name): rare, a kept picture each.
+        framed = np.flatnonzero(compact[which])
+        for i, d, ln in zip(at[framed].tolist(), which[framed].tolist(), length[framed].tolist()):
+            last = min(i % n + ln, n) - 1
             x0 = lay.char_x(i % n)
-            p.drawPixmap(x0, (i // n) * lh, sprites.compact(text, shades[s], lay.char_x(last + 1) - x0))
+            p.drawPixmap(x0, (i // n) * sprites.lh,
+                         sprites.compact(plans[d][1], shades[int(shade_of_byte[i])],
+                                         lay.char_x(last + 1) - x0))
 
 
 class _Probe:

@@ -2,8 +2,10 @@
 
 The grid is drawn by runs (:mod:`~inspector.gui.panes.hexcolumns`): a colour's glyphs of
 a whole page are one ``QGlyphRun`` whose glyph indexes come from the tables here
-(:meth:`HexSprites.glyphs_of`) and whose positions come from the grid. The characters
-the main font lacks go through ``QTextLayout`` (Qt picks the fallback font in C++). The
+(:meth:`HexSprites.glyphs_of`) and whose positions come from the grid. A character the
+main font lacks is shaped once through ``QTextLayout`` (Qt picks the fallback font in
+C++, :meth:`HexSprites.shape`) and its glyphs kept with their raw font, so a page draws
+it in a glyph run of that font like the main font's. The
 one thing still drawn as a kept picture is a framed code (U+XXXX, a C1 control's name)
 in the character column: rare, and a frame and a fitted small text each. A zoom step
 makes a new :class:`HexSprites`; a move to a screen of another scale empties the
@@ -22,7 +24,8 @@ import math
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRect, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPixmap, QPolygonF, QRawFont
+from PySide6.QtGui import (QColor, QFont, QFontMetricsF, QPainter, QPixmap, QPolygonF, QRawFont,
+                           QTextLayout, QTextOption)
 
 from inspector.core.units.unicode_db import east_asian_width_of_char
 from inspector.gui.look import style
@@ -71,13 +74,17 @@ class HexSprites:
             [self.raw.glyphIndexesForString(chr(c))[0] if 0x20 <= c < 0x7F else 0
              for c in range(128)], dtype=np.int64)
         self._glyph_of: dict[int, int] = {}
+        self._zero_advance = self.raw.advancesForGlyphIndexes([int(self.ascii_glyphs[0x30])])[0].x()
         self._marks: dict = {}
         self.pictures: dict = {}   # framed codes as small pictures
         self.ratio = ratio         # the pixel ratio they are drawn at
         self._glyph_width: dict[str, int] = {}
         self._cell_glyph: dict[str, bool] = {}
         self._small_fits: dict = {}
-        self._met: set = set()
+        # Characters from other fonts: the raw fonts met (slot 0 the main font's) and
+        # each character's glyphs in them (see shape).
+        self.fonts: list[QRawFont] = [self.raw]
+        self._shaped: dict = {}
 
     def match_ratio(self, ratio: float) -> None:
         """Moved to a screen of another scale: the small pictures are redrawn there."""
@@ -127,31 +134,62 @@ class HexSprites:
             got = self._marks[mark] = (glyphs, xs)
         return got
 
-    def glyph_picture(self, text: str, color: QColor) -> QPixmap | None:
-        """A character from another font on a transparent picture one row high (its pen
-        at x = 1), kept by text and colour; None the first time it is asked for (a
-        character met once is drawn through a text layout with the page's others, not
-        on a picture of its own)."""
-        key = ("glyph", text, color.rgba())
-        pm = self.pictures.get(key)
-        if pm is None:
-            if key not in self._met:
-                if len(self._met) > self.MAX_PICTURES:
-                    self._met.clear()
-                self._met.add(key)
-                return None
-            cw, lh = self.cw, self.lh
-            w = max(math.ceil(QFontMetricsF(self.font).horizontalAdvance(text)), cw + 2) + 2
-            pm = style.clear_picture(w, lh, self.ratio)
-            q = QPainter(pm)
-            try:
-                q.setFont(self.font)
-                q.setPen(color)
-                q.drawText(1, self.base_y, text)
-            finally:
-                q.end()
-            self._keep(key, pm)
-        return pm
+    def shaped(self, text: str):
+        """The glyphs of ``text`` (a character the main font does not draw on the grid)
+        as drawn by Qt with its fallback fonts: a tuple of (font slot in ``fonts``,
+        glyph index, dx, dy) from the pen on the baseline, or None when not shaped yet
+        (:meth:`shape`)."""
+        return self._shaped.get(text)
+
+    def shape(self, texts) -> None:
+        """Shape the ``texts`` not shaped before, all in one ``QTextLayout`` with a line
+        each, so Qt picks their fallback fonts in C++ once for the lot; keep each one's
+        glyphs (:meth:`shaped`). A character's font is decided once: a page then draws
+        its glyphs as runs, one per font and colour, without a layout."""
+        texts = list(dict.fromkeys(texts))
+        new = [t for t in texts if t not in self._shaped]
+        if not new:
+            return
+        if len(self._shaped) + len(new) > self.MAX_PICTURES:
+            # Emptied: the page's texts shaped before are shaped again with the new.
+            self._shaped.clear()
+            new = texts
+        layout = QTextLayout("\u2028".join(new), self.font)
+        option = QTextOption()
+        option.setTextDirection(Qt.LayoutDirection.LeftToRight)
+        option.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignAbsolute)
+        option.setWrapMode(QTextOption.WrapMode.NoWrap)
+        layout.setTextOption(option)
+        layout.beginLayout()
+        lines = []
+        for _ in new:
+            line = layout.createLine()
+            if not line.isValid():
+                break
+            line.setLineWidth(1e6)
+            line.setPosition(QPointF(0, 0))
+            lines.append(line)
+        layout.endLayout()
+        for text, line in zip(new, lines):
+            # The text alone (without the line separator after it), in UTF-16 units.
+            runs = line.glyphRuns(line.textStart(), len(text.encode("utf-16-le")) // 2)
+            base = line.ascent()
+            pieces = []
+            for run in runs:
+                slot = self._font_slot(run.rawFont())
+                for g, pt in zip(run.glyphIndexes(), run.positions()):
+                    if g:
+                        pieces.append((slot, g, pt.x(), pt.y() - base))
+            self._shaped[text] = tuple(pieces)
+
+    def _font_slot(self, raw: QRawFont) -> int:
+        """The index in ``fonts`` of the raw font ``raw`` (added when new). Raw fonts are
+        only compared and drawn with: a glyph run's raw font is not asked anything."""
+        for i, known in enumerate(self.fonts):
+            if known == raw:
+                return i
+        self.fonts.append(raw)
+        return len(self.fonts) - 1
 
     # ------------------------------------------------------------------ framed codes
     def compact(self, text: str, color: QColor, width: int) -> QPixmap:
@@ -178,8 +216,10 @@ class HexSprites:
         return pm
 
     def _fit_small(self, text: str, width: int) -> QFont:
-        """The small font, shrunk until ``text`` fits ``width`` pixels (a tiny box)."""
-        key = (text, width)
+        """The small font, shrunk until ``text`` fits ``width`` pixels (a tiny box). The
+        font is monospaced: texts of one length fit alike, so the fit is kept by length
+        (each new U+XXXX of a page of random bytes would otherwise measure again)."""
+        key = (len(text), width)
         font = self._small_fits.get(key)
         if font is None:
             font = QFont(self.small)
@@ -193,12 +233,15 @@ class HexSprites:
     # ------------------------------------------------------------------ measures
     def is_cell_glyph(self, text: str) -> bool:
         """A single character the main font itself draws one cell wide: it is drawn
-        from the main font's glyph run, on the grid."""
+        from the main font's glyph run, on the grid. (The raw font's advance answers:
+        measuring the text through font metrics costs a tenth of a millisecond.)"""
         ok = self._cell_glyph.get(text)
         if ok is None:
-            fm = QFontMetricsF(self.font)
-            ok = (len(text) == 1 and self.coverage.in_main_font(ord(text))
-                  and abs(fm.horizontalAdvance(text) - self.cw) < 0.5)
+            ok = False
+            if len(text) == 1 and self.coverage.in_main_font(ord(text)):
+                g = self.glyph(ord(text))
+                ok = bool(g) and abs(self.raw.advancesForGlyphIndexes([g])[0].x()
+                                     - self._zero_advance) < 0.5
             self._cell_glyph[text] = ok
         return ok
 

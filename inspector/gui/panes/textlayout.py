@@ -39,8 +39,8 @@ from inspector.gui.panes.textlooks import (  # noqa: F401 - the layout's vocabul
     BLANK, BOX, CONTROL_ABBREVIATIONS, CR, CR_PICTURE, GLYPH_NONE, GLYPH_UNKNOWN, LF,
     LINE_END, M_BLANK, M_BOX, M_LINE_END, M_PICTURE, M_REPLACEMENT, M_TEXT, MODE_CODE, MODES, PICTURE, PLACEHOLDER,
     REPLACEMENT, REPLACEMENT_CHAR, RETURN_MARK, SPACE, TAB, TAB_COLUMNS, TAB_MARK, TEXT,
-    ColumnMetrics, Looks, Metrics, MODE_NAMES, column_width, display, layout_text,
-    runs_safely)
+    Cell, ColumnMetrics, Looks, Metrics, MODE_NAMES, column_width, display, layout_text,
+    runs_safely, several_point_keys)
 
 # Bytes per virtual-break window. A paragraph is at most about 2 * WINDOW bytes, which
 # bounds both what one lookup reads and what one paragraph costs to decode and wrap.
@@ -88,34 +88,6 @@ class SourceModel:
     def unit_start(self, offset: int) -> int:
         offset = max(0, min(offset, max(self.size - 1, 0)))
         return interpretation(self.dialect).unit_start(self.source, offset, self.origin)
-
-
-class Cell:
-    """One unit on screen: where it starts on its line, how wide it is, what to draw."""
-
-    __slots__ = ("unit", "x", "width", "text", "mode")
-
-    def __init__(self, unit: decoder.Unit, x: float, width: float, text: str, mode: str):
-        self.unit = unit
-        self.x = x
-        self.width = width
-        self.text = text
-        self.mode = mode
-
-    @property
-    def offset(self) -> int:
-        return self.unit.offset
-
-    @property
-    def end(self) -> int:
-        return self.unit.end
-
-    @property
-    def right(self) -> float:
-        return self.x + self.width
-
-    def __repr__(self):
-        return f"Cell({self.unit.offset}, x={self.x}, w={self.width}, {self.text!r}, {self.mode})"
 
 
 class Line:
@@ -172,7 +144,7 @@ class Paragraph:
 
     __slots__ = ("start", "end", "offs", "lens", "kinds", "vals", "reps", "at_end", "warns",
                  "warned", "_units", "_xs", "_widths", "wrap_xs", "wrap_widths", "_texts",
-                 "_modes", "looks", "rows", "spans", "_cells", "extra", "repeated")
+                 "_modes", "looks", "rows", "spans", "_cells", "extra", "repeated", "more")
 
     def __init__(self, start: int, end: int, cut: pagecut.PageCut, i: int = 0,
                  j: int | None = None):
@@ -186,6 +158,8 @@ class Paragraph:
         self.reps = cut.replacements[i:j]
         self.at_end = cut.at_end[i:j]
         self.warns = cut.warnings[i:j]
+        # Units of several code points (Big5-HKSCS, JIS X 0213): the others (PageCut.more).
+        self.more = None if cut.more is None else cut.more[i:j]
         self.warned = np.zeros(j - i, dtype=bool)   # whether each unit has warnings
         self._units: list | None = None
         # Per unit: x and width as the wrap measured them, ``rows`` into ``looks``. The
@@ -235,7 +209,8 @@ class Paragraph:
     def units(self) -> list[decoder.Unit]:
         if self._units is None:
             self._units = pagecut.PageCut(self.offs, self.lens, self.kinds, self.vals,
-                                          self.reps, self.at_end, self.warns).units()
+                                          self.reps, self.at_end, self.warns,
+                                          self.more).units()
         return self._units
 
     def unit(self, i: int) -> decoder.Unit:
@@ -520,7 +495,8 @@ class TextLayout:
         """The rows in ``looks`` of display ``keys`` (a code point, -1: none, -2: the CR of
         a CR LF, -1000 - n: a problem of n replacements), made from units ``at`` of ``par``."""
         units = pagecut.PageCut(par.offs[at], par.lens[at], par.kinds[at], par.vals[at],
-                                par.reps[at], par.at_end[at], par.warns[at]).units()
+                                par.reps[at], par.at_end[at], par.warns[at],
+                                None if par.more is None else par.more[at]).units()
         return [self._row(k, u) for k, u in zip(keys, units)]
 
     def _row(self, key, u: decoder.Unit) -> int:
@@ -560,6 +536,8 @@ class TextLayout:
         vals = par.vals
         valid = par.kinds == C_VALID
         keys = np.where(valid, vals, -1000 - par.reps)
+        if par.more is not None:
+            keys = several_point_keys(keys, vals, par.more, valid)
         crlf = np.zeros(n, dtype=bool)
         crlf[:-1] = valid[:-1] & (vals[:-1] == CR) & valid[1:] & (vals[1:] == LF)
         keys[crlf] = -2

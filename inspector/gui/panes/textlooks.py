@@ -1,7 +1,7 @@
 """The looks of units in the text pane, without Qt: how each unit is drawn (its mode,
 text and width, from a :class:`Metrics`), what it puts into its line's shaped string,
 and :class:`Looks`, the table of them a paragraph's units index (one row per distinct
-code point, problem size or CR LF).
+code point, problem size or CR LF), and :class:`Cell`, one unit as placed on its line.
 """
 
 from __future__ import annotations
@@ -177,6 +177,44 @@ class Looks:
         self._keys, self._rows = keys[order], rows[order]
 
 
+class Cell:
+    """One unit on screen: where it starts on its line, how wide it is, what to draw."""
+
+    __slots__ = ("unit", "x", "width", "text", "mode")
+
+    def __init__(self, unit: decoder.Unit, x: float, width: float, text: str, mode: str):
+        self.unit = unit
+        self.x = x
+        self.width = width
+        self.text = text
+        self.mode = mode
+
+    @property
+    def offset(self) -> int:
+        return self.unit.offset
+
+    @property
+    def end(self) -> int:
+        return self.unit.end
+
+    @property
+    def right(self) -> float:
+        return self.x + self.width
+
+    def __repr__(self):
+        return f"Cell({self.unit.offset}, x={self.x}, w={self.width}, {self.text!r}, {self.mode})"
+
+
+def several_point_keys(keys, vals, more, valid):
+    """Display keys of the units of several code points: one per distinct sequence,
+    above every code point (its look shows the whole sequence)."""
+    keys = keys.copy()
+    several = np.fromiter(map(bool, more.tolist()), dtype=bool, count=len(more)) & valid
+    for i in np.flatnonzero(several).tolist():
+        keys[i] = (1 << 42) + (hash((int(vals[i]), *more[i])) & ((1 << 40) - 1))
+    return keys
+
+
 def display(unit: decoder.Unit, key, m: Metrics, ws: bool, glyph) -> tuple[str, str, float]:
     """What ``unit`` shows (text, mode, width) with metrics ``m``, whitespace shown or
     not (``ws``), ``glyph`` deciding substitutes (style.glyph_for); ``key`` is its
@@ -186,6 +224,9 @@ def display(unit: decoder.Unit, key, m: Metrics, ws: bool, glyph) -> tuple[str, 
         text = REPLACEMENT_CHAR * n
         return text, REPLACEMENT, m.to_grid(m.text_width(text) + m.mark_width("X"))
     cp = unit.value
+    if unit.more and cp <= 0x10FFFF:
+        text = unit.text   # a letter and its combining mark (Big5-HKSCS, JIS X 0213)
+        return text, TEXT, m.text_width(text)
     if cp is None or cp > 0x10FFFF:
         label = "?" if cp is None else f"U+{cp:X}"
         return label, BOX, m.box_width(label)

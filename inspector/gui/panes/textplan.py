@@ -5,7 +5,7 @@ layout stays Qt-free and testable while the pane measures with its own fonts).
 A :class:`LinePlan` is built from its paragraph's arrays (the page cut's units and the
 layout's looks), with no Python step per unit: every unit stays on the place the wrap
 measured, and a character that is one glyph of the main font or of the fallback font
-chosen for its code point (:mod:`~inspector.gui.panes.textfonts`) goes to the painter as
+chosen for its code point (:mod:`~inspector.gui.look.fallbackfonts`) goes to the painter as
 a glyph index on that place (the painter draws the page's by font and colour). Only
 what must be shaped (right-to-left runs, combining marks, emoji, joining scripts) is
 shaped by Qt, as short segments between strong left-to-right characters, each one
@@ -31,7 +31,7 @@ from inspector.core.units import kinds as K
 from inspector.core.units import unicode_db
 from inspector.gui.look import style
 from inspector.gui.panes import textlayout as TL
-from inspector.gui.panes.textfonts import FallbackFonts
+from inspector.gui.look.fallbackfonts import FallbackFonts
 
 _BIG = 1e7
 SHAPED_SEGMENTS = 4096   # shaped segments kept by content (many screens)
@@ -81,7 +81,7 @@ class QtMetrics:
         return w
 
     def _measure_text(self, text: str) -> float:
-        """The advances of the glyphs chosen for ``text``'s characters (textfonts), a
+        """The advances of the glyphs chosen for ``text``'s characters (look.fallbackfonts), a
         fallback font's in whole characters of the main font, so that what follows
         stays on the character grid; combining marks and format characters take none,
         as when shaped. (QFontMetricsF would search Qt's fallback fonts, up to
@@ -205,7 +205,7 @@ def make_plans(layout: TL.TextLayout, lines: list, metrics: QtMetrics, lost_end,
     code[warned] = _WARNING
     code[~shown] = _HIDDEN
     # Every unit is drawn on the place the wrap measured: as one glyph of the main font
-    # or of the fallback font chosen for its code point (textfonts), in glyph runs for
+    # or of the fallback font chosen for its code point (look.fallbackfonts), in glyph runs for
     # the page; units that must be shaped (right-to-left text, combining marks, emoji,
     # scripts whose letters join, characters no font of the list has) are shaped by Qt
     # in short segments (see _segments), each a small QTextLayout kept by content.

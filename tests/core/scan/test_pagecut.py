@@ -85,7 +85,7 @@ def test_arrays_hold_the_same_units(data, dialect, draw):
         for i, u in enumerate(c.units()):
             assert (int(c.offset[i]), int(c.length[i]), KIND_CODES[c.kind[i]],
                     None if c.value[i] < 0 else int(c.value[i]), int(c.replacements[i]),
-                    bool(c.at_end[i]), c.warnings[i]) == tuple(u)
+                    bool(c.at_end[i]), c.warnings[i], ()) == tuple(u)
 
 
 def test_a_page_of_random_bytes_in_every_dialect():

@@ -415,13 +415,12 @@ def test_glyph_coverage_is_one_helper_for_both_panes(opened, monkeypatch):
 
 
 def test_small_pictures_are_redrawn_at_a_new_pixel_ratio(opened):
-    """Moved to a screen of another scale, the cached spellings, glyphs and marks are
-    drawn again there (their cache did not know the ratio)."""
-    w = opened(bytes(range(256)))
+    """Moved to a screen of another scale, the kept pictures (framed codes: a C1
+    control's name, a U+XXXX) are drawn again there (their cache did not know the
+    ratio)."""
+    w = opened("a\u0085b\u200bc\U000E0001".encode())
     view = w.hex_view
     view.viewport().grab()
-    view.painter.forget_pictures()
-    view.viewport().grab()   # control pictures met a second time are kept as pictures
     assert view.sprites.pictures
     stale = object()
     view.sprites.pictures[("text", "zz", 0)] = stale
@@ -430,3 +429,82 @@ def test_small_pictures_are_redrawn_at_a_new_pixel_ratio(opened):
     view.viewport().grab()
     assert view.sprites.ratio == view.devicePixelRatioF()
     assert stale not in view.sprites.pictures.values()
+
+
+def test_characters_from_other_fonts_are_shaped_once_and_drawn_as_runs(opened, monkeypatch):
+    """A character the main font lacks (CJK, emoji, a control picture) is shaped by Qt
+    once, its glyphs kept with their font; later pages draw it from glyph runs without
+    a text layout and look the same as the first paint."""
+    from PySide6.QtGui import QTextLayout
+
+    from inspector.gui.panes import hexsprites
+
+    w = opened("日本\x00\x01🙂e\u0301 ע".encode() * 40)
+    view = w.hex_view
+    first = view.viewport().grab().toImage()
+    sprites = view.sprites
+    for text in ("日", "本", "\u2400", "🙂"):
+        pieces = sprites.shaped(text)
+        assert pieces and all(g > 0 for _, g, _, _ in pieces), text
+        assert all(0 <= slot < len(sprites.fonts) for slot, _, _, _ in pieces)
+    assert len(sprites.shaped("\u25cc\u0301")) == 2     # a mark on its dotted circle
+    assert len(sprites.fonts) > 1                       # fallback fonts beside the main one
+    made = []
+    monkeypatch.setattr(hexsprites, "QTextLayout", lambda *a: made.append(a) or QTextLayout(*a))
+    view.painter.forget_pictures()
+    assert view.viewport().grab().toImage() == first
+    assert made == []
+
+
+def test_shaped_glyphs_sit_on_their_cells(opened):
+    """A wide character's glyph starts on its unit's first character cell, in its row:
+    drawn pixels of the CJK character lie in the cells of its three bytes only."""
+    from PySide6.QtGui import QColor
+
+    w = opened("ab日cd".encode())
+    view = w.hex_view
+    img = view.viewport().grab().toImage()
+    ratio = img.devicePixelRatio()
+    lay = view.layout_
+    lh = view.sprites.lh
+    bg = QColor(img.pixelColor(int((lay.char_x(10)) * ratio), int(lh / 2 * ratio)))
+
+    def inked(x0, x1):
+        return any(img.pixelColor(int(x * ratio), int(y * ratio)) != bg
+                   for x in range(x0 + 1, x1 - 1) for y in range(3, lh - 3))
+
+    # The character of bytes 2..4 covers its first two cells (a wide glyph), and
+    # the fourth cell (byte 5, "c") is drawn apart.
+    assert inked(lay.char_x(2), lay.char_x(4))
+    assert not inked(lay.char_x(8), lay.char_x(12))
+
+
+def test_shaped_characters_survive_their_cache_being_emptied(opened, monkeypatch):
+    """When the kept shapes reach their limit they are emptied, and every text the page
+    asked for is shaped again: none of a page's characters is left without glyphs."""
+    w = opened("日本語".encode())
+    sprites = w.hex_view.sprites
+    sprites.shape(["日", "本"])
+    monkeypatch.setattr(sprites, "MAX_PICTURES", 2)
+    sprites.shape(["日", "本", "語"])
+    assert all(sprites.shaped(t) for t in ("日", "本", "語"))
+
+
+def test_neighbours_of_one_fill_are_one_band(opened):
+    """The fill of neighbouring units of one colour (a run of NULs) covers the gap
+    between their cells too; a unit of another colour beside them leaves the gap."""
+    w = opened(b"\x00" * 4 + "é".encode() + b"A" * 16)
+    view = w.hex_view
+    img = view.viewport().grab().toImage()
+    ratio = img.devicePixelRatio()
+    lay = view.layout_
+    y = 2   # inside the fills (they start a pixel below the row's top), above the digits
+
+    def at(x):
+        return img.pixelColor(int(x * ratio), int(y * ratio))
+
+    inside = at(lay.cell_x(1) + 1)                # (the cursor frames the first cell)
+    gap = (lay.cell_x(1) + lay.cell_w + lay.cell_x(2)) // 2
+    assert at(gap) == inside                     # NUL and NUL: one band
+    end_of_nuls = (lay.cell_x(3) + lay.cell_w + lay.cell_x(4)) // 2
+    assert at(end_of_nuls) != inside            # NUL then é: two fills

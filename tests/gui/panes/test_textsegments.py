@@ -1,4 +1,4 @@
-"""The text pane's glyphs by runs: one font decision per code point (textfonts), glyphs
+"""The text pane's glyphs by runs: one font decision per code point (look.fallbackfonts), glyphs
 on the places the wrap measured, and only short segments shaped by Qt (textplan)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import random
 import numpy as np
 import pytest
 
-from inspector.gui.panes import textfonts as TF
+from inspector.gui.look import fallbackfonts as TF
 from inspector.gui.panes import textplan as TP
 from inspector.gui.panes.textview import TextView
 
@@ -20,10 +20,11 @@ def test_fontconfig_order_gives_each_code_point_its_first_font():
             b"Symbols\t2600-26ff 3000\n")
     families, table = TF.parse_sorted(text)
     assert families == ["Mono", "CJK", "Symbols"]
-    assert table[0x41] == 0 and table[0xE9] == 0      # the best font wins
-    assert table[0x4E2D] == 1 and table[0x3000] == 1
-    assert table[0x2603] == 2
-    assert table[0x100] == -1 and table[0x10FFFF] == -1
+    first = lambda cp: TF.font_of(table, cp)  # noqa: E731
+    assert first(0x41) == 0 and first(0xE9) == 0      # the best font wins
+    assert first(0x4E2D) == 1 and first(0x3000) == 1
+    assert first(0x2603) == 2
+    assert first(0x100) == -1 and first(0x10FFFF) == -1 and first(0x110000) == -1
 
 
 def test_one_decision_per_code_point(qapp):

@@ -338,7 +338,7 @@ def _units_at(padded, code, n: int, starts, offset: int, stream_end: bool) -> li
             at_end = [False] * (len(starts) - 1) + [True]
     return list(map(_unit, zip((starts + offset).tolist(), length.tolist(),
                                _E_KIND_NAME.take(c).tolist(), values,
-                               _E_REPL.take(c).tolist(), at_end, repeat(()))))
+                               _E_REPL.take(c).tolist(), at_end, repeat(()), repeat(()))))
 
 
 def first_error_units(data, a: int, b: int, need: int, offset: int, stream_end: bool,

@@ -313,7 +313,7 @@ class Window:
     """Everything the scanner and navigation learn from one window."""
 
     __slots__ = ("base", "stop", "rows", "mode", "all_rows", "data", "iv_valid_offset", "iv_valid_length",
-                 "iv_lead_offset", "iv_lead_byte")
+                 "iv_lead_offset", "iv_lead_byte", "widths")
 
     def __init__(self, base, stop, rows, mode):
         self.base = base
@@ -329,6 +329,9 @@ class Window:
         # can be corrected to exact per-length counts.
         self.iv_valid_offset = self.iv_valid_length = None
         self.iv_lead_offset = self.iv_lead_byte = None
+        # Another reading's window (every unit a row) where some unit is several code
+        # points: the characters each row counts in a column (None: one per valid row).
+        self.widths = None
 
 
 def analyse(data: bytes, base: int, stop: int, final: bool, dialect: str, *,

@@ -60,6 +60,10 @@ def codec_windows(source, lo: int, hi: int, reading, *, origin: int | None = Non
         end = int(page.offset[-1] + page.length[-1]) if len(page) else stop_at
         end = max(end, stop_at)
         window = RK.Window(pos, end - pos, rows_of(page), "dense")
+        if page.more is not None:
+            from inspector.core.scan.lines import cut_widths
+
+            window.widths = cut_widths(page)
         window.data = source.read_uncached(pos, end - pos)
         if hasher is not None:
             hasher.update(window.data)

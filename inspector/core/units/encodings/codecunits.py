@@ -62,15 +62,17 @@ def unit_warnings(value: np.ndarray, offset: np.ndarray, valid: np.ndarray) -> n
     return out
 
 
-def make_cut(offset, length, kind, value, replacements, at_end, base: int) -> PageCut:
-    """A PageCut from arrays relative to ``base``, with the warnings worked out."""
+def make_cut(offset, length, kind, value, replacements, at_end, base: int,
+             more=None) -> PageCut:
+    """A PageCut from arrays relative to ``base``, with the warnings worked out; ``more``:
+    None, or per unit the code points after its value (see ``PageCut.more``)."""
     offset = np.asarray(offset, dtype=np.int64) + base
     value = np.asarray(value, dtype=np.int64)
     kind = np.asarray(kind, dtype=np.uint8)
     warnings = unit_warnings(value, offset, kind == C_VALID)
     return PageCut(offset, np.asarray(length, dtype=np.int64), kind, value,
                    np.asarray(replacements, dtype=np.int64), np.asarray(at_end, dtype=bool),
-                   warnings)
+                   warnings, more)
 
 
 @dataclass(frozen=True)
@@ -185,10 +187,12 @@ class CodecInterpretation(Interpretation):
         spelled = raw.hex(" ").upper()
         if unit.kind == K.VALID:
             cp = unit.value
-            words = (f"{unicode_db.format_cp(cp)} {unicode_db.name(cp)}: {unit.length} "
+            named = " + ".join(f"{unicode_db.format_cp(v)} {unicode_db.name(v)}"
+                               for v in (cp, *unit.more))
+            words = (f"{named}: {unit.length} "
                      f"byte{'s' if unit.length != 1 else ''} in {self.short_title} ({spelled})")
             if cp <= 0x10FFFF and not 0xD800 <= cp <= 0xDFFF:
-                words += f"; in UTF-8 {chr(cp).encode('utf-8').hex(' ').upper()}"
+                words += f"; in UTF-8 {unit.text.encode('utf-8').hex(' ').upper()}"
             if unit.warnings:
                 words += "; " + ", ".join(K.title(w) for w in unit.warnings)
             return words

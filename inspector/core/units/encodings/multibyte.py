@@ -37,7 +37,7 @@ import numpy as np
 
 from inspector.core.units.encodings.codecunits import (C_UNDECODABLE, C_VALID, CodecInterpretation,
                                              make_cut)
-from inspector.core.units.unitarrays import empty
+from inspector.core.units.unitarrays import empty, no_more
 
 SYNC_GRID = 16 << 10
 MARK = 0xDFFF            # what the recording error handler writes: no decoder makes it
@@ -240,12 +240,14 @@ class MultiByteCodec(CodecInterpretation):
 
     @staticmethod
     def _kept(arrays, stop: int, base: int):
-        offset, length, kind, value, replacements, at_end = arrays
+        offset, length, kind, value, replacements, at_end = arrays[:6]
+        more = arrays[6] if len(arrays) > 6 else None   # by_bytes: characters of 2+ code points
         if len(offset) and offset[-1] >= stop:
             k = int(np.searchsorted(offset, stop))
             offset, length, kind, value, replacements, at_end = (
                 offset[:k], length[:k], kind[:k], value[:k], replacements[:k], at_end[:k])
-        return make_cut(offset, length, kind, value, replacements, at_end, base)
+            more = None if more is None else more[:k]
+        return make_cut(offset, length, kind, value, replacements, at_end, base, more)
 
     def _by_lengths(self, data, cps, events, final):
         """The cut from the decoded text and each character's length, or None when the
@@ -297,6 +299,8 @@ class MultiByteCodec(CodecInterpretation):
                     return None
                 shifts[-1] = (shifts[-1][0], shifts[-1][1] + b - a)  # no character follows
                 continue
+            if k == body and shift and data[a + 1:a + 2] == b"$":
+                return None   # a double-byte set: each pair two code points (JIS X 0213)
             if k == body:
                 width = 1
             elif 2 * k == body:
@@ -336,6 +340,7 @@ class MultiByteCodec(CodecInterpretation):
         n = len(data)
         decoder = codecs.getincrementaldecoder(self.codec)("strict")
         rows: list[list] = []   # offset, length, kind, value, replacements, at_end
+        more: dict[int, tuple] = {}   # row -> code points after its value
         pos = 0
         for s, e, reason in [*events, (n, n, "")]:
             begin = pos
@@ -349,12 +354,16 @@ class MultiByteCodec(CodecInterpretation):
                     continue
                 if out:
                     # Several characters at once: in ISO-2022 a broken escape gives its
-                    # ESC back and the bytes after it, one byte each. (In Big5-HKSCS
-                    # four sequences decode to a letter and a combining mark: the unit
-                    # keeps the letter, as the contract says.)
+                    # ESC back and the bytes after it, one byte each; otherwise one
+                    # character of several code points (four Big5-HKSCS pairs, JIS X
+                    # 0213 kana with a combining mark): one unit, ``more`` the rest.
                     extra = len(out) - 1 if self.shape.stateful else 0
                     extra = min(extra, i - begin)
+                    if extra and out[-extra:] != data[i + 1 - extra:i + 1].decode("latin-1"):
+                        extra = 0
                     rows.append([begin, i + 1 - begin - extra, C_VALID, ord(out[0]), 0, False])
+                    if len(out) > 1 and not extra:
+                        more[len(rows) - 1] = tuple(map(ord, out[1:]))
                     for k in range(extra):
                         rows.append([i + 1 - extra + k, 1, C_VALID, ord(out[k + 1]), 0, False])
                     begin = i + 1
@@ -374,8 +383,14 @@ class MultiByteCodec(CodecInterpretation):
             z = np.zeros(0, dtype=np.int64)
             return z, z, z.astype(np.uint8), z, z, z.astype(bool)
         a = np.array([r[:5] for r in rows], dtype=np.int64)
-        return (a[:, 0], a[:, 1], a[:, 2].astype(np.uint8), a[:, 3], a[:, 4],
-                np.array([r[5] for r in rows], dtype=bool))
+        arrays = (a[:, 0], a[:, 1], a[:, 2].astype(np.uint8), a[:, 3], a[:, 4],
+                  np.array([r[5] for r in rows], dtype=bool))
+        if not more:
+            return arrays
+        extra = no_more(len(rows))
+        for k, cps in more.items():
+            extra[k] = cps
+        return (*arrays, extra)
 
 
 def _incomplete(reason: str) -> bool:

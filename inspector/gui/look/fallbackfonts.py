@@ -1,7 +1,7 @@
 """One font decision per code point for the text pane's glyphs.
 
 The pane draws most characters as glyph runs on the places its layout measured, without
-shaping a line (see textplan). A character the main font has is a glyph of it; for one
+shaping a line (see panes.textplan). A character the main font has is a glyph of it; for one
 it lacks, Qt would search its fallback fonts each time it shapes it, and the font it
 finds cannot be asked for from Python (the raw font of a shaped glyph run is not valid
 to keep or to ask in PySide). So the pane picks the font itself, once per code point,
@@ -54,7 +54,15 @@ def parse_sorted(text: bytes) -> tuple[list[str], np.ndarray]:
             hi = min(int(b or a, 16), 0x10FFFF)
             if lo <= hi:
                 table[lo:hi + 1] = k
+    if len(families) < 255:   # a byte a code point (1 MiB), 255 for none
+        table = table.astype(np.uint8)
     return families, table
+
+
+def font_of(table: np.ndarray, cp: int) -> int:
+    """The index of the first family that has ``cp`` in a table of parse_sorted, or -1."""
+    k = int(table[cp]) if 0 <= cp < len(table) else -1
+    return -1 if k == 255 and table.dtype == np.uint8 else k
 
 
 def _load(family: str) -> None:
@@ -116,7 +124,7 @@ class FallbackFonts:
             found = order(self.font.family())
             if found is not None:
                 families, table = found
-                k = int(table[cp]) if 0 <= cp < len(table) else -1
+                k = font_of(table, cp)
                 if k >= 0:
                     fi = self._font_index(families[k])
                     if fi is not None and self.raws[fi].supportsCharacter(cp):
