@@ -38,3 +38,42 @@ def forgotten_tables():
     before = tables.use_tables(None)
     yield
     tables.use_tables(before)
+
+
+# One odd byte first (a half-width katakana in Shift_JIS, an undecodable byte in GBK and
+# Big5, which have no 1-byte character outside ASCII), so every unit after it starts at
+# an odd offset and a cut begun afresh at a multiple of 16 KiB is a byte off.
+DOUBLE_BYTE_PREFIX = {"big5": b"\xff", "gbk": b"\xff", "shift_jis": "ｱ".encode("shift_jis")}
+
+
+@pytest.fixture(scope="session")
+def double_byte_run():
+    """``double_byte_run(codec, size)``: ``size`` bytes or so of double-byte characters
+    none of whose bytes marks a unit start (no ASCII at all), after the codec's odd
+    byte: (the bytes, what Python decodes them to, the file offset of each unit)."""
+    import random
+
+    from inspector.core.units.encodings.multibyte import shape_of
+
+    made = {}
+
+    def make(codec: str, size: int = 100 << 10):
+        if (codec, size) not in made:
+            shape = shape_of(codec)
+            chars = []
+            for cp in range(0x4E00, 0xA000):
+                try:
+                    raw = chr(cp).encode(codec)
+                except UnicodeEncodeError:
+                    continue
+                if len(raw) == 2 and not any(shape.starts_at[b] or shape.starts_after[b]
+                                             for b in raw):
+                    chars.append(chr(cp))
+            rng = random.Random(codec)
+            text = "".join(rng.choice(chars) for _ in range(size // 2))
+            prefix = DOUBLE_BYTE_PREFIX[codec]
+            data = prefix + text.encode(codec)
+            offsets = [0] + [len(prefix) + 2 * i for i in range(len(text))]
+            made[codec, size] = (data, data.decode(codec, "replace"), offsets)
+        return made[codec, size]
+    return make

@@ -51,6 +51,9 @@ class Document(QObject):
     scanChanged = Signal(object)             # the background analysis (or None)
     findingsChanged = Signal()               # the findings drawn on the bytes
     matchesChanged = Signal()                # the find bar's highlighted ranges
+    # The units of pages the views hold changed: the scan's sync points reached them (a
+    # multi-byte encoding's page begun afresh at a 16 KiB mark is cut exactly now).
+    cutChanged = Signal()
 
     UNIT_CACHE = 16
 
@@ -304,8 +307,43 @@ class Document(QObject):
         verdict_module.remember(result, verdict)
         if result is self._scan and not news:
             return
+        before = self.sync_points
         self._scan = result
+        moved = self._sync_moved(before, self.sync_points)
         self.scanChanged.emit(result)
+        if moved:
+            self.cutChanged.emit()
+
+    @property
+    def sync_points(self):
+        """The scan's sync points, when the scan is of the reading in use from the file's
+        start (a multi-byte legacy encoding's page cut begins at them), else None."""
+        scan = self._scan
+        if scan is None or scan.sync_points is None or scan.origin is not None \
+                or scan.reading != self._reading:
+            return None
+        return scan.sync_points
+
+    def _sync_moved(self, before, after) -> bool:
+        """Forget the cached cuts that new sync points may cut otherwise; says whether
+        there were any."""
+        if after is None or (before is not None and before.count == after.count):
+            return False
+        count = before.count if before is not None else 0
+        ranges = [k[:2] for k in self._cut_cache] + list(self._units_cache)
+        if not any(after.changed_since(count, s, e) for s, e in ranges):
+            return False
+        self._units_cache.clear()
+        self._cut_cache.clear()
+        return True
+
+    def page_exact(self, start: int, end: int) -> bool:
+        """Whether [start, end) is cut as the reading from the stream's start cuts it:
+        False where a multi-byte encoding's cut began afresh at a 16 KiB mark (no byte
+        that must start a unit near, no sync point from the scan yet)."""
+        start, end = max(0, start), min(end, self.size)
+        return start >= end or self._reading.exact_in(self._source, start, end, self._origin,
+                                                      self.sync_points)
 
     # ------------------------------------------------------------------ lines, columns
     # What the UI thread may read to answer a line or column: a file this small is counted
@@ -397,7 +435,7 @@ class Document(QObject):
         hit = cache.get(key)
         if hit is None:
             hit = pagecut.join(pagecut.cuts_in_range(self._source, start, end, self._origin,
-                                                     self._reading))
+                                                     self._reading, sync=self.sync_points))
             cache[key] = hit
             if len(cache) > 4:
                 cache.popitem(last=False)
@@ -426,7 +464,8 @@ class Document(QObject):
                 e = min((s for s, _ in cache if pos < s < end), default=end)
                 # Cut in one numpy pass (the decoder stays the reference it is tested
                 # against): a trip round a Python loop per unit cost a page milliseconds.
-                units = pagecut.units_in_range(self._source, pos, e, self._origin, self._reading)
+                units = pagecut.units_in_range(self._source, pos, e, self._origin, self._reading,
+                                               sync=self.sync_points)
                 i = 0
             else:
                 e, units = best
@@ -449,10 +488,21 @@ class Document(QObject):
         return out
 
     def unit_at(self, offset: int) -> decoder.Unit | None:
-        return self._reading.unit_at(self._source, offset, self._origin)
+        sync = self.sync_points
+        if sync is None:
+            return self._reading.unit_at(self._source, offset, self._origin)
+        for u in pagecut.units_in_range(self._source, offset, offset + 1, self._origin,
+                                        self._reading, sync=sync):
+            if u.offset <= offset < u.offset + u.length:
+                return u
+        return None
 
     def unit_start(self, offset: int) -> int:
-        return self._reading.unit_start(self._source, self._clamp(offset), self._origin)
+        offset = self._clamp(offset)
+        if self.sync_points is None:
+            return self._reading.unit_start(self._source, offset, self._origin)
+        u = self.unit_at(offset)
+        return offset if u is None else u.offset
 
     def unit_end(self, offset: int) -> int:
         u = self.unit_at(self._clamp(offset))

@@ -2,6 +2,11 @@
 (``tests/data/charsets``), in one run (run directly; not collected by pytest).
 
     python3 tests/benchmarks/bench_detectors.py [--show-failures] [--only SUBSTRING]
+    python3 tests/benchmarks/bench_detectors.py --chardet-corpus [--runs N] [--show-failures]
+
+``--chardet-corpus`` scores the tools on chardet 5.2.0's test set instead (real web pages
+and texts labelled by folder; fetched with pip once, never committed; skipped without a
+network), each run as a whole process, with ranges over ``--runs`` runs.
 
 Scored on every file that has one encoding (mixed files are checked for their map by
 ``tests/core/analysis/test_charset_corpus.py``; here only their verdict code is shown):
@@ -195,12 +200,115 @@ def per_file_times(cases) -> dict[str, float]:
 
 ROUNDS = 7
 
+# ------------------------------------------------------------------ chardet's test files
+# chardet 5.2.0's source distribution holds its test set: real web pages and texts in ~50
+# charsets, in folders named by charset (and language). Their licences are not stated, so
+# they are never committed: fetched with pip on demand (a network is needed once; the
+# run is skipped without one) into a cache outside the tree.
+CHARDET_SDIST = "chardet==5.2.0"
+CHARDET_CACHE = os.path.join(tempfile.gettempdir(), "utf8-inspector-chardet-corpus")
+_LANGUAGE_SUFFIXES = ("-arabic", "-bulgarian", "-croatian", "-czech", "-greek", "-hebrew",
+                      "-hungarian", "-polish", "-romanian", "-russian", "-slovak", "-slovene",
+                      "-turkish")
+_FOLDER_CODECS = {"ibm855": "cp855", "ibm866": "cp866", "maccyrillic": "mac-cyrillic",
+                  "macroman": "mac-roman", "utf-8-sig": "utf-8"}
+
+
+def chardet_corpus() -> str | None:
+    """The folder of chardet 5.2.0's test files (downloaded once), or None."""
+    tests = os.path.join(CHARDET_CACHE, "chardet-5.2.0", "tests")
+    if os.path.isdir(tests):
+        return tests
+    import tarfile
+
+    os.makedirs(CHARDET_CACHE, exist_ok=True)
+    got = subprocess.run([sys.executable, "-m", "pip", "download", CHARDET_SDIST,
+                          "--no-binary", ":all:", "--no-deps", "-d", CHARDET_CACHE],
+                         capture_output=True, text=True, timeout=300)
+    archives = [f for f in os.listdir(CHARDET_CACHE) if f.endswith(".tar.gz")]
+    if got.returncode or not archives:
+        return None
+    with tarfile.open(os.path.join(CHARDET_CACHE, archives[0])) as tar:
+        members = [m for m in tar.getmembers() if "/tests/" in m.name and m.isfile()]
+        tar.extractall(CHARDET_CACHE, members=members, filter="data")
+    return tests if os.path.isdir(tests) else None
+
+
+def folder_label(path: str) -> str:
+    """The charset of a chardet test file, from its folder's name."""
+    name = os.path.basename(os.path.dirname(path)).lower()
+    for suffix in _LANGUAGE_SUFFIXES:
+        name = name.removesuffix(suffix)
+    return _FOLDER_CODECS.get(name, name)
+
+
+def _family_right(expected: str, detected: str | None) -> bool:
+    """Strictly right; a BOM's "UTF-16" (or 32) folder is right for either byte order."""
+    if expected in ("utf-16", "utf-32") and detected and detected.startswith(expected):
+        return True
+    return L.strict_right(expected, detected)
+
+
+def chardet_corpus_main(runs: int, show_failures: bool) -> int:
+    folder = chardet_corpus()
+    if folder is None:
+        print(f"skipped: cannot fetch {CHARDET_SDIST}'s source distribution (no network?)")
+        return 0
+    files = sorted(os.path.join(dp, f) for dp, _, fn in os.walk(folder) for f in fn
+                   if f != "README.txt")
+    print(f"chardet 5.2.0's test files: {len(files)} files, "
+          f"{sum(os.path.getsize(f) for f in files):,} bytes; {runs} runs, the tools taking "
+          "turns (process: the tool over the folder, import, walk, read, detect)\n")
+    named: dict = {}
+    times: dict = defaultdict(list)
+    for _ in range(runs):
+        took, reports = run_project(folder)
+        times["utf8-inspector"].append((took, CPU["utf8-inspector"]))
+        named["utf8-inspector"] = {os.path.realpath(p): project_named(r) for p, r in reports.items()}
+        for tool in TOOLS[1:]:
+            took, out = run_library(folder, tool)
+            times[tool].append((took, CPU[tool]))
+            named[tool] = {os.path.realpath(p): v for p, v in out.items()}
+    print(f"{'tool':20} {'strict':>8} {'lenient':>8} {'wall s':>12} {'CPU s':>12} "
+          f"{'CPU/file ms':>12} {'CPU vs chardet':>15}")
+    chardet_cpu = sorted(c for _, c in times["chardet"])
+    for tool in TOOLS:
+        strict = lenient = 0
+        fails = []
+        for f in files:
+            det = named[tool].get(os.path.realpath(f))
+            exp = folder_label(f)
+            s = _family_right(exp, det)
+            strict += s
+            with open(f, "rb") as fh:
+                lenient += s or L.lenient_right(fh.read(), exp, det)
+            if not s:
+                fails.append((os.path.relpath(f, folder), exp, det))
+        walls = sorted(w for w, _ in times[tool])
+        cpus = sorted(c for _, c in times[tool])
+        ratios = sorted(c / d for (_, c), (_, d) in zip(times[tool], times["chardet"]))
+        print(f"{tool:20} {100 * strict / len(files):7.1f}% {100 * lenient / len(files):7.1f}% "
+              f"{walls[0]:5.2f}-{walls[-1]:5.2f} {cpus[0]:5.2f}-{cpus[-1]:5.2f} "
+              f"{1000 * cpus[len(cpus) // 2] / len(files):12.2f} "
+              f"{ratios[0]:6.2f}-{ratios[-1]:5.2f}")
+        if show_failures:
+            for name, exp, det in fails:
+                print(f"    {name:60} want {exp:14} got {det}")
+    print(f"\n(chardet's process CPU: {chardet_cpu[0]:.2f}-{chardet_cpu[-1]:.2f} s; "
+          "the ratio is per run, the tools run back to back)")
+    return 0
+
 
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--show-failures", action="store_true")
     ap.add_argument("--only", default="")
+    ap.add_argument("--chardet-corpus", action="store_true",
+                    help="score on chardet 5.2.0's test files instead (fetched with pip once)")
+    ap.add_argument("--runs", type=int, default=3, help="runs with --chardet-corpus")
     args = ap.parse_args()
+    if args.chardet_corpus:
+        return chardet_corpus_main(args.runs, args.show_failures)
     cases = [c for c in L.cases() if args.only in c.name]
     with tempfile.TemporaryDirectory() as tmp:
         by_path = L.write_tree(tmp, cases)

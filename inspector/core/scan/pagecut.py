@@ -217,14 +217,16 @@ SMALL_RANGE = 512
 
 
 def units_in_range(source, start: int, end: int, origin: int | None = None,
-                   dialect: str = K.UTF8, small: int = SMALL_RANGE) -> list[Unit]:
+                   dialect: str = K.UTF8, small: int = SMALL_RANGE, sync=None) -> list[Unit]:
     """Every unit that overlaps [start, end), as :func:`decoder.units_in_range` gives
     them (ranges under ``small`` bytes are cut by the decoder itself). ``dialect`` may
-    name any interpretation, or be one: another encoding cuts its own units."""
+    name any interpretation, or be one: another encoding cuts its own units (from the
+    scan's ``sync`` points, in a multi-byte one)."""
     if dialect not in K.DIALECTS:
         reading = interpretation(dialect)
         if not reading.is_utf8:
-            return reading.units_in_range(source, start, end, origin)
+            return [u for c in reading.cuts_in_range(source, start, end, origin, sync=sync)
+                    for u in c.units()]
         dialect = reading.name
     if end - start < small:
         return decoder.units_in_range(source, start, end, origin, dialect)
@@ -238,14 +240,15 @@ def units_in_range(source, start: int, end: int, origin: int | None = None,
 
 
 def cuts_in_range(source, start: int, end: int, origin: int | None = None,
-                  dialect: str = K.UTF8) -> list[PageCut]:
+                  dialect: str = K.UTF8, sync=None) -> list[PageCut]:
     """The units overlapping [start, end) as arrays: one :class:`PageCut` per stream the
     range touches (two when it spans the origin). ``dialect`` may name any
-    interpretation, or be one."""
+    interpretation, or be one; ``sync``: the scan's sync points (a multi-byte legacy
+    encoding's cut begins at them)."""
     if dialect not in K.DIALECTS:
         reading = interpretation(dialect)
         if not reading.is_utf8:
-            return reading.cuts_in_range(source, start, end, origin)
+            return reading.cuts_in_range(source, start, end, origin, sync=sync)
         dialect = reading.name
     size = source.size
     start = max(0, start)

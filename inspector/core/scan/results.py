@@ -83,6 +83,9 @@ class ScanResult:
         self.complete = False
         self.scanned = 0  # bytes scanned
         self.short_read = False  # the file ended before its recorded size
+        # A multi-byte legacy encoding's sync points (where units start every 16 KiB,
+        # read from the file's start: the page cut begins at them), else None.
+        self.sync_points = None
         self.seconds = 0.0
         self.unicode_version = UNICODE_VERSION
         self.scan_id = next(_scan_ids)   # shared by this result's snapshots
@@ -98,6 +101,8 @@ class ScanResult:
         snap.errors_by_kind = dict(self.errors_by_kind)
         snap.warnings_by_kind = dict(self.warnings_by_kind)
         snap.first_errors = list(self.first_errors)
+        if self.sync_points is not None:
+            snap.sync_points = self.sync_points.snapshot()
         if self._index is not None:
             snap._index = self._index.snapshot()
         snap.is_snapshot = True

@@ -68,6 +68,10 @@ def scan_steps(source, dialect: str = K.UTF8, start: int = 0, end: int | None = 
     index = BlockIndex(start, end, block_size, dialect, origin)
     result = ScanResult(size, reading.name, start, end, index, max_errors, origin)
     result.reading = dialect
+    if reading.keeps_sync_points and start == 0:
+        from inspector.core.units.encodings.syncpoints import SyncPoints
+
+        result.sync_points = SyncPoints()
     # SHA-256 inline: hashlib runs at ~1.5 GB/s here, and in a second thread (it releases
     # the GIL) it came out slower, the two cores being shared with the counting.
     hasher = None
@@ -112,8 +116,8 @@ def scan_steps(source, dialect: str = K.UTF8, start: int = 0, end: int | None = 
         else:
             for window in iter_windows(source, seg_start, seg_end, seg_start, seg_end, dialect,
                                        origin=origin, chunk_size=chunk_size or DEFAULT_CHUNK,
-                                       hasher=hasher,
-                                       dense_window=dense_window):
+                                       hasher=hasher, dense_window=dense_window,
+                                       sync=result.sync_points):
                 add_window(result, index, window, seg_start)
                 if other_reading:
                     index.add_lf_units(window.rows)   # every unit is a row

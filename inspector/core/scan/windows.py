@@ -23,13 +23,13 @@ LOOKAHEAD = 16
 def iter_windows(source, lo: int, hi: int, seg_start: int, seg_end: int, dialect: str, *,
                  origin: int | None = None, chunk_size: int = DEFAULT_CHUNK,
                  want_warnings: bool = True, hasher=None, dense_window: int = DENSE_WINDOW,
-                 on_read: Callable[[int], None] | None = None) -> Iterator[RK.Window]:
+                 on_read: Callable[[int], None] | None = None, sync=None) -> Iterator[RK.Window]:
     """Windows that together hold every unit starting in [lo, hi) of the stream
     [seg_start, seg_end) (and perhaps a few units just outside, which callers filter).
 
     ``hasher`` is fed every byte of [lo, hi) in order when ``lo`` is the stream start.
     ``dialect`` may name or be another interpretation: its own cut makes the windows
-    (:mod:`inspector.core.scan.readings.codecwindows`).
+    (:mod:`inspector.core.scan.readings.codecwindows`), which notes its ``sync`` points.
     """
     hi = min(hi, seg_end)
     if lo >= hi:
@@ -38,7 +38,8 @@ def iter_windows(source, lo: int, hi: int, seg_start: int, seg_end: int, dialect
         reading = interpretation(dialect)
         if not reading.is_utf8:
             yield from codec_windows(source, lo, hi, reading, origin=origin,
-                                     chunk_size=chunk_size, hasher=hasher, on_read=on_read)
+                                     chunk_size=chunk_size, hasher=hasher, on_read=on_read,
+                                     sync=sync)
             return
         dialect = reading.name
     read = source.read_uncached

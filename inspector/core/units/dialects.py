@@ -79,6 +79,12 @@ class Interpretation:
         return 1
 
     @property
+    def keeps_sync_points(self) -> bool:
+        """Its whole-file scan notes sync points for the page cut (a multi-byte legacy
+        encoding: :mod:`inspector.core.units.encodings.syncpoints`)."""
+        return False
+
+    @property
     def scanned_by_kernels(self) -> bool:
         """The scanner's vectorised UTF-8 path (and its slices on other processes, its
         whole-file quick count, the line index's fast count) reads it exactly."""
@@ -94,6 +100,13 @@ class Interpretation:
                        origin: int | None = None) -> list[Unit]:
         """Every unit that overlaps [start, end) of ``source``, cut from ``origin``."""
         raise NotImplementedError
+
+    def exact_in(self, source: Source, start: int, end: int, origin: int | None = None,
+                 sync=None) -> bool:
+        """Whether the units of [start, end) are cut as the reading from the stream's
+        start cuts them (False only in a multi-byte legacy encoding where the cut
+        began afresh without a sync point: see the unit contract)."""
+        return True
 
     def unit_at(self, source: Source, offset: int, origin: int | None = None) -> Unit | None:
         """The unit that holds ``offset`` (None past the end): by default the one of

@@ -158,6 +158,7 @@ class SequenceInspector(QDockWidget):
         d.dialectChanged.connect(self.refresh)
         d.sourceChanged.connect(self._source_changed)
         d.scanChanged.connect(self._scan_changed)
+        d.cutChanged.connect(self._source_changed)   # the same bytes, cut otherwise
         self.refresh()
 
     # ---------------------------------------------------------------- reacting

@@ -71,6 +71,7 @@ class HexView(QAbstractScrollArea):
         d.selectionChanged.connect(self._on_selection)
         d.originChanged.connect(self._on_decoding)
         d.dialectChanged.connect(self._on_decoding)
+        d.cutChanged.connect(self._on_cut_changed)
         d.anchorChanged.connect(self._on_anchor)
         d.fileChanged.connect(self._drop_base)
         d.findingsChanged.connect(self.viewport().update)
@@ -262,6 +263,10 @@ class HexView(QAbstractScrollArea):
         self.viewport().update()
 
     def _on_decoding(self, *_):
+        self.viewport().update()
+
+    def _on_cut_changed(self) -> None:
+        self.painter.forget_pictures()
         self.viewport().update()
 
     # ------------------------------------------------------------------ line numbers

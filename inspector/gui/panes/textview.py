@@ -100,6 +100,7 @@ class TextView(QAbstractScrollArea):
         document.selectionChanged.connect(self._on_selection_changed)
         document.originChanged.connect(self._on_decoding_changed)
         document.dialectChanged.connect(self._on_decoding_changed)
+        document.cutChanged.connect(self._on_cut_changed)
         document.anchorChanged.connect(self._on_anchor_changed)
         document.fileChanged.connect(self._on_file_changed)
         document.findingsChanged.connect(self.viewport().update)
@@ -265,6 +266,12 @@ class TextView(QAbstractScrollArea):
         self.text_layout.invalidate()
         self.painter.forget_images()
         self._laid_out_for = self._decoding()
+        self._relayout()
+
+    def _on_cut_changed(self) -> None:
+        # The same bytes cut otherwise (the scan's sync points arrived): lay out again.
+        self.text_layout.invalidate()
+        self.painter.forget_images()
         self._relayout()
 
     def _on_decoding_changed(self, *_):

@@ -151,6 +151,10 @@ class MainWindow(QMainWindow):
         d.dialectChanged.connect(self._on_dialect)
         d.scanChanged.connect(fields.show_scan)
         d.scanChanged.connect(self.encoding_offer.refresh)
+        for signal in (d.cutChanged, d.dialectChanged, d.originChanged, d.sourceChanged,
+                       d.scanChanged):
+            signal.connect(fields.refresh_alignment)
+        d.cutChanged.connect(fields.show_cursor)
         d.fileChanged.connect(self.file_watch.on_file_changed)
         self.hex_view.zoomChanged.connect(self._on_zoom)
         self.hex_view.visibleRangeChanged.connect(self._on_visible_range)
@@ -440,6 +444,7 @@ class MainWindow(QMainWindow):
 
     def _on_visible_range(self, start, end) -> None:
         self.overview.set_visible_range(start, end)
+        self.status_fields.show_alignment(start, end)
 
     # ------------------------------------------------------------------ navigation
     def show_goto(self) -> None:

@@ -60,6 +60,12 @@ SHA_TIP = ("the file's SHA-256, computed by the whole-file scan (it reads every 
            "Double-click, or Edit ▸ Copy SHA-256, copies the whole hash.")
 
 
+ALIGNMENT_TIP = ("No byte that must start a character lies within 16 KiB before this page "
+                 "(a long run of double-byte text), and the scan has not read the file up "
+                 "to here yet: the page is read afresh from the last 16 KiB mark and may be "
+                 "a byte off. It is cut again, exactly, when the scan gets here.")
+
+
 class StatusFields(QObject):
     """The status bar's widgets and what they show. A QObject (a child of the window) so
     that the document's signals reach its slots only while it lives."""
@@ -79,6 +85,10 @@ class StatusFields(QObject):
                                              "changes encoding: see the statistics dock)")
         self.note = _label("statusNote", "the last search, the file's state")
         self.resync = _label("statusResync", "what decoding from the origin loses")
+        self.alignment = _label("statusAlignment", ALIGNMENT_TIP)
+        self.alignment.setText("page may be misaligned")
+        self.alignment.setVisible(False)
+        self._visible = (0, 0)    # the bytes the hex pane shows
         self.dialect = _label("statusDialect", "Interpret as (View menu)")
         self.size = _label("statusSize", "file size")
         self.hash = HashLabel()
@@ -102,7 +112,7 @@ class StatusFields(QObject):
         self.cancel_button.setObjectName("scanCancel")
         self._bar = bar
         self._left = (self.cursor, self.line, self.selection, self.unit, self.region,
-                      self.resync, self.note)
+                      self.resync, self.alignment, self.note)
         self._right = [self.dialect, self.size, self.hash, self.verdict, self.progress,
                        self.cancel_button, self.read_only]
         for w in self._left:
@@ -193,6 +203,18 @@ class StatusFields(QObject):
         self.show_cursor()
         self.show_selection()
         self.show_resync()
+
+    def show_alignment(self, start: int | None = None, end: int | None = None) -> None:
+        """Say when the page shown may be misaligned: a multi-byte encoding's cut begun
+        afresh at a 16 KiB mark, until the scan's sync point for it arrives (the panes
+        cut the page again then, and this goes)."""
+        if start is not None:
+            self._visible = (start, end)
+        start, end = self._visible
+        self.alignment.setVisible(not self.document.page_exact(start, max(end, start + 1)))
+
+    def refresh_alignment(self, *_) -> None:
+        self.show_alignment()
 
     def show_reading(self) -> None:
         """The reading in use, and in its tooltip what to know about it (where a

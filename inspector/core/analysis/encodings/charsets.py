@@ -435,13 +435,17 @@ def normalizer_guess(data: bytes) -> CharsetGuess | None:
 
 
 # Characters that may stand inside a word: letters, apostrophes and quotes, dashes.
-# Signs written against a letter: 10 °C, № 5.
+# Signs written against a letter: 10 °C, № 5. Punctuation written against a letter:
+# the ellipsis after a word ("al…"), ¡ and ¿ before one, the middle dot of Catalan l·l
+# (where in the word a byte stands is weighed by onereading.odd_words).
 _UNIT_SIGNS = frozenset("\u00b0\u2116")
+_AGAINST_LETTERS = frozenset("\u2026\u00a1\u00bf\u00b7")
 
 
 def _wordlike(ch: str) -> bool:
     cat = category_of_char(ch)
-    return cat[0] == "L" or ch in _UNIT_SIGNS or cat in ("Pi", "Pf", "Pd", "Mn", "Mc")
+    return (cat[0] == "L" or ch in _UNIT_SIGNS or ch in _AGAINST_LETTERS
+            or cat in ("Pi", "Pf", "Pd", "Mn", "Mc"))
 
 
 def _textlike(ch: str) -> bool:
@@ -513,15 +517,21 @@ def plausible_text(data: bytes, encoding: str) -> float:
     """How well a multibyte ``encoding`` explains ``data``, from 0 to 1: the share of the
     characters above ASCII that decode without error to letters, digits, punctuation or
     spaces (0 when more than 2 % do not decode)."""
+    import numpy as np
+
     text = decoded(data, encoding)
-    high = [ch for ch in text if ord(ch) > 0x7F]
-    if not high:
+    if text.isascii():
         return 0.0
-    bad = sum(1 for ch in high if ch == "\ufffd")
+    # The code points as an array; each distinct one's category asked once (a CJK text
+    # of 100,000 characters uses a few thousand).
+    points = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype="<u4")
+    high = points[points > 0x7F]
+    bad = int(np.count_nonzero(high == 0xFFFD))
     if bad > 0.02 * len(high):
         return 0.0
-    good = sum(1 for ch in high if ch != "\ufffd"
-               and category_of_char(ch)[0] in "LPNZ")
+    distinct, counts = np.unique(high, return_counts=True)
+    good = sum(n for cp, n in zip(distinct.tolist(), counts.tolist())
+               if cp != 0xFFFD and category_of_char(chr(cp))[0] in "LPNZ")
     return good / len(high)
 
 

@@ -21,8 +21,10 @@ What is added to chardet's answer (the tell-tales):
   it the Windows page; one it leaves undefined keeps the ISO part;
 * ISO-8859-15 against Latin-1 and Windows-1252: the euro sign at A4 beside a digit or a
   space, œ Œ š Š between letters (Latin-1 reads ¤ ½ ¼ ¦ ¨ there), and no byte 80-9F;
-* ISO-8859-16 for Romanian (ș ț with a comma below) when no byte 80-9F makes it
-  Windows-1250;
+* ISO-8859-16 for Romanian (ș ț with a comma below, € „ ” « ») when no byte 80-9F makes
+  it Windows-1250 and no byte that ISO-8859-16 reads otherwise than ISO-8859-2 says it is
+  not (ű, û in ISO-8859-16, of a Hungarian text); with no byte telling them apart the
+  Central European pair is named (its Windows page when it reads the same);
 * a reading that glues letters of another script (Greek, Cyrillic, Hebrew, Arabic,
   Thai) to ASCII letters is not taken: chardet's next answer is (French text with many
   accents may score best as Mac Cyrillic);
@@ -39,7 +41,8 @@ import numpy as np
 
 from inspector.core.analysis.encodings import charsets as CS
 
-CHARDET_LIMIT = 64 << 10       # bytes handed to chardet at most
+CHARDET_LIMIT = 16 << 10       # bytes handed to chardet at most (see chardet_sample)
+CHARDET_HEAD = 4 << 10         # the head handed whole: where declarations stand
 LANGUAGE_CONFIDENCE = 0.4      # chardet's confidence from which its language is named
 
 # (ISO 8859 part, Windows code page) of one script.
@@ -146,23 +149,36 @@ def _chardet(data: bytes, every: bool = False):
 # Arabic, Thai), against an ASCII letter: a word that mixes two scripts.
 _OTHER_SCRIPT = "\u0370-\u052f\u0590-\u06ff\u0e00-\u0e7f"
 _SCRIPT_LETTER = re.compile(f"[{_OTHER_SCRIPT}]")
-_MIXED_WORD = re.compile(f"[A-Za-z][{_OTHER_SCRIPT}]|[{_OTHER_SCRIPT}][A-Za-z]")
+_OTHER_SCRIPT_RANGES = ((0x370, 0x52F), (0x590, 0x6FF), (0xE00, 0xE7F))
 
 
 def mixes_scripts(data: bytes, encoding: str) -> bool:
     """``encoding`` reads the bytes above 0x7F of ``data`` as letters of another script
     than Latin glued to ASCII letters, in a tenth of the places or more: Cyrillic inside
-    French words ("dщjр" for "déjà") is a wrong reading, not text."""
+    French words ("dщjр" for "déjà") is a wrong reading, not text. The places are counted
+    as a regular expression finds them, left to right without overlap ("aбc" is one)."""
     if not _may_read_other_script(encoding):
         return False
     try:
         text = CS.decoded(data, encoding)
     except LookupError:
         return False
-    letters = len(_SCRIPT_LETTER.findall(text))
+    if text.isascii():
+        return False
+    points = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype="<u4")
+    other = np.zeros(len(points), dtype=bool)
+    for lo, hi in _OTHER_SCRIPT_RANGES:
+        other |= (points >= lo) & (points <= hi)
+    letters = int(np.count_nonzero(other))
     if not letters:
         return False
-    mixed = len(_MIXED_WORD.findall(text))
+    folded = points | 0x20
+    latin = (folded >= 0x61) & (folded <= 0x7A)
+    glued = (latin[:-1] & other[1:]) | (other[:-1] & latin[1:])  # at i: characters i, i + 1
+    # Without overlap: a chain of k glued places in a row ("aбcд") is matched (k + 1) // 2 times.
+    edges = np.flatnonzero(np.diff(glued, prepend=False, append=False))
+    chains = edges[1::2] - edges[0::2]
+    mixed = int(((chains + 1) // 2).sum())
     return mixed >= 2 and mixed * 10 >= letters
 
 
@@ -233,6 +249,26 @@ _WORDISH = np.ones(256, dtype=bool)
 _WORDISH[list(b"0123456789 \t\r\n.,;:!?'\"()<>-")] = False
 
 
+# The bytes ISO-8859-16 reads otherwise than ISO-8859-2 as Romanian writes them: ș ț Ș Ț
+# with a comma below (ISO-8859-2 has them with a cedilla), € „ ” « ».
+_LATIN10_ROMANIAN = frozenset(b"\xaa\xba\xde\xfe\xa4\xa5\xb5\xab\xbb")
+_LATIN10_OTHER = bytes(b for b in range(0xA0, 0x100) if b not in _LATIN10_ROMANIAN
+                       and bytes((b,)).decode("iso8859-16") != bytes((b,)).decode("iso8859-2"))
+
+
+def _romanian_latin10(data: bytes) -> bool:
+    """``data`` uses a byte that ISO-8859-16 reads as Romanian does and ISO-8859-2
+    otherwise, and no other byte the two read differently (ű is û in ISO-8859-16: a
+    Hungarian text chardet took for Romanian). Without such a byte nothing tells
+    ISO-8859-16 from the Central European pair, whose Windows page is the safe name."""
+    if any(b in data for b in _LATIN10_OTHER_BYTES):
+        return False
+    return any(bytes((b,)) in data for b in _LATIN10_ROMANIAN)
+
+
+_LATIN10_OTHER_BYTES = [bytes((b,)) for b in _LATIN10_OTHER]
+
+
 def sharpen(data: bytes, encoding: str, language: str = "") -> tuple[str, str]:
     """(the charset the tell-tales make of ``encoding``, the ISO 8859 part that reads the
     bytes the same when a Windows page was named in its place, or "")."""
@@ -245,7 +281,10 @@ def sharpen(data: bytes, encoding: str, language: str = "") -> tuple[str, str]:
         elif encoding == "iso8859-15":
             encoding = "iso8859-1"  # none of its own letters: it reads as Latin-1
     if language == "ro" and encoding in ("cp1250", "iso8859-2", "iso8859-16") and not c1:
-        return "iso8859-16", ""
+        if _romanian_latin10(data):
+            return "iso8859-16", ""
+        if encoding == "iso8859-16":
+            encoding = "iso8859-2"  # nothing of its own: the Central European pair reads it
     if encoding == "iso8859-15":
         return encoding, ""
     if encoding in _OTHER_LATIN and not c1 | (encoding == "cp1250"):
@@ -267,11 +306,44 @@ def sharpen(data: bytes, encoding: str, language: str = "") -> tuple[str, str]:
     return encoding, ""
 
 
+_HIGH_BYTE = re.compile(rb"[\x80-\xff]")
+
+
+def chardet_sample(data: bytes) -> bytes:
+    """What chardet is shown of ``data``: its head (where an XML or HTML declaration of
+    the charset stands: chardet reads one in its first 4 KB, and takes it when the bytes
+    decode in it), then only the lines that hold bytes above ASCII, up to
+    ``CHARDET_LIMIT`` bytes in all. A web page is mostly ASCII markup, which tells no
+    charset from another: chardet's time goes into checking and scoring it. Lines are
+    kept whole, so that no character is cut (a line end is never inside one)."""
+    if len(data) <= 2 * CHARDET_HEAD:
+        return data
+    cut = data.rfind(b"\n", 0, CHARDET_HEAD) + 1 or CHARDET_HEAD
+    parts = [data[:cut]]
+    size = cut
+    pos = cut
+    while size < CHARDET_LIMIT:
+        found = _HIGH_BYTE.search(data, pos)
+        if found is None:
+            break
+        first = data.rfind(b"\n", pos, found.start()) + 1 or pos
+        end = data.find(b"\n", found.end())
+        end = len(data) if end < 0 else end + 1
+        parts.append(data[first:end])
+        size += end - first
+        pos = end
+    sample = b"".join(parts)
+    if len(sample) <= CHARDET_LIMIT:
+        return sample
+    last = sample.rfind(b"\n", 0, CHARDET_LIMIT) + 1  # whole lines, when there is one
+    return sample[:last or CHARDET_LIMIT]
+
+
 def guess_legacy(data: bytes) -> Guess | None:
     """chardet's charset for ``data`` (bytes that are not UTF-8) after the tell-tales
     (module text), or None when chardet names none, names a Unicode encoding, or names
-    one that does not decode the bytes."""
-    sample = data[:CHARDET_LIMIT]
+    one that does not decode the bytes. chardet sees :func:`chardet_sample`."""
+    sample = chardet_sample(data)
     for found in _answers(sample):
         encoding = CS.codec_name(found["encoding"])
         if encoding in _UNICODE:
@@ -311,6 +383,7 @@ _ESCAPES = (  # (designation, the codecs that may read it, in order)
     (re.compile(rb"\x1b\$[AG-H]|\x1b\$\(Q"), ("iso2022_jp_2", "iso2022_jp_2004")),
 )
 _HZ = re.compile(rb"~\{[\x21-\x7e]{2,}~\}")
+HZ_ALONE = 4  # GB characters that make one HZ span enough
 
 
 def escape_encoding(head: bytes) -> str | None:
@@ -326,6 +399,10 @@ def escape_encoding(head: bytes) -> str | None:
                     if decodes(head, name):
                         return name
         return None
-    if b"~{" in head and len(_HZ.findall(head)) >= 2 and decodes(head, "hz"):
-        return "hz"
+    if b"~{" in head:
+        spans = _HZ.findall(head)
+        # Two spans, or one of four characters or more (a literal "~{x~}" in ASCII text
+        # is rarer than that).
+        if (len(spans) >= 2 or (spans and len(spans[0]) - 4 >= 2 * HZ_ALONE)) and decodes(head, "hz"):
+            return "hz"
     return None

@@ -7,8 +7,11 @@ Shift JIS, EUC-KR or DOS Greek a third of the bytes above 0x7F fall by chance in
 well-formed UTF-8 sequences (เก, 年 read as ǯ), enough to make lines of them look like
 UTF-8 with problems, or short UTF-8 regions between legacy ones.
 
-So, first: does the range hold a UTF-8 part at all? Errors of UTF-8's own shape (encoded surrogates, overlong forms: what a UTF-8 encoder
-writes) outweighing the runs a legacy charset makes leave it to the map too. Only lines
+So, first: does the range hold a UTF-8 part at all? Errors of UTF-8's own shape (encoded
+surrogates, overlong forms: what a UTF-8 encoder writes) outweighing the runs a legacy
+charset makes leave it to the map too, when valid sequences carry most of the bytes above
+0x7F or no run has a legacy charset's shape (in a short Korean text a few pairs fall into
+such forms by chance, among errors that outnumber its valid sequences). Only lines
 without any error whose
 valid bytes above 0x7F number ``UTF8_LINE`` or more count as one (in a legacy charset a
 whole line of such chance sequences is rare), and only when such lines hold at least a
@@ -30,7 +33,7 @@ import re
 import numpy as np
 
 from inspector.core.analysis.encodings import charsets as CS
-from inspector.core.analysis.encodings.legacyguess import decodes, guess_charset
+from inspector.core.analysis.encodings.legacyguess import chardet_sample, decodes, guess_charset
 from inspector.core.units.unicode_db import category_of_char
 from inspector.core.analysis.encodings.stretches import BIN, ERR, LEGACY_WEIGHT, Stretch, Window
 
@@ -70,8 +73,13 @@ def one_legacy_reading(w: Window) -> CS.CharsetGuess | None:
     if (w.cls == BIN).any():
         return None
     shaped = int(w.n_shaped.sum())
-    if shaped and int(w.n_legacy.sum()) < LEGACY_WEIGHT * shaped:
-        return None  # errors a UTF-8 encoder makes (surrogates, overlong forms): UTF-8's shape
+    legacy = int(w.n_legacy.sum())
+    if shaped and legacy < LEGACY_WEIGHT * shaped and (valid > errors or not legacy):
+        # Errors a UTF-8 encoder makes (surrogates, overlong forms) and valid sequences
+        # carrying most of the bytes above 0x7F: UTF-8's shape. (In a short Korean or
+        # Japanese text a few pairs fall into such forms by chance, among errors that
+        # outnumber its valid sequences.)
+        return None
     if w.ctrl.any() and _controls_near_errors(w):
         return None  # random bytes among the errors: damage, not text in a charset
     part = utf8_part(w)
@@ -124,17 +132,43 @@ def _decodes_line(line: bytes, encoding: str) -> bool:
         return False
 
 
+PAIRED = 0.5  # of the bytes above ASCII with one beside them: text in a multi-byte charset
+
+
+def _paired(data: bytes) -> bool:
+    """Most bytes above ASCII stand beside another one, as in text in a multi-byte
+    charset (a character's first byte and the next character's first byte are both
+    above ASCII even when a trail byte is not); in Latin text they stand alone ("é"
+    between letters), and no multi-byte charset reads it losing only a few characters."""
+    high = np.frombuffer(data, dtype=np.uint8) >= 0x80
+    beside = np.zeros(len(high), dtype=bool)
+    beside[1:] |= high[:-1]
+    beside[:-1] |= high[1:]
+    return int(np.count_nonzero(high & beside)) >= PAIRED * int(np.count_nonzero(high))
+
+
 def guess_despite_damage(data: bytes) -> CS.CharsetGuess | None:
     """The multi-byte charset of ``data`` that a few damaged lines hide (module text),
     or None."""
     high = len(data.translate(None, _ASCII))
     if high < 2 * DAMAGE_LEAST:  # too few bytes above ASCII for DAMAGE_LEAST characters
         return None
+    if not _paired(data):
+        return None
     lines = None
+    most = max(2, DAMAGE_LOST * high)
+    # Whole lines that hold bytes above ASCII, the ones chardet is shown (a line end is
+    # never inside a character of these charsets, so they lose no more than the whole
+    # file): most single-byte text is ruled out there without reading the rest.
+    head = chardet_sample(data)
+    if head is data or not head.endswith(b"\n"):
+        head = None
     for candidate in DAMAGE_CANDIDATES:
         # One decode first: a charset that loses more than a few characters of the
         # file is not its charset (a single-byte text loses many in every one).
-        if data.decode(candidate, "replace").count("\ufffd") > max(2, DAMAGE_LOST * high):
+        if head is not None and head.decode(candidate, "replace").count("\ufffd") > most:
+            continue
+        if data.decode(candidate, "replace").count("\ufffd") > most:
             continue
         lines = lines if lines is not None else data.split(b"\n")
         kept = [line for line in lines if _decodes_line(line, candidate)]
@@ -152,8 +186,8 @@ def guess_despite_damage(data: bytes) -> CS.CharsetGuess | None:
     return None
 
 
-_IN_WORDS = "'’-°№."
-_EDGE_PUNCTUATION = ".,;:!?\"'()[]{}<>«»‹›-–—…“”„‘’*/"
+_IN_WORDS = "'’-°№.·"
+_EDGE_PUNCTUATION = ".,;:!?¡¿\"'()[]{}<>«»‹›-–—…“”„‘’*/"
 
 
 def odd_words(w: Window, encoding: str, lo: int = 0, hi: int | None = None) -> bool:

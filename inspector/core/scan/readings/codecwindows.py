@@ -14,6 +14,7 @@ import numpy as np
 from inspector.core.scan import tables as TB
 from inspector.core.scan.kernels import rows as RK
 from inspector.core.units import kinds as K
+from inspector.core.units.boundaries import segment
 from inspector.core.units.unitarrays import concatenate
 
 _bits_cache: dict[tuple, int] = {}
@@ -45,20 +46,38 @@ def rows_of(page) -> RK.Rows:
 
 def codec_windows(source, lo: int, hi: int, reading, *, origin: int | None = None,
                   chunk_size: int = 1 << 20, hasher=None,
-                  on_read: Callable[[int], None] | None = None) -> Iterator[RK.Window]:
+                  on_read: Callable[[int], None] | None = None,
+                  sync=None) -> Iterator[RK.Window]:
     """Windows holding every unit that starts in [lo, hi) (``lo`` a unit start, as a
-    stream start or the end of a window is), each window's rows every unit in it."""
+    stream start or the end of a window is), each window's rows every unit in it.
+
+    A codec's reading is cut on from each window's end, as one stream, never begun
+    afresh: a multi-byte codec's cut is the reading from the stream's start however
+    far the last byte that must start a unit is. ``sync``
+    (:class:`~inspector.core.units.encodings.syncpoints.SyncPoints`): noted there, in
+    the stream that begins at offset 0, where units start every ``sync.grid`` bytes."""
     size = source.size
     hi = min(hi, size)
     pos = lo
     chunk_size = max(64, chunk_size)
+    # Imported here: a scan in UTF-8 never needs the codecs' readings.
+    from inspector.core.units.encodings.codecunits import CodecInterpretation
+
+    by_codec = isinstance(reading, CodecInterpretation)
+    head = reading.head(source) if by_codec else b""
     while pos < hi:
         stop_at = min(hi, pos + chunk_size)
-        page = concatenate(reading.cuts_in_range(source, pos, stop_at, origin))
+        if by_codec:
+            page = reading.cut_from(source, pos, stop_at, segment(pos, origin, size)[1],
+                                    head=head)
+        else:
+            page = concatenate(reading.cuts_in_range(source, pos, stop_at, origin))
         if len(page):
             page = page.take((page.offset >= pos) & (page.offset < stop_at))
         end = int(page.offset[-1] + page.length[-1]) if len(page) else stop_at
         end = max(end, stop_at)
+        if sync is not None and segment(pos, origin, size)[0] == 0:
+            sync.record(page.offset, end)
         window = RK.Window(pos, end - pos, rows_of(page), "dense")
         if page.more is not None:
             from inspector.core.scan.lines import cut_widths

@@ -98,7 +98,10 @@ class MapReading(Interpretation):
         return self.region_at(offset)[2]
 
     # ------------------------------------------------------------ cutting
-    def cuts_in_range(self, source, start: int, end: int, origin: int | None = None) -> list[PageCut]:
+    def cuts_in_range(self, source, start: int, end: int, origin: int | None = None,
+                      sync=None) -> list[PageCut]:
+        # ``sync``: the scan's sync points hold for one encoding read from the file's
+        # start, not for a region read as a stream of its own (its cut begins afresh).
         out: list[PageCut] = []
         start, end = max(0, start), min(end, source.size)
         for rs, re, reading in self.regions:

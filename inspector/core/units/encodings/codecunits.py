@@ -94,15 +94,21 @@ class CodecInterpretation(Interpretation):
         the file (a byte order mark there decides UTF-16/32's byte order)."""
         raise NotImplementedError
 
-    def anchor(self, source, offset: int, seg_start: int) -> int:
+    def anchor(self, source, offset: int, seg_start: int, sync=None) -> int:
         """A unit start at or before ``offset`` in the stream that begins at
-        ``seg_start``, from which the cut is the cut of the whole stream."""
+        ``seg_start``, from which the cut is the cut of the whole stream (``sync``: the
+        scan's :class:`~inspector.core.units.encodings.syncpoints.SyncPoints`, if any)."""
         return offset
 
-    def restarts(self, source, lo: int, hi: int, seg_start: int) -> list[int]:
+    def restarts(self, source, lo: int, hi: int, seg_start: int, sync=None) -> list[int]:
         """Offsets in (lo, hi) where the cut begins afresh (none but in multi-byte
         codecs without a byte that marks a boundary for a long stretch)."""
         return []
+
+    def exact_at(self, source, offset: int, seg_start: int, sync=None) -> bool:
+        """Whether a cut that begins at :meth:`anchor` of ``offset`` is the reading from
+        the stream's start (not where a multi-byte codec began afresh)."""
+        return True
 
     def head(self, source) -> bytes:
         return b""
@@ -117,8 +123,10 @@ class CodecInterpretation(Interpretation):
     def cut(self, data, base: int = 0, final: bool = True, stop: int | None = None) -> list[Unit]:
         return self.page_cut(bytes(data), base, final, stop).units()
 
-    def cuts_in_range(self, source, start: int, end: int, origin: int | None = None) -> list[PageCut]:
-        """The units overlapping [start, end), one PageCut per stream the range touches."""
+    def cuts_in_range(self, source, start: int, end: int, origin: int | None = None,
+                      sync=None) -> list[PageCut]:
+        """The units overlapping [start, end), one PageCut per stream the range touches
+        (``sync``: the scan's sync points, which a multi-byte codec's cut begins at)."""
         size = source.size
         start, end = max(0, start), min(end, size)
         out: list[PageCut] = []
@@ -127,16 +135,13 @@ class CodecInterpretation(Interpretation):
         while pos < end:
             seg_start, seg_end = segment(pos, origin, size)
             stop = min(end, seg_end)
-            first = self.anchor(source, pos, seg_start)
-            points = [first, *self.restarts(source, first, stop, seg_start)]
+            first = self.anchor(source, pos, seg_start, sync)
+            points = [first, *self.restarts(source, first, stop, seg_start, sync)]
             pieces = []
             for i, p in enumerate(points):
                 forced = i + 1 < len(points)
                 piece_stop = points[i + 1] if forced else stop
-                read_end = piece_stop if forced else min(seg_end, stop + self.read_ahead)
-                data = source.read(p, read_end - p)
-                final = forced or p + len(data) >= seg_end or len(data) < read_end - p
-                pieces.append(self.page_cut(data, p, final, piece_stop - p, head))
+                pieces.append(self.cut_from(source, p, piece_stop, seg_end, forced, head))
             page = concatenate(pieces)
             if len(page) and page.offset[0] + page.length[0] <= start:
                 k = int(np.searchsorted(page.offset + page.length, start, side="right"))
@@ -145,9 +150,32 @@ class CodecInterpretation(Interpretation):
             pos = seg_end
         return out
 
-    def units_in_range(self, source, start, end, origin=None):
+    def cut_from(self, source, start: int, stop: int, seg_end: int, forced: bool = False,
+                 head: bytes = b"") -> PageCut:
+        """The units starting in [start, stop), ``start`` a unit start of the stream that
+        ends at ``seg_end`` (the scan's windows: each begins where the last unit of the
+        one before ended). ``forced``: the cut ends at ``stop`` (where a multi-byte
+        codec begins afresh)."""
+        read_end = stop if forced else min(seg_end, stop + self.read_ahead)
+        data = source.read(start, read_end - start)
+        final = forced or start + len(data) >= seg_end or len(data) < read_end - start
+        return self.page_cut(data, start, final, stop - start, head)
+
+    def exact_in(self, source, start, end, origin=None, sync=None):
+        size = source.size
+        pos, end = max(0, start), min(end, size)
+        while pos < end:
+            seg_start, seg_end = segment(pos, origin, size)
+            stop = min(end, seg_end)
+            if not self.exact_at(source, pos, seg_start, sync) or \
+                    self.restarts(source, pos, stop, seg_start, sync):
+                return False
+            pos = seg_end
+        return True
+
+    def units_in_range(self, source, start, end, origin=None, sync=None):
         out: list[Unit] = []
-        for c in self.cuts_in_range(source, start, end, origin):
+        for c in self.cuts_in_range(source, start, end, origin, sync):
             out += c.units()
         return out
 
@@ -304,7 +332,7 @@ class UtfWide(CodecInterpretation):
             return "big" if head[:4] == b"\x00\x00\xfe\xff" else "little"
         return "big" if head[:2] == b"\xfe\xff" else "little"
 
-    def anchor(self, source, offset, seg_start):
+    def anchor(self, source, offset, seg_start, sync=None):
         q = seg_start + (offset - seg_start) // self.width * self.width
         if self.width == 2 and q - 2 >= seg_start:
             pair = source.read(q - 2, 4)

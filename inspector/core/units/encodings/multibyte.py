@@ -18,9 +18,11 @@ bytes that never follow a lead byte inside a character (in Shift_JIS 00-3F, in G
 Big5 00-3F too, in EUC even 00-A0: line feeds, spaces, digits) and the bytes after
 which a unit always starts (a byte that is never a lead nor a middle byte). A cut
 begins at the last such place at or before the range. Where none lies within
-``SYNC_GRID`` bytes (a long run of double-byte text without one ASCII byte) the
-reading begins afresh at the multiple of ``SYNC_GRID``, so that a page of a huge file is
-cut from at most twice that many bytes back, the same way whichever page asks. For the
+``SYNC_GRID`` bytes (a long run of double-byte text without one ASCII byte) the cut
+begins at the whole-file scan's sync point (:mod:`~inspector.core.units.encodings.syncpoints`)
+when there is one; else the reading begins afresh at the multiple of ``SYNC_GRID``,
+so that a page of a huge file is cut from at most twice that many bytes back, the same
+way whichever page asks (and may then be misaligned: :meth:`MultiByteCodec.exact_at`). For the
 state-carrying ISO-2022 and HZ codecs, the places are line starts: a line is read as
 if it began in the initial (ASCII) state, as well-formed ISO-2022-JP text is written.
 """
@@ -37,9 +39,9 @@ import numpy as np
 
 from inspector.core.units.encodings.codecunits import (C_UNDECODABLE, C_VALID, CodecInterpretation,
                                              make_cut)
+from inspector.core.units.encodings.syncpoints import SYNC_GRID
 from inspector.core.units.unitarrays import empty, no_more
 
-SYNC_GRID = 16 << 10
 MARK = 0xDFFF            # what the recording error handler writes: no decoder makes it
 _HANDLER = "inspector-units"
 _local = threading.local()
@@ -98,28 +100,102 @@ def _first_event(data: bytes, codec: str):
     return events[0][0], False   # characters before the first error: one is len 1+
 
 
-@lru_cache(maxsize=None)
-def shape_of(codec: str) -> Shape:
-    """Ask ``codec`` once which bytes lead a longer sequence, which can stand inside a
-    character, how long a character gets: every lead byte with every second byte
-    through its decoder (two-byte forms and errors), and every character it can write
-    through its encoder (the longer forms: GB18030's four bytes, EUC-JP's three)."""
-    if codec.startswith(STATEFUL_PREFIXES):
-        after = np.zeros(256, dtype=bool)
-        after[0x0A] = True
-        return Shape(np.zeros(256, dtype=bool), after, 8, True)
-    leads = [b for b in range(256) if _first_event(bytes([b]), codec)[1]]
-    inner: set[int] = set()       # bytes at a later place than the first of a unit
+# Probing writes each pair or character between runs of this byte (a line feed: no
+# codec here takes it into a longer sequence, and the JIS X 0213 encoders drop a NUL
+# after a character that could combine; checked, with a probe one call at a time if not).
+_GAP = 0x0A
+_PAD = 8                 # as long as the longest sequence of any codec (EUC-KR's 8)
+
+
+def encoded_lengths(codec: str, cps: np.ndarray) -> tuple[np.ndarray, bytes, np.ndarray] | None:
+    """How many bytes ``codec`` writes each code point of ``cps`` in (0: it cannot), in one
+    call to its encoder: the characters with a line feed after each. Also the bytes
+    written and where each character starts in them. None when the line feed did not
+    come out as one byte after every character (then ask one at a time)."""
+    cps = np.asarray(cps, dtype=np.int64)
+    gapped = np.empty(2 * len(cps), dtype="<u4")
+    gapped[0::2] = cps
+    gapped[1::2] = _GAP
+    text = gapped.tobytes().decode("utf-32-le", "surrogatepass")
+    raw = text.encode(codec, "ignore")
+    gaps = np.flatnonzero(np.frombuffer(raw, dtype=np.uint8) == _GAP)
+    if len(gaps) != len(cps):
+        return None
+    starts = np.empty(len(cps), dtype=np.int64)
+    starts[:1] = 0
+    starts[1:] = gaps[:-1] + 1
+    return gaps - starts, raw, starts
+
+
+def _pair_inner(codec: str, leads: list[int], trails: list[int], gap: int) -> set[int] | None:
+    """The bytes that complete a character after a lead (two bytes the codec takes as
+    one character, or rejects as one two-byte error; not the start of a longer form
+    the data ends in) among ``trails``: every lead with each, decoded in one call (each
+    pair followed by a run of ``gap`` bytes, errors written as U+FFFD by the codec's own
+    C handler); the few pairs that leaves in doubt one at a time. None when the gap
+    bytes did not keep the pairs apart."""
+    trails = np.array(trails, dtype=np.uint8)
+    count = len(leads) * len(trails)
+    stride = 2 + _PAD
+    buf = np.full((count, stride), gap, dtype=np.uint8)
+    buf[:, 0] = np.repeat(np.array(leads, dtype=np.uint8), len(trails))
+    buf[:, 1] = np.tile(trails, len(leads))
+    text = buf.tobytes().decode(codec, "replace")
+    out = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype="<u4")
+    is_gap = out == gap
+    # Each pair gives a group of characters (its lead never vanishes), then line feeds.
+    first = np.flatnonzero(~is_gap & np.concatenate([[True], is_gap[:-1]]))
+    if len(first) != count:
+        return None
+    following = np.concatenate([first[1:], [len(out)]])     # where the next group starts
+    group_end = first + _group_lengths(is_gap, first)
+    gaps_after = following - group_end
+    fffd = np.concatenate([[0], np.cumsum(out == 0xFFFD)])
+    bad = fffd[group_end] - fffd[first]
+    length = group_end - first
+    clean = bad == 0
+    if (clean & (gaps_after < _PAD)).any():
+        return None    # a character took a line feed with it
+    inner = clean.copy()
+    # One U+FFFD for the two bytes: an error of both, or one reaching past them
+    # (which, with the data ending after two bytes, would be a longer form cut short).
+    lone = (length == 1) & (bad == 1)
+    doubt = np.flatnonzero(lone & (gaps_after == _PAD) | ~clean & (out[first] != 0xFFFD))
+    found = _byte_set(buf[inner, 1])
+    for i in doubt.tolist():
+        lead, t = int(buf[i, 0]), int(buf[i, 1])
+        if t not in found:
+            consumed, incomplete = _first_event(bytes([lead, t]), codec)
+            if consumed >= 2 and not incomplete:
+                found.add(t)
+    return found
+
+
+def _byte_set(values: np.ndarray) -> set[int]:
+    """The distinct byte values in ``values``."""
+    return set(np.flatnonzero(np.bincount(values, minlength=256)).tolist())
+
+
+def _group_lengths(gap: np.ndarray, first: np.ndarray) -> np.ndarray:
+    """The length of each run of characters other than the gap byte starting at ``first``."""
+    ends = np.flatnonzero(gap & np.concatenate([[False], ~gap[:-1]]))   # first gap of a run
+    k = np.searchsorted(ends, first)
+    ends = np.concatenate([ends, [len(gap)]])
+    return ends[k] - first
+
+
+def _probe_one_at_a_time(codec: str, leads: list[int]) -> tuple[set[int], set[int], int]:
+    """What :func:`shape_of` asks, one pair and one character per call (slow: a
+    fallback for a codec the one-call probes cannot read apart)."""
+    inner: set[int] = set()
     nonfinal: set[int] = set(leads)
     longest = 2
     for lead in leads:
         for t in range(256):
             consumed, incomplete = _first_event(bytes([lead, t]), codec)
-            # Incomplete: a longer form's prefix, or the data ended inside anything at
-            # all; the encoder says below which bytes longer forms really hold.
             if consumed >= 2 and not incomplete:
                 inner.add(t)
-    for cp in [*range(0x80, 0xD800), *range(0xE000, 0x10000), *range(0x10000, 0x110000, 97)]:
+    for cp in _PROBED_CHARS.tolist():
         try:
             raw = chr(cp).encode(codec)
         except UnicodeEncodeError:
@@ -128,6 +204,47 @@ def shape_of(codec: str) -> Shape:
             longest = max(longest, len(raw))
             inner.update(raw[1:])
             nonfinal.update(raw[:-1])
+    return inner, nonfinal, longest
+
+
+# Every character of the BMP past ASCII but the surrogates, and a sample of the others.
+_PROBED_CHARS = np.concatenate([np.arange(0x80, 0xD800), np.arange(0xE000, 0x10000),
+                                np.arange(0x10000, 0x110000, 97)]).astype(np.int64)
+
+
+@lru_cache(maxsize=None)
+def shape_of(codec: str) -> Shape:
+    """Ask ``codec`` once which bytes lead a longer sequence, which can stand inside a
+    character, how long a character gets: every lead byte with every second byte
+    through its decoder (two-byte forms and errors), and every character it can write
+    through its encoder (the longer forms: GB18030's four bytes, EUC-JP's three).
+    Each question is one call to the codec over all the cases at once (a few ms)."""
+    if codec.startswith(STATEFUL_PREFIXES):
+        after = np.zeros(256, dtype=bool)
+        after[0x0A] = True
+        return Shape(np.zeros(256, dtype=bool), after, 8, True)
+    leads = [b for b in range(256) if _first_event(bytes([b]), codec)[1]]
+    inner: set[int] | None = set()
+    if leads:
+        inner = _pair_inner(codec, leads, [t for t in range(256) if t != _GAP], _GAP)
+        last = _pair_inner(codec, leads, [_GAP], 0x20)
+        inner = None if inner is None or last is None else inner | last
+    written = encoded_lengths(codec, _PROBED_CHARS)
+    if inner is None or written is None:
+        inner, nonfinal, longest = _probe_one_at_a_time(codec, leads)
+    else:
+        lengths, raw, begins = written
+        m = np.frombuffer(raw, dtype=np.uint8)
+        longest = max(2, int(lengths.max(initial=0)))
+        written_any = lengths > 0
+        # A byte after a character's first is inner; one before its last is not final.
+        plain = np.ones(len(m), dtype=bool)
+        plain[begins + lengths] = False                  # the line feeds between
+        later, earlier = plain.copy(), plain.copy()
+        later[begins[written_any]] = False
+        earlier[(begins + lengths - 1)[written_any]] = False
+        inner |= _byte_set(m[later])
+        nonfinal = set(leads) | _byte_set(m[earlier])
     starts_at = np.ones(256, dtype=bool)
     starts_at[sorted(inner)] = False
     starts_after = np.ones(256, dtype=bool)
@@ -140,19 +257,22 @@ _length_cache: dict[str, dict[int, int]] = {}
 
 def char_lengths(codec: str, cps: np.ndarray) -> np.ndarray:
     """How many bytes ``codec`` writes each code point in (-1: it cannot), asked once per
-    distinct code point."""
+    distinct code point (those not asked yet in one call to the encoder)."""
     known = _length_cache.setdefault(codec, {})
     distinct, where = np.unique(cps, return_inverse=True)
-    out = np.empty(len(distinct), dtype=np.int64)
-    for i, cp in enumerate(distinct.tolist()):
-        n = known.get(cp)
-        if n is None:
-            try:
-                n = len(chr(cp).encode(codec))
-            except (UnicodeEncodeError, ValueError):
-                n = -1
-            known[cp] = n
-        out[i] = n
+    asked = distinct.tolist()
+    new = [cp for cp in asked if cp not in known]
+    if new:
+        written = encoded_lengths(codec, np.array(new, dtype=np.int64))
+        if written is not None:
+            known.update(zip(new, np.where(written[0] > 0, written[0], -1).tolist()))
+        else:
+            for cp in new:
+                try:
+                    known[cp] = len(chr(cp).encode(codec))
+                except (UnicodeEncodeError, ValueError):
+                    known[cp] = -1
+    out = np.array([known[cp] for cp in asked], dtype=np.int64)
     return out[where.reshape(-1)]
 
 
@@ -163,6 +283,10 @@ class MultiByteCodec(CodecInterpretation):
     @property
     def shape(self) -> Shape:
         return shape_of(self.codec)
+
+    @property
+    def keeps_sync_points(self) -> bool:
+        return not self.shape.stateful
 
     @property
     def note(self) -> str:
@@ -197,24 +321,48 @@ class MultiByteCodec(CodecInterpretation):
             reach *= 8
         return -1
 
-    def anchor(self, source, offset, seg_start):
+    def _sync(self, sync, seg_start: int):
+        """The scan's sync points, when they hold in the stream that begins at
+        ``seg_start`` (the reading from the file's start; not a state-carrying codec's,
+        whose places are line starts)."""
+        return sync if sync is not None and seg_start == 0 and not self.shape.stateful else None
+
+    def anchor(self, source, offset, seg_start, sync=None):
         grid = max(seg_start, offset // SYNC_GRID * SYNC_GRID)
         q = self._last_mark(source, grid, offset)
         if q >= 0:
             return q
         if grid == seg_start:
             return grid
+        sync = self._sync(sync, seg_start)
+        known = sync.start_before(offset) if sync is not None else None
+        if known is not None:
+            return max(known, self._last_mark(source, known, grid - 1))
         q = self._last_mark(source, max(seg_start, grid - SYNC_GRID), grid - 1)
         return q if q >= 0 else grid
 
-    def restarts(self, source, lo, hi, seg_start):
+    def restarts(self, source, lo, hi, seg_start, sync=None):
+        sync = self._sync(sync, seg_start)
         out = []
         g = (lo // SYNC_GRID + 1) * SYNC_GRID
         while g < hi + self.read_ahead:
-            if g > seg_start and self._last_mark(source, max(seg_start, g - SYNC_GRID), g) < 0:
+            if g > seg_start and (sync is None or not sync.knows(g)) and \
+                    self._last_mark(source, max(seg_start, g - SYNC_GRID), g) < 0:
                 out.append(g)
             g += SYNC_GRID
         return out
+
+    def exact_at(self, source, offset, seg_start, sync=None) -> bool:
+        """Whether the cut of a page at ``offset`` is the reading from the stream's
+        start: False where it begins afresh at a multiple of ``SYNC_GRID`` (no byte
+        that must start a unit within it, and no sync point yet)."""
+        grid = max(seg_start, offset // SYNC_GRID * SYNC_GRID)
+        if grid == seg_start or self._last_mark(source, grid, offset) >= 0:
+            return True
+        sync = self._sync(sync, seg_start)
+        if sync is not None and sync.knows(offset):
+            return True
+        return self.anchor(source, offset, seg_start) < grid
 
     # ------------------------------------------------------------ the cut
     def page_cut(self, data, base=0, final=True, stop=None, head=b""):
