@@ -379,6 +379,29 @@ class CharColumn:
         return got
 
     @staticmethod
+    def _sequence_keys(page, here, problem, keys) -> list:
+        """Units that decode to several code points (Big5-HKSCS, JIS X 0213: a letter and
+        its mark) get keys of their own, -2 and below, in ``keys``; the texts they stand
+        for, by key."""
+        more = page.cut.more
+        if more is None:
+            return []
+        texts: dict = {}
+        for j, (rest, value) in enumerate(zip(more[here].tolist(), page.value[here].tolist())):
+            if rest and not problem[j]:
+                text = "".join(map(chr, (value, *rest)))
+                keys[j] = -2 - texts.setdefault(text, len(texts))
+        return list(texts)
+
+    def sequence_plan(self, sprites, text: str) -> tuple:
+        """The character cell of a unit that is several code points: the whole sequence
+        through the fallback fonts (a letter with its combining mark), or the first code
+        point's plan when no font draws the sequence."""
+        if not sprites.coverage.can_draw(text):
+            return self.plan(sprites, K.VALID, ord(text[0]))
+        return (SINGLE, text, sprites.glyph_cells(text))
+
+    @staticmethod
     def _make_plan(sprites, kind: str, value) -> tuple:
         u = _Probe(kind, value)
         text, how = style.glyph_for(u, False)
@@ -415,10 +438,12 @@ class CharColumn:
         problem = page.kind[here] != 0
         # One plan per distinct code point (problems share one), turned into arrays.
         keys = np.where(problem, -1, page.value[here])
+        sequences = self._sequence_keys(page, here, problem, keys)
         distinct, which = np.unique(keys, return_inverse=True)
         which = which.reshape(-1)
-        plans = [self.plan(sprites, K.TRUNCATED, None) if v < 0 else self.plan(sprites, K.VALID, v)
-                 for v in distinct.tolist()]
+        plans = [self.plan(sprites, K.TRUNCATED, None) if v == -1
+                 else self.sequence_plan(sprites, sequences[-2 - v]) if v < -1
+                 else self.plan(sprites, K.VALID, v) for v in distinct.tolist()]
         sprites.shape([pl[1] for pl in plans if pl[0] == SINGLE])
         count = len(plans)
         font_of = np.zeros(count, dtype=np.int64)    # a glyph alone on its pen: its font,

@@ -24,14 +24,14 @@ from inspector.gui.look import regionlook
 from inspector.gui.look.labels import ElidedLabel
 
 VERDICT_TIP = "the whole-file verdict"
-LINE_TIP = ("line and column of the cursor, as scan counts them (lines: LF bytes before "
-            "it, plus 1; column: characters from the line's start, plus 1)")
+LINE_TIP = ("line and column of the cursor, as scan counts them (line: the reading's line "
+            "feeds before it, plus 1; column: characters from the line's start, plus 1)")
 
 
 def unit_summary(u) -> str:
     """The status bar's words for a unit: its code point and name, or its problem."""
     if u.kind == K.VALID:
-        text = f"U+{u.value:04X} {cp_name(u.value)}"
+        text = " + ".join(f"U+{v:04X} {cp_name(v)}" for v in (u.value, *getattr(u, "more", ())))
         if u.warnings:
             text += " (" + ", ".join(K.title(w) for w in u.warnings) + ")"
         return text

@@ -72,6 +72,29 @@ def test_a_two_code_point_character_shows_whole(window, qtbot, write_file):
     assert facts["Code point 2"].endswith("COMBINING MACRON")
     assert facts["Text"] == "\u00ca\u0304"
     assert facts["UTF-8"] == "C3 8A CC 84"
+    unit = window.status_fields.unit
+    qtbot.waitUntil(lambda: "U+0304 COMBINING MACRON" in unit.text(), timeout=5000)
+    assert unit.text().startswith("U+00CA LATIN CAPITAL LETTER E WITH CIRCUMFLEX + U+0304")
     window.hex_view.setFocus()
     qtbot.keyClick(window.hex_view, KEY.Key_Right)   # past the pair: " "
     qtbot.waitUntil(lambda: window.status_fields.line.text() == "Ln 1, Col 6", timeout=5000)
+
+
+def test_the_hex_character_column_draws_both_code_points(window, qtbot, write_file):
+    """The character cell of 88 62 in Big5-HKSCS draws Ê with its macron, not Ê alone:
+    the cell differs from that of 88 66 (Ê alone), and the sequence was shaped whole."""
+
+    def char_cell(data: bytes, name: str):
+        open_file(window, qtbot, write_file(data, name))
+        window.set_encoding("big5hkscs")
+        view = window.hex_view
+        view.viewport().repaint()
+        lay = view.layout_
+        x0, x1 = lay.char_x(3), lay.char_x(5)
+        image = view.viewport().grab().toImage()
+        return image.copy(x0, 0, x1 - x0, view.sprites.lh)
+
+    alone = char_cell(b"caf\x88\x66 x\n", "alone.txt")
+    with_mark = char_cell(b"caf\x88\x62 x\n", "marked.txt")
+    assert window.hex_view.sprites.shaped("\u00ca\u0304") is not None
+    assert alone != with_mark
