@@ -39,8 +39,8 @@ from inspector.gui.panes.textlooks import (  # noqa: F401 - the layout's vocabul
     BLANK, BOX, CONTROL_ABBREVIATIONS, CR, CR_PICTURE, GLYPH_NONE, GLYPH_UNKNOWN, LF,
     LINE_END, M_BLANK, M_BOX, M_LINE_END, M_PICTURE, M_REPLACEMENT, M_TEXT, MODE_CODE, MODES, PICTURE, PLACEHOLDER,
     REPLACEMENT, REPLACEMENT_CHAR, RETURN_MARK, SPACE, TAB, TAB_COLUMNS, TAB_MARK, TEXT,
-    ColumnMetrics, Looks, Metrics, MODE_NAMES, column_width, display, layout_text,
-    runs_safely)
+    Cell, ColumnMetrics, Looks, Metrics, MODE_NAMES, column_width, display, layout_text,
+    runs_safely, several_point_keys)
 
 # Bytes per virtual-break window. A paragraph is at most about 2 * WINDOW bytes, which
 # bounds both what one lookup reads and what one paragraph costs to decode and wrap.
@@ -88,34 +88,6 @@ class SourceModel:
     def unit_start(self, offset: int) -> int:
         offset = max(0, min(offset, max(self.size - 1, 0)))
         return interpretation(self.dialect).unit_start(self.source, offset, self.origin)
-
-
-class Cell:
-    """One unit on screen: where it starts on its line, how wide it is, what to draw."""
-
-    __slots__ = ("unit", "x", "width", "text", "mode")
-
-    def __init__(self, unit: decoder.Unit, x: float, width: float, text: str, mode: str):
-        self.unit = unit
-        self.x = x
-        self.width = width
-        self.text = text
-        self.mode = mode
-
-    @property
-    def offset(self) -> int:
-        return self.unit.offset
-
-    @property
-    def end(self) -> int:
-        return self.unit.end
-
-    @property
-    def right(self) -> float:
-        return self.x + self.width
-
-    def __repr__(self):
-        return f"Cell({self.unit.offset}, x={self.x}, w={self.width}, {self.text!r}, {self.mode})"
 
 
 class Line:
@@ -171,9 +143,8 @@ class Paragraph:
     unit tuples are made only when something asks for them (hit tests, tooltips)."""
 
     __slots__ = ("start", "end", "offs", "lens", "kinds", "vals", "reps", "at_end", "warns",
-                 "warned", "_units", "xs", "widths", "wrap_xs", "wrap_widths", "texts", "modes",
-                 "rows", "spans", "_cells",
-                 "extra", "repeated", "more")
+                 "warned", "_units", "_xs", "_widths", "wrap_xs", "wrap_widths", "_texts",
+                 "_modes", "looks", "rows", "spans", "_cells", "extra", "repeated", "more")
 
     def __init__(self, start: int, end: int, cut: pagecut.PageCut, i: int = 0,
                  j: int | None = None):
@@ -191,16 +162,16 @@ class Paragraph:
         self.more = None if cut.more is None else cut.more[i:j]
         self.warned = np.zeros(j - i, dtype=bool)   # whether each unit has warnings
         self._units: list | None = None
-        # Per unit: x on its line, width, what to draw and how; ``rows`` indexes the
-        # layout's table of looks (TextLayout.rows), one per distinct code point.
-        self.xs: list[float] = []
-        self.widths: list[float] = []
-        # The same as the wrap measured them (xs and widths may then be corrected by a
-        # painter, see set_positions), as arrays.
+        # Per unit: x and width as the wrap measured them, ``rows`` into ``looks``. The
+        # lists xs, widths, texts, modes (for hit tests and cells; xs and widths as a
+        # painter corrects them, set_positions) are made when first asked for.
         self.wrap_xs = np.zeros(0)
         self.wrap_widths = np.zeros(0)
-        self.texts: list[str] = []
-        self.modes: list[str] = []
+        self._xs: list[float] | None = None
+        self._widths: list[float] | None = None
+        self._texts: list[str] | None = None
+        self._modes: list[str] | None = None
+        self.looks: Looks | None = None
         self.rows = np.zeros(0, dtype=np.int64)
         # Per visual line: (first unit, last unit exclusive, start byte, end byte, width).
         self.spans: list[tuple] = []
@@ -209,6 +180,30 @@ class Paragraph:
         # The byte, when the paragraph is one ASCII byte repeated (see _wrap_repeated):
         # its lines of equal length then look alike.
         self.repeated: int | None = None
+
+    @property
+    def xs(self) -> list[float]:
+        if self._xs is None:
+            self._xs = self.wrap_xs.tolist()
+        return self._xs
+
+    @property
+    def widths(self) -> list[float]:
+        if self._widths is None:
+            self._widths = self.wrap_widths.tolist()
+        return self._widths
+
+    @property
+    def texts(self) -> list[str]:
+        if self._texts is None and self.looks is not None:
+            self._texts = self.looks.text[self.rows].tolist()
+        return self._texts or []
+
+    @property
+    def modes(self) -> list[str]:
+        if self._modes is None and self.looks is not None:
+            self._modes = MODE_NAMES[self.looks.mode[self.rows]].tolist()
+        return self._modes or []
 
     @property
     def units(self) -> list[decoder.Unit]:
@@ -255,16 +250,6 @@ class Paragraph:
         return cells
 
 
-def several_point_keys(keys, vals, more, valid):
-    """Display keys of the units of several code points: one per distinct sequence,
-    above every code point (its look shows the whole sequence)."""
-    keys = keys.copy()
-    several = np.fromiter(map(bool, more.tolist()), dtype=bool, count=len(more)) & valid
-    for i in np.flatnonzero(several).tolist():
-        keys[i] = (1 << 42) + (hash((int(vals[i]), *more[i])) & ((1 << 40) - 1))
-    return keys
-
-
 class TextLayout:
     """Paragraphs, visual lines and positions for one document at one width.
 
@@ -299,11 +284,12 @@ class TextLayout:
         # imported on first use) so this module itself never imports Qt.
         self._glyph = glyph
         self._paragraphs: OrderedDict[int, Paragraph] = OrderedDict()
+        self._unwrapped: dict[int, Paragraph] = {}   # cut, not wrapped yet (see paragraph)
         self._cached_units = 0
         self._lf_windows: OrderedDict[int, bool] = OrderedDict()
         self._display: dict = {}   # display key -> index into looks
         self.looks = Looks()
-        # A painter's shaped lines by content (they depend on the looks: dropped with
+        # A painter's shaped segments by content (they depend on the looks: dropped with
         # them).
         self.shaped: dict = {}
         self._state = None
@@ -331,6 +317,7 @@ class TextLayout:
     def forget_paragraphs(self) -> None:
         """Drop laid-out paragraphs (keeping the known glyph widths)."""
         self._paragraphs.clear()
+        self._unwrapped = {}
         self._cached_units = 0
         self.generation += 1
 
@@ -453,35 +440,36 @@ class TextLayout:
     def paragraph(self, start: int) -> Paragraph:
         """The paragraph beginning at the break ``start``, laid out (cached).
 
-        Short paragraphs that follow it within one window are laid out with it from a
-        single cut: a screen of prose is dozens of paragraphs, each cut has a fixed
-        cost, and the document's small cache of cuts stays free for the hex view."""
+        Short paragraphs that follow it within one window are cut with it: a screen of
+        prose is dozens of paragraphs, each cut has a fixed cost, and the document's
+        small cache of cuts stays free for the hex view. They are wrapped when asked
+        for (a jump's page ends before the window does)."""
         self._check_state()
         hit = self._paragraphs.get(start)
         if hit is not None:
             self._paragraphs.move_to_end(start)
             return hit
-        size = self.size
-        ends = [self.paragraph_end(start)]
-        while (ends[-1] < size and ends[-1] - start < self.window and len(ends) < 256
-               and ends[-1] not in self._paragraphs):
-            ends.append(self.paragraph_end(ends[-1]))
-        cut = self._cut(start, ends[-1])
-        warned = np.fromiter(map(bool, cut.warnings.tolist()), dtype=bool, count=len(cut))
-        stops = np.searchsorted(cut.offset, ends, side="left").tolist()
-        first = None
-        i = 0
-        s = start
-        for e, j in zip(ends, stops):
-            par = Paragraph(s, e, cut, i, j)
-            par.warned = warned[i:j]
-            self._wrap(par)
-            self._store(par)
-            if first is None:
-                first = par
-            i, s = j, e
-        self._paragraphs.move_to_end(start)
-        return first
+        par = self._unwrapped.pop(start, None)
+        if par is None:
+            size = self.size
+            ends = [self.paragraph_end(start)]
+            while (ends[-1] < size and ends[-1] - start < self.window and len(ends) < 256
+                   and ends[-1] not in self._paragraphs and ends[-1] not in self._unwrapped):
+                ends.append(self.paragraph_end(ends[-1]))
+            cut = self._cut(start, ends[-1])
+            warned = np.fromiter(map(bool, cut.warnings.tolist()), dtype=bool, count=len(cut))
+            stops = np.searchsorted(cut.offset, ends, side="left").tolist()
+            if len(self._unwrapped) > 1024:
+                self._unwrapped.clear()
+            i, s = 0, start
+            for e, j in zip(ends, stops):
+                self._unwrapped[s] = Paragraph(s, e, cut, i, j)
+                self._unwrapped[s].warned = warned[i:j]
+                i, s = j, e
+            par = self._unwrapped.pop(start)
+        self._wrap(par)
+        self._store(par)
+        return par
 
     def _cut(self, start: int, end: int) -> pagecut.PageCut:
         if end <= start:
@@ -503,17 +491,19 @@ class TextLayout:
         return self.paragraph(self.paragraph_start(offset))
 
     # ----------------------------------------------------------------- cells
-    def _row(self, key, par: Paragraph, i: int) -> int:
-        """The row in ``looks`` of display ``key`` (an int: a code point, -1 for none,
-        -2 for the CR of a CR LF, -1000 - n for a problem of n replacements), made from
-        unit ``i`` of ``par`` when new."""
+    def _rows(self, keys: list, par: Paragraph, at: np.ndarray) -> list[int]:
+        """The rows in ``looks`` of display ``keys`` (a code point, -1: none, -2: the CR of
+        a CR LF, -1000 - n: a problem of n replacements), made from units ``at`` of ``par``."""
+        units = pagecut.PageCut(par.offs[at], par.lens[at], par.kinds[at], par.vals[at],
+                                par.reps[at], par.at_end[at], par.warns[at],
+                                None if par.more is None else par.more[at]).units()
+        return [self._row(k, u) for k, u in zip(keys, units)]
+
+    def _row(self, key, u: decoder.Unit) -> int:
+        """The row in ``looks`` of display ``key`` (see _rows) for unit ``u``."""
         key = ("CRLF",) if key == -2 else ("E", -1000 - key) if key <= -1000 else key
         r = self._display.get(key)
         if r is None:
-            u = par.units[i] if par._units is not None else pagecut.PageCut(
-                par.offs[i:i + 1], par.lens[i:i + 1], par.kinds[i:i + 1], par.vals[i:i + 1],
-                par.reps[i:i + 1], par.at_end[i:i + 1], par.warns[i:i + 1],
-                None if par.more is None else par.more[i:i + 1]).units()[0]
             text, mode, width = self._compute_display(u, key)
             ltext, safe = self._layout_text(text, mode, width)
             r = self._display[key] = self.looks.add(text, mode, width, ltext, safe)
@@ -557,30 +547,30 @@ class TextLayout:
             where = np.flatnonzero(missing)
             distinct, first = np.unique(keys[where], return_index=True)
             distinct = distinct.tolist()
-            looks.know(distinct, [self._row(k, par, i) for k, i in
-                                  zip(distinct, where[first].tolist())])
+            looks.know(distinct, self._rows(distinct, par, where[first]))
             rows, _ = looks.rows_of(keys)
         widths = looks.width[rows]
-        mcodes = looks.mode[rows]
-        texts = looks.text[rows]
         tabs = widths < 0
-        spaces_at = np.flatnonzero(valid & ((vals == SPACE) | (vals == TAB)))
         offs = par.offs
         ends = offs + par.lens
         # The line feed ending a paragraph (and the CR of a CR LF) never wraps away.
         terminator = n
-        if mcodes[n - 1] == M_LINE_END:
+        if looks.mode[rows[n - 1]] == M_LINE_END:
             terminator = n - 2 if n >= 2 and crlf[n - 2] else n - 1
         limit = self.wrap_width if self.wrap_width and self.wrap_width > 0 else None
         word_wrap = self.word_wrap
+
+        spaces: list = []
 
         def break_point(at: int, line_start: int) -> int:
             """Where a line from ``line_start`` that cannot hold unit ``at`` breaks:
             after its last space before ``at`` (word wrap), else right before ``at``."""
             if word_wrap:
-                k = int(np.searchsorted(spaces_at, at)) - 1
-                if k >= 0 and spaces_at[k] >= line_start:
-                    return int(spaces_at[k]) + 1
+                if not spaces:   # found once, when a line first breaks
+                    spaces.append(np.flatnonzero(valid & ((vals == SPACE) | (vals == TAB))))
+                k = int(np.searchsorted(spaces[0], at)) - 1
+                if k >= 0 and spaces[0][k] >= line_start:
+                    return int(spaces[0][k]) + 1
             return at
 
         flat = np.where(tabs, 0.0, widths)
@@ -635,9 +625,8 @@ class TextLayout:
             x += w
             pos = t + 1
         spans.append((ls, n, int(offs[ls]), int(ends[-1]), float(x)))
-        par.xs, par.widths = xs.tolist(), widths.tolist()
         par.wrap_xs, par.wrap_widths = xs, widths
-        par.texts, par.modes = texts.tolist(), MODE_NAMES[mcodes].tolist()
+        par.looks = looks
         par.rows = rows
         par.spans = spans
 
@@ -647,6 +636,8 @@ class TextLayout:
         exactly what the general loop gives (the same sums, the same break test); False
         when the paragraph is not such a run."""
         n = len(par)
+        if par.end - par.start != n:     # not all units one byte: no run of one byte
+            return False
         value = int(par.vals[0])
         if (par.kinds[0] != C_VALID or par.lens[0] != 1 or value in (CR, LF, SPACE, TAB)
                 or int(par.offs[-1]) + int(par.lens[-1]) - int(par.offs[0]) != n):
@@ -659,7 +650,7 @@ class TextLayout:
         if par.warns[-1] is not par.warns[0]:
             return False
         key = value
-        r = self._row(key, par, 0)
+        r = self._rows([key], par, np.zeros(1, dtype=np.int64))[0]
         looks = self.looks
         text, mode, w = looks.text[r], MODES[looks.mode[r]], float(looks.width[r])
         if w < 0 or mode == LINE_END:
@@ -680,16 +671,13 @@ class TextLayout:
             le = min(ls + k, n)
             width = full_width if le - ls == k else line[le - ls - 1] + w
             spans.append((ls, le, int(offs[ls]), int(offs[le - 1]) + 1, width))
-        par.xs, par.widths, par.texts, par.modes = xs, [w] * n, [text] * n, [mode] * n
+        par._xs, par._widths, par._texts, par._modes = xs, [w] * n, [text] * n, [mode] * n
         par.wrap_xs, par.wrap_widths = np.array(xs, dtype=np.float64), np.full(n, w)
+        par.looks = looks
         par.rows = np.full(n, r, dtype=np.int64)
         par.spans = spans
         par.repeated = key
         return True
-
-    def _width_at(self, widths, xs, k) -> float:
-        w = widths[k]
-        return self._tab_width(xs[k]) if w < 0 else w
 
     # ----------------------------------------------------------------- lines
     def line_at(self, offset: int) -> Line:

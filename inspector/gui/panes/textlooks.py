@@ -1,7 +1,7 @@
 """The looks of units in the text pane, without Qt: how each unit is drawn (its mode,
 text and width, from a :class:`Metrics`), what it puts into its line's shaped string,
 and :class:`Looks`, the table of them a paragraph's units index (one row per distinct
-code point, problem size or CR LF).
+code point, problem size or CR LF), and :class:`Cell`, one unit as placed on its line.
 """
 
 from __future__ import annotations
@@ -120,6 +120,13 @@ class Looks:
         # on first use (GLYPH_UNKNOWN until then; 0: not one glyph of the main font,
         # GLYPH_NONE: nothing drawn): lines of such units are drawn without shaping.
         self.glyph = np.full(256, GLYPH_UNKNOWN, dtype=np.int64)
+        # The font of that glyph (an index into the painter's fonts, 0: the main one).
+        self.font = np.zeros(256, dtype=np.int64)
+        # Whether the unit's text starts with a combining mark (shaped with its base).
+        self.mark = np.zeros(256, dtype=bool)
+        # Whether it is a number to the bidi algorithm (a right-to-left letter before
+        # it takes it into its run).
+        self.number = np.zeros(256, dtype=bool)
         self.text = np.empty(256, dtype=object)
         self.ltext = np.empty(256, dtype=object)
         self._keys = np.zeros(0, dtype=np.int64)    # display keys, sorted
@@ -128,8 +135,8 @@ class Looks:
     def add(self, text: str, mode: str, width: float, ltext: str, safe: bool) -> int:
         r = self.count
         if r == len(self.width):
-            for name in ("width", "u16", "safe", "strong_ltr", "rtl", "mode", "glyph", "text",
-                         "ltext"):
+            for name in ("width", "u16", "safe", "strong_ltr", "rtl", "mode", "glyph", "font",
+                         "mark", "number", "text", "ltext"):
                 old = getattr(self, name)
                 new = np.zeros(2 * len(old), dtype=old.dtype) if old.dtype != object else \
                     np.empty(2 * len(old), dtype=object)
@@ -144,8 +151,10 @@ class Looks:
         # reorder (digits and neutrals after one are carried along).
         bidi = unicode_db.bidirectional_of_char(ltext[0]) if ltext else ""
         self.strong_ltr[r] = bidi == "L"
+        self.number[r] = any(unicode_db.bidirectional_of_char(c) in ("EN", "AN") for c in ltext)
         self.rtl[r] = any(unicode_db.bidirectional_of_char(c) in ("R", "AL", "AN")
                           for c in ltext)
+        self.mark[r] = bool(ltext) and unicode_db.category(ord(ltext[0])).startswith("M")
         self.mode[r] = MODE_CODE[mode]
         self.text[r] = text
         self.ltext[r] = ltext
@@ -166,6 +175,44 @@ class Looks:
         rows = np.concatenate((self._rows, np.array(rows, dtype=np.int64)))
         order = np.argsort(keys, kind="stable")
         self._keys, self._rows = keys[order], rows[order]
+
+
+class Cell:
+    """One unit on screen: where it starts on its line, how wide it is, what to draw."""
+
+    __slots__ = ("unit", "x", "width", "text", "mode")
+
+    def __init__(self, unit: decoder.Unit, x: float, width: float, text: str, mode: str):
+        self.unit = unit
+        self.x = x
+        self.width = width
+        self.text = text
+        self.mode = mode
+
+    @property
+    def offset(self) -> int:
+        return self.unit.offset
+
+    @property
+    def end(self) -> int:
+        return self.unit.end
+
+    @property
+    def right(self) -> float:
+        return self.x + self.width
+
+    def __repr__(self):
+        return f"Cell({self.unit.offset}, x={self.x}, w={self.width}, {self.text!r}, {self.mode})"
+
+
+def several_point_keys(keys, vals, more, valid):
+    """Display keys of the units of several code points: one per distinct sequence,
+    above every code point (its look shows the whole sequence)."""
+    keys = keys.copy()
+    several = np.fromiter(map(bool, more.tolist()), dtype=bool, count=len(more)) & valid
+    for i in np.flatnonzero(several).tolist():
+        keys[i] = (1 << 42) + (hash((int(vals[i]), *more[i])) & ((1 << 40) - 1))
+    return keys
 
 
 def display(unit: decoder.Unit, key, m: Metrics, ws: bool, glyph) -> tuple[str, str, float]:

@@ -14,7 +14,6 @@ stays the same.
 from __future__ import annotations
 
 import math
-from bisect import bisect_left, bisect_right
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
@@ -96,13 +95,21 @@ def _gather(rows: list, plans: list, names: tuple):
 
 def _add_fills(fills: dict, name: str, mask, x, w, ys, dims, lh: float) -> None:
     """Rectangles over entries ``mask`` (x from the left margin, width, line y), by
-    fill and dimming."""
+    fill and dimming; entries side by side on a line are one rectangle."""
     for dim in (0, 1):
-        m = mask & (dims == dim)
-        if m.any():
-            fills.setdefault((name, bool(dim)), []).extend(
-                QRectF(PAD_X + a, b + 1, c, lh - 2)
-                for a, b, c in zip(x[m].tolist(), ys[m].tolist(), w[m].tolist()))
+        m = np.flatnonzero(mask & (dims == dim))
+        if not len(m):
+            continue
+        order = np.lexsort((x[m], ys[m]))
+        fx, fw, fy = x[m][order], w[m][order], ys[m][order]
+        right = fx + fw
+        joined = np.r_[False, (fy[1:] == fy[:-1]) & (np.abs(fx[1:] - right[:-1]) < 1e-6)]
+        heads = np.flatnonzero(~joined)
+        tails = np.r_[heads[1:], len(fx)] - 1
+        fills.setdefault((name, bool(dim)), []).extend(
+            QRectF(PAD_X + a, b + 1, c, lh - 2)
+            for a, b, c in zip(fx[heads].tolist(), fy[heads].tolist(),
+                               (right[tails] - fx[heads]).tolist()))
 
 
 def _objects(items: list) -> np.ndarray:
@@ -248,11 +255,11 @@ class TextPainter:
             if not line.start <= cursor < line.end:
                 continue
             plan = self._plan(line, lost_end, origin, look)
-            i = bisect_right(plan.offsets, cursor) - 1
+            i = int(np.searchsorted(plan.offsets, cursor, side="right")) - 1
             if i >= 0 and plan.ends[i] > cursor:
                 y = PAD_Y + row * lh
-                x = plan.xs[i]
-                w = plan.rights[i] - x
+                x = float(plan.xs[i])
+                w = float(plan.rights[i]) - x
                 w = w if w > 0 else m.char_width * 0.5
                 cur = pal.color("cursor")
                 pen = QPen(cur)
@@ -351,55 +358,77 @@ class TextPainter:
                 p.drawRects(rects)
         p.setBrush(Qt.BrushStyle.NoBrush)
 
-        # Text: each line's shaped string; what has no colour range is in the text
-        # colour. Plain lines' glyphs: one glyph run per colour for the page.
+        # Text: the page's glyphs, one glyph run per font and colour; each shaped
+        # segment's layout (what has no colour range is in the text colour).
         p.setPen(look.colors["text"])
         plain = []
         for (y, dim, _), plan in zip(rows, plans):
-            if plan.layout is None:
-                if len(plan.g_x):
-                    plain.append((plan, y, dim))
-                continue
-            p.setOpacity(0.45 if dim else 1.0)
-            plan.layout.draw(p, TP.baseline_point(plan, PAD_X, y, ascent))
+            if len(plan.g_x):
+                plain.append((plan, y, dim))
+            if plan.segments:
+                p.setOpacity(0.45 if dim else 1.0)
+                for tl, x, seg_ascent, _ in plan.segments:
+                    tl.draw(p, TP.baseline_point(seg_ascent, PAD_X + x, y, ascent))
+        p.setOpacity(1.0)
         self._draw_plain(p, look, plain)
 
         # Problems: U+FFFD glyphs and marks, one glyph run per colour.
         self._draw_problems(p, look, problems)
 
-        # Boxes.
+        # Boxes: a picture per look, tiled over a run of equal ones.
+        pictures: dict = {}
+        opacity = None
         for (y, dim, selected), plan in zip(rows, plans):
             if not plan.boxes:
                 continue
-            p.setOpacity(0.45 if dim else 1.0)
+            if opacity != dim:
+                opacity = dim
+                p.setOpacity(0.45 if dim else 1.0)
             for label, width, warned, x, offsets_in_run in plan.boxes:
                 if selected and offsets_in_run[0] < sel_end and offsets_in_run[-1] >= sel_start:
                     for k, off in enumerate(offsets_in_run):
                         box = (label, width, warned, sel_start <= off < sel_end)
                         self._paint_boxes(p, box, PAD_X + x + k * width, y, 1, lh, pal)
+                    continue
+                key = (label, width, warned)
+                pm = pictures.get(key)
+                if pm is None:
+                    pm = pictures[key] = self._box_picture(key + (False,), lh, pal)
+                if len(offsets_in_run) == 1:
+                    p.drawPixmap(QPointF(PAD_X + x, y), pm)
                 else:
-                    self._paint_boxes(p, (label, width, warned, False), PAD_X + x, y,
-                                      len(offsets_in_run), lh, pal)
+                    p.drawTiledPixmap(QRectF(PAD_X + x, y, width * len(offsets_in_run), lh), pm)
         p.setOpacity(1.0)
         self._paint_overlays(p, lines, plans, look, origin, lost_end, row_numbers)
 
     def _draw_plain(self, p: QPainter, look: _Look, plain: list) -> None:
-        """Plain lines' glyphs (see textplan.make_plans), one glyph run per colour."""
+        """The page's glyphs (see textplan.make_plans), one glyph run per font, colour
+        and dimming."""
         if not plain:
             return
         glyphs = np.concatenate([plan.g_glyph for plan, _, _ in plain])
         xs = np.concatenate([plan.g_x for plan, _, _ in plain]) + PAD_X
         ys = np.concatenate([np.full(len(plan.g_x), y) for plan, y, _ in plain])
-        keys = np.concatenate([plan.g_code * 2 + dim for plan, _, dim in plain])
-        raw = self._metrics.raw
-        for key in np.unique(keys).tolist():
-            mask = keys == key
+        codes = len(look.text_colors)
+        keys = np.concatenate([(plan.g_font * codes + plan.g_code) * 2 + dim
+                               for plan, _, dim in plain])
+        raws = self._metrics.fallback.raws
+        order = np.argsort(keys, kind="stable")
+        keys = keys[order]
+        cuts = np.flatnonzero(keys[1:] != keys[:-1]) + 1
+        heads = np.concatenate(([0], cuts)).tolist()
+        tails = np.concatenate((cuts, [len(keys)])).tolist()
+        glyphs = glyphs[order]
+        points = self._grid.points(xs[order], ys[order], 0.0, self._ascent)
+        glyph_list = glyphs.tolist()
+        for h, t in zip(heads, tails):
+            key = int(keys[h])
             run = QGlyphRun()
-            run.setRawFont(raw)
-            run.setGlyphIndexes(glyphs[mask].tolist())
-            run.setPositions(self._grid.points(xs[mask], ys[mask], 0.0, self._ascent))
+            run.setRawFont(raws[(key >> 1) // codes])
+            run.setGlyphIndexes(glyph_list[h:t])
+            run.setPositions(points[h:t])
             p.setOpacity(0.45 if key & 1 else 1.0)
-            p.setPen(look.text_colors[key >> 1])
+            p.setPen(look.text_colors[(key >> 1) % codes])
             p.drawGlyphRun(QPointF(0, 0), run)
         p.setOpacity(1.0)
 
@@ -488,9 +517,10 @@ class TextPainter:
                 if line.start == origin:
                     self._paint_marker(p, PAD_X - 3, y, lh, origin_color, flag=True)
                 if lost_end is not None and lost_end > origin and line.start <= lost_end < line.end:
-                    i = bisect_right(plan.offsets, lost_end) - 1
+                    i = int(np.searchsorted(plan.offsets, lost_end, side="right")) - 1
                     if i >= 0 and plan.ends[i] > lost_end:
-                        self._paint_marker(p, PAD_X + plan.xs[i] - 1, y, lh, sync_color, flag=False)
+                        self._paint_marker(p, PAD_X + float(plan.xs[i]) - 1, y, lh, sync_color,
+                                           flag=False)
 
     def _look_for(self, pal) -> _Look:
         """The paint's colours and fonts for this palette (made once per palette)."""
@@ -503,14 +533,15 @@ class TextPainter:
         """The x range (left, right) of the line's cells that hold bytes [start, end),
         or None when none of them is on this line."""
         offsets = plan.offsets
-        i = max(0, bisect_right(offsets, start) - 1)
+        i = max(0, int(np.searchsorted(offsets, start, side="right")) - 1)
         if i < len(offsets) and plan.ends[i] <= start:
             i += 1
-        j = bisect_left(offsets, end)
+        j = int(np.searchsorted(offsets, end, side="left"))
         if i >= j:
             return None
-        left = min(plan.xs[i:j])
-        right = max(max(plan.rights[i:j]), plan.xs[j - 1] + self._metrics.char_width * 0.5)
+        left = float(plan.xs[i:j].min())
+        right = max(float(plan.rights[i:j].max()),
+                    float(plan.xs[j - 1]) + self._metrics.char_width * 0.5)
         return left, right
 
     def plan_for(self, line: TL.Line) -> LinePlan:
@@ -552,18 +583,23 @@ class TextPainter:
         controls, U+XXXX for glyphs no font has, so hidden characters are seen and
         nothing turns into tofu. Boxes repeat (a file of zeros is all NUL boxes), so each
         look is drawn once into a pixmap and tiled."""
-        label, width, warned, selected = key
+        pm = self._box_picture(key, lh, pal)
+        if count == 1:
+            p.drawPixmap(QPointF(x, y), pm)
+        else:
+            p.drawTiledPixmap(QRectF(x, y, key[1] * count, lh), pm)
+
+    def _box_picture(self, key, lh, pal) -> QPixmap:
+        """The picture of one box look ``key`` (label, width, warned, selected)."""
         cache_key = key + (pal.theme, lh, self.view.devicePixelRatioF())
         pm = self._box_cache.get(cache_key)
         if pm is None:
+            label, width, warned, selected = key
             pm = self._render_box(label, width, lh, warned, selected, pal)
             if len(self._box_cache) > 512:
                 self._box_cache.clear()
             self._box_cache[cache_key] = pm
-        if count == 1:
-            p.drawPixmap(QPointF(x, y), pm)
-        else:
-            p.drawTiledPixmap(QRectF(x, y, width * count, lh), pm)
+        return pm
 
     def _render_box(self, label, width, lh, warned, selected, pal) -> QPixmap:
         ratio = self.view.devicePixelRatioF()

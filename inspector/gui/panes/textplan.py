@@ -1,18 +1,20 @@
-"""What to draw for one laid-out line of the text pane, worked out once per line, and
+"""What to draw for the laid-out lines of the text pane, worked out once per line, and
 the pane's measures (:class:`QtMetrics`: the Qt side of textlooks.Metrics, so that the
 layout stays Qt-free and testable while the pane measures with its own fonts).
 
 A :class:`LinePlan` is built from its paragraph's arrays (the page cut's units and the
-layout's looks), with no Python step per unit: the line's text is one string shaped by
-one ``QTextLayout`` (font fallback, clusters, right-to-left runs all in C++), coloured by
-format ranges. A plain line (every unit in its measured place and drawn, if at all, as
-one glyph of the main font: most lines of random bytes) is not shaped: its glyph indexes
-and places go to the painter as arrays. Boxes, problems, tabs and hidden characters are spaces of their width in
-that string; the painter draws them over it by runs (see textpainter). Where the string
-holds characters whose drawn advance is not the width the wrap measured (right-to-left
-runs, combining marks, emoji), the units' places are read back from the shaped line and
-given to the paragraph, so that the cursor, the selection and hit tests agree with the
-pixels.
+layout's looks), with no Python step per unit: every unit stays on the place the wrap
+measured, and a character that is one glyph of the main font or of the fallback font
+chosen for its code point (:mod:`~inspector.gui.look.fallbackfonts`) goes to the painter as
+a glyph index on that place (the painter draws the page's by font and colour). Only
+what must be shaped (right-to-left runs, combining marks, emoji, joining scripts) is
+shaped by Qt, as short segments between strong left-to-right characters, each one
+small ``QTextLayout`` kept by content (font fallback, clusters and bidi in C++); the
+units' places in a segment are read back from it and given to the paragraph, so that
+the cursor, the selection and hit tests agree with the pixels, and the units after it
+move by whole characters of what it grew or shrank. Boxes, problems, tabs and hidden
+characters are letters of their width in a segment's string, drawn transparent; the
+painter draws them over by runs (see textpainter).
 """
 
 from __future__ import annotations
@@ -21,16 +23,18 @@ import math
 
 import numpy as np
 from PySide6.QtCore import QPointF, Qt
-from PySide6.QtGui import (QFont, QFontMetricsF, QRawFont, QTextCharFormat, QTextLayout,
+from PySide6.QtGui import (QFont, QFontMetricsF, QTextCharFormat, QTextLayout,
                            QTextLine, QTextOption)
 
 from inspector.core.scan.kernels.codes import C_VALID, KIND_CODES
 from inspector.core.units import kinds as K
+from inspector.core.units import unicode_db
 from inspector.gui.look import style
 from inspector.gui.panes import textlayout as TL
+from inspector.gui.look.fallbackfonts import FallbackFonts
 
 _BIG = 1e7
-SHAPED_LINES = 512     # shaped lines kept by content (a few screens)
+SHAPED_SEGMENTS = 4096   # shaped segments kept by content (many screens)
 
 # Colour keys of a line's text, by code: the plan keeps codes, the painter's look has a
 # colour per code (resolved at paint time, so a theme change needs no new plans).
@@ -59,21 +63,54 @@ class QtMetrics:
         self.small = QFontMetricsF(small_font)
         self._widths: dict[str, float] = {}
         self.coverage = style.shared_coverage(font)  # one decision per code point, both panes
-        self.raw = QRawFont.fromFont(font)   # plain lines' glyphs (see make_plans)
+        # The font of each code point's glyph (the main one or a fallback), decided once.
+        self.fallback = FallbackFonts(font)
+        self.raw = self.fallback.main
         self.char_width = self.fm.horizontalAdvance("0")
         self.box_pad = max(2.0, round(self.small.horizontalAdvance("0") * 0.35))
+        self._mark_width = math.ceil(self.small.horizontalAdvance("W")) + 1
+        column = self.small.horizontalAdvance("0")
+        printable = "".join(chr(c) for c in range(0x20, 0x7F))
+        self._small_column = column if self.small.horizontalAdvance(printable) == \
+            column * len(printable) else 0.0
 
     def text_width(self, text: str) -> float:
         w = self._widths.get(text)
         if w is None:
-            w = self._widths[text] = self.fm.horizontalAdvance(text)
+            w = self._widths[text] = self._measure_text(text)
         return w
 
+    def _measure_text(self, text: str) -> float:
+        """The advances of the glyphs chosen for ``text``'s characters (look.fallbackfonts), a
+        fallback font's in whole characters of the main font, so that what follows
+        stays on the character grid; combining marks and format characters take none,
+        as when shaped. (QFontMetricsF would search Qt's fallback fonts, up to
+        milliseconds for a script not met before.) Qt measures what no font of the
+        list has."""
+        total = 0.0
+        for ch in text:
+            cp = ord(ch)
+            if unicode_db.category(cp)[0] in "MC" and cp >= 0x20:
+                if unicode_db.category(cp) in ("Mn", "Me", "Cf"):
+                    continue
+                return self.fm.horizontalAdvance(text)
+            got = self.fallback.decide(cp)
+            if got is None:
+                return self.fm.horizontalAdvance(text)
+            total += got[2] if got[0] == 0 else self.to_grid(got[2]) if got[2] > 0 else 0.0
+        return total
+
     def box_width(self, label: str) -> float:
-        return self.to_grid(math.ceil(self.small.horizontalAdvance(label)) + 2 * self.box_pad + 2)
+        if label.isascii() and self._small_column:
+            # A label of a monospace small font (the usual case: U+XXXX, control
+            # names, one new label a code point) is measured by its length.
+            wide = len(label) * self._small_column
+        else:
+            wide = self.small.horizontalAdvance(label)
+        return self.to_grid(math.ceil(wide - 1e-9) + 2 * self.box_pad + 2)
 
     def mark_width(self, mark: str) -> float:
-        return math.ceil(self.small.horizontalAdvance("W")) + 1
+        return self._mark_width
 
     def to_grid(self, width: float) -> float:
         """``width`` rounded up to whole character widths: a box or a problem holds its
@@ -102,16 +139,16 @@ def _option(tab: float) -> QTextOption:
 
 
 class LinePlan:
-    """One line's drawing: ``layout`` (its text, shaped and coloured), or for a plain
-    line (left to right, every character one glyph of the main font) None and its
-    glyphs on the wrap's places (``g_glyph``, ``g_x``, ``g_code``: index, x, colour
-    code; the painter draws the page's by colour, one glyph run each), the units'
-    ``offsets``, ``ends``, ``xs`` and ``rights`` (lists, for the cursor, selection and
+    """One line's drawing: its glyphs on their units' places (``g_glyph``, ``g_x``,
+    ``g_code``, ``g_font``: index, x, colour code, font; the painter draws the page's
+    by font and colour, one glyph run each), its shaped ``segments`` (each (layout, x,
+    ascent, width): the layout drawn with its left edge at x), the units'
+    ``offsets``, ``ends``, ``xs`` and ``rights`` (arrays, for the cursor, selection and
     matches), and arrays of its problems (``p_*``), warning fills (``w_*``) and its box
     runs (each [label, width, warned, x, [offsets]]). Made by :func:`make_plans`."""
 
-    __slots__ = ("offsets", "ends", "xs", "rights", "layout", "ascent",
-                 "g_glyph", "g_x", "g_code", "p_x", "p_w", "p_n", "p_key", "p_off", "w_x", "w_w", "w_off", "boxes")
+    __slots__ = ("offsets", "ends", "xs", "rights", "segments", "g_glyph", "g_x", "g_code",
+                 "g_font", "p_x", "p_w", "p_n", "p_key", "p_off", "w_x", "w_w", "w_off", "boxes")
 
 
 def _runs(keys: np.ndarray, breaks: np.ndarray) -> tuple[list, list]:
@@ -127,8 +164,8 @@ def _runs(keys: np.ndarray, breaks: np.ndarray) -> tuple[list, list]:
 def make_plans(layout: TL.TextLayout, lines: list, metrics: QtMetrics, lost_end, origin,
                formats: list) -> list[LinePlan]:
     """The plans of ``lines`` (TL.Line), worked out together: the arrays of all their
-    units are looked at in one pass of numpy calls for the page, and each line costs
-    one joined string, one shaped layout and its colour ranges."""
+    units are looked at in one pass of numpy calls for the page; what must be shaped
+    costs one small layout per segment not seen before."""
     looks = layout.looks
     count = len(lines)
     pars = [ln.paragraph for ln in lines]
@@ -156,124 +193,98 @@ def make_plans(layout: TL.TextLayout, lines: list, metrics: QtMetrics, lost_end,
     u16 = looks.u16[rows]
     starts = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(u16, out=starts[1:])
-    line_start16 = starts[bounds[:-1]]
     ltexts = looks.ltext[rows].tolist()
 
-    # Colours of the text: a code per unit; runs of one code on a line become format
-    # ranges, except the text colour's (the pen's). The letters that hold a box's or a
-    # problem's place are a run of their own, drawn transparent.
+    # Colours of the text: a code per unit (glyph runs by colour; a segment's format
+    # ranges). The letters that hold a box's or a problem's place in a segment are
+    # drawn transparent.
     is_text = modes == TL.M_TEXT
     shown = is_text | (modes == TL.M_PICTURE) | (modes == TL.M_LINE_END)
     code = np.where(lens >= 5, 4, np.clip(lens, 1, 5) - 1)
     code = np.where(is_text & (kinds == C_VALID), code, _MUTED)
     code[warned] = _WARNING
     code[~shown] = _HIDDEN
-    where = np.flatnonzero(u16 > 0)
-    wl = line_of[where]
-    heads, tails = _runs(code[where], np.r_[True, wl[1:] != wl[:-1]] if len(where) else wl)
-    if heads:
-        h = where[heads]
-        run_code = code[h]
-        keep = np.flatnonzero(run_code != _PLAIN)
-        h = h[keep]
-        run_line = wl[heads][keep].tolist()
-        base16 = line_start16[wl[heads][keep]]
-        run_start = (starts[h] - base16).tolist()
-        run_end = (starts[where[np.array(tails)[keep] - 1] + 1] - base16).tolist()
-        run_code = run_code[keep].tolist()
-    else:
-        run_line = run_code = run_start = run_end = []
-    ranges = [[] for _ in range(count)]
-    for k, c, a, e in zip(run_line, run_code, run_start, run_end):
-        fr = QTextLayout.FormatRange()
-        fr.start = a
-        fr.length = e - a
-        fr.format = formats[c]
-        ranges[k].append(fr)
-
-    unsafe = ~looks.safe[rows]
-    # Plain lines: every unit in its measured place and drawn, if at all, as one glyph
-    # of the main font. Nothing to shape or read back: their glyphs go on the wrap's
-    # places (random bytes are mostly such lines: ASCII, boxes and problems).
-    glyph = _main_glyphs(looks, rows, metrics.raw)
-    odd = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(unsafe | (glyph == 0), out=odd[1:])
-    plain_line = (odd[bounds[1:]] - odd[bounds[:-1]]) == 0
-    plain_l = plain_line.tolist()
-    strong = looks.strong_ltr[rows]
+    # Every unit is drawn on the place the wrap measured: as one glyph of the main font
+    # or of the fallback font chosen for its code point (look.fallbackfonts), in glyph runs for
+    # the page; units that must be shaped (right-to-left text, combining marks, emoji,
+    # scripts whose letters join, characters no font of the list has) are shaped by Qt
+    # in short segments (see _segments), each a small QTextLayout kept by content.
+    font_of, glyph = _glyphs(looks, rows, metrics.fallback)
+    shape = ~looks.safe[rows] | (glyph == 0)
+    seg_s, seg_e = _segments(shape, looks.rtl[rows], looks.strong_ltr[rows], looks.mark[rows],
+                             bounds, line_of)
+    # A segment whose one unit to shape is one glyph of a font (a letter of a
+    # right-to-left or joining script among letters of others: most of them in random
+    # bytes) is that glyph, the form a letter takes on its own, when nothing around it
+    # can be reordered with it (no number: neutrals between it and left-to-right text
+    # stay where they are); not a combining mark (it needs its base) nor an emoji
+    # (colour fonts are drawn by Qt's shaping).
+    if len(seg_s):
+        counted = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(shape, out=counted[1:])
+        numbers = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(looks.number[rows], out=numbers[1:])
+        one = (counted[seg_e] - counted[seg_s] == 1) & ((numbers[seg_e] == numbers[seg_s])
+                                                        | (seg_e - seg_s == 1))
+        lone = np.flatnonzero(one)
+        if len(lone):
+            # The one unit to shape: where the count of them goes up by one.
+            at = np.searchsorted(counted, counted[seg_s[lone]] + 1, side="left") - 1
+            ok = (glyph[at] > 0) & ~looks.mark[rows[at]]
+            ok[ok] = np.array([ord(ltexts[i]) < 0x1F000 for i in at[ok].tolist()], dtype=bool)
+            keep = np.ones(len(seg_s), dtype=bool)
+            keep[lone[ok]] = False
+            seg_s, seg_e = seg_s[keep], seg_e[keep]
     rtl = looks.rtl[rows]
     option = _option(metrics.text_width(" ") * layout.tab_columns)
     font = metrics.font
-    plans = []
-    b_list = bounds.tolist()
-    shaped = layout.shaped     # line content -> (layout, ascent, measured span or None)
+    shaped = layout.shaped     # segment content -> (layout, ascent, lefts, rights, width)
     colors = tuple(f.foreground().color().rgba() for f in formats)   # the look
-    for k in range(count):
-        a, b = b_list[k], b_list[k + 1]
-        if plain_l[k]:
-            plan = LinePlan()
-            plan.layout = plan.ascent = None
-            plans.append(plan)
-            continue
-        # A line's look depends only on its units' looks and warnings: lines seen
-        # before (repeated text, a jump back) are not shaped or measured again.
-        key = (rows[a:b].tobytes(), warned[a:b].tobytes(), colors)
+    segs: list = [[] for _ in range(count)]
+    in_seg = np.zeros(n, dtype=bool)
+    b_list = bounds.tolist()
+    seg_line = line_of[seg_s].tolist() if len(seg_s) else []
+    moved_lines = set()
+    for s_, e_, k in zip(seg_s.tolist(), seg_e.tolist(), seg_line):
+        in_seg[s_:e_] = True
+        seg_codes = code[s_:e_]
+        key = ("".join(ltexts[s_:e_]), seg_codes.tobytes(), colors)
         got = shaped.get(key)
         if got is None:
-            tl = QTextLayout("".join(ltexts[a:b]), font)
-            tl.setTextOption(option)
-            tl.setCacheEnabled(True)
-            tl.setFormats(ranges[k])
-            tl.beginLayout()
-            line = tl.createLine()
-            line.setLineWidth(_BIG)
-            tl.endLayout()
-            span = None
-            # Units whose drawn place is not what the wrap measured: from the first
-            # such unit to the last, places are read from the shaped line; later units
-            # move by what that span grew or shrank. Digits, spaces and punctuation
-            # next to another script's characters take its font (and, after a
-            # right-to-left run, its direction): they are measured with it, back to
-            # the last and on to the next strong left-to-right character.
-            bad = np.flatnonzero(unsafe[a:b])
-            if len(bad):
-                i, j = int(bad[0]), int(bad[-1]) + 1
-                before = np.flatnonzero(strong[a:a + i])
-                i = int(before[-1]) + 1 if len(before) else 0
-                after = np.flatnonzero(strong[a + j:b])
-                j = j + int(after[0]) if len(after) else b - a
-                local = starts[a:b + 1] - starts[a]
-                lefts, rights = _measure(tl, line, local, i, j, widths[a:b], ~shown[a:b],
-                                         bool(rtl[a + i:a + j].any()))
-                end_x = float(line.cursorToX(int(local[j]))[0])
-                span = (i, j, np.array(lefts), np.array(rights), end_x)
-            got = (tl, line.ascent(), span)
-            if len(shaped) >= SHAPED_LINES:
+            got = _shape(key[0], seg_codes, starts[s_:e_ + 1] - starts[s_], widths[s_:e_],
+                         ~shown[s_:e_], bool(rtl[s_:e_].any()), font, option, formats,
+                         metrics)
+            if len(shaped) >= SHAPED_SEGMENTS:
                 shaped.clear()
             shaped[key] = got
+        tl, seg_ascent, lefts, rights, width = got
+        # The segment in place of its units: they take the places Qt gave them, and
+        # the units after it on its line move by what it grew or shrank (by whole
+        # characters: everything stays on the character grid).
+        x0 = xs[s_]
+        line_end = b_list[k + 1]
+        if e_ < line_end:
+            xs[e_:line_end] += x0 + width - xs[e_]
+        xs[s_:e_] = x0 + lefts
+        widths[s_:e_] = rights - lefts
+        segs[k].append((tl, float(x0), seg_ascent, width))
+        moved_lines.add(k)
+    plans = []
+    for k in range(count):
         plan = LinePlan()
-        plan.layout, plan.ascent, span = got
-        if span is not None:
-            i, j, lefts, rights, end_x = span
-            i, j = a + i, a + j
-            # Where the unit after the span starts: the span's right edge, even when
-            # its own edges are ambiguous (a cluster, a run's first character).
-            grown = end_x - (xs[j - 1] + widths[j - 1])
-            xs[i:j] = lefts
-            widths[i:j] = rights - lefts
-            xs[j:b] += grown
-            pars[k].set_positions(firsts[k], xs[a:b].tolist(), widths[a:b].tolist())
+        plan.segments = segs[k]
         plans.append(plan)
+        if k in moved_lines:
+            a, b = b_list[k], b_list[k + 1]
+            pars[k].set_positions(firsts[k], xs[a:b].tolist(), widths[a:b].tolist())
 
-    # Per unit, now placed: the lists the cursor and overlays search.
-    offs_l = offs.tolist()
-    ends_l = (offs + lens).tolist()
-    xs_l = xs.tolist()
-    rights_l = (xs + widths).tolist()
-    # Plain lines' glyphs, with their colour codes.
-    gi = np.flatnonzero(plain_line[line_of] & (glyph > 0) & (code != _HIDDEN))
+    # Per unit, now placed: the arrays the cursor and overlays search.
+    ends_a = offs + lens
+    rights_a = xs + widths
+    # The glyphs drawn as such, with their fonts and colour codes.
+    gi = np.flatnonzero(~in_seg & (glyph > 0) & (code != _HIDDEN))
     g_cut = np.searchsorted(gi, bounds).tolist()
-    g_glyph, g_x, g_code = glyph[gi], xs[gi], code[gi]
+    g_glyph, g_x, g_code, g_font = glyph[gi], xs[gi], code[gi], font_of[gi]
     # Problems: their U+FFFD count, colour (lost bytes apart) and place.
     pi = np.flatnonzero(modes == TL.M_REPLACEMENT)
     p_key = kinds[pi].astype(np.int64)
@@ -304,10 +315,10 @@ def make_plans(layout: TL.TextLayout, lines: list, metrics: QtMetrics, lost_end,
             box_runs[bline[h]].append([labels[h], bw[h], bwarn[h], bx[h], boffs[h:t]])
     for k, plan in enumerate(plans):
         a, b = b_list[k], b_list[k + 1]
-        plan.offsets = offs_l[a:b]
-        plan.ends = ends_l[a:b]
-        plan.xs = xs_l[a:b]
-        plan.rights = rights_l[a:b]
+        plan.offsets = offs[a:b]
+        plan.ends = ends_a[a:b]
+        plan.xs = xs[a:b]
+        plan.rights = rights_a[a:b]
         pa, pb = p_cut[k], p_cut[k + 1]
         plan.p_x, plan.p_w, plan.p_n = p_x[pa:pb], p_w[pa:pb], p_n[pa:pb]
         plan.p_key, plan.p_off = p_key[pa:pb], p_off[pa:pb]
@@ -316,13 +327,14 @@ def make_plans(layout: TL.TextLayout, lines: list, metrics: QtMetrics, lost_end,
         plan.boxes = box_runs[k]
         ga, gb = g_cut[k], g_cut[k + 1]
         plan.g_glyph, plan.g_x, plan.g_code = g_glyph[ga:gb], g_x[ga:gb], g_code[ga:gb]
+        plan.g_font = g_font[ga:gb]
     return plans
 
 
-def _main_glyphs(looks, rows: np.ndarray, raw: QRawFont) -> np.ndarray:
-    """Per unit, its character's glyph in the main font (``looks.glyph``, looked up
-    once per look): 0 when it is not one glyph of that font (fallback, several
-    characters), GLYPH_NONE when nothing is drawn (boxes, problems, blanks, spaces)."""
+def _glyphs(looks, rows: np.ndarray, fallback: FallbackFonts) -> tuple[np.ndarray, np.ndarray]:
+    """Per unit, (font, glyph) of its character (``looks.font``, ``looks.glyph``, decided
+    once per look): glyph 0 when it is not one glyph of a font of ``fallback`` (it is
+    shaped), GLYPH_NONE when nothing is drawn (boxes, problems, blanks, spaces)."""
     table = looks.glyph
     got = table[rows]
     for r in np.unique(rows[got == TL.GLYPH_UNKNOWN]).tolist():
@@ -331,11 +343,83 @@ def _main_glyphs(looks, rows: np.ndarray, raw: QRawFont) -> np.ndarray:
         if looks.mode[r] in (TL.M_TEXT, TL.M_PICTURE, TL.M_LINE_END) and text \
                 and not text.isspace():
             g = 0
-            if len(text) == 1 and raw.supportsCharacter(ord(text)):
-                found = raw.glyphIndexesForString(text)
-                g = int(found[0]) if len(found) == 1 and found[0] else 0
+            if len(text) == 1:
+                found = fallback.decide(ord(text))
+                if found is not None:
+                    looks.font[r], g = found[0], found[1]
         table[r] = g
-    return table[rows]
+    return looks.font[rows], table[rows]
+
+
+def _segments(shape: np.ndarray, rtl: np.ndarray, strong: np.ndarray, mark: np.ndarray,
+              bounds: np.ndarray, line_of: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(starts, ends) of the page's segments to shape: the runs of units that must be
+    shaped, and around each right-to-left one the units back to the last and on to the
+    next strong left-to-right unit drawn as a glyph (or its line's ends). A strong
+    left-to-right character is never reordered and ends what a right-to-left run can
+    carry along (neutrals, digits), so a segment shaped alone reads as it would in its
+    whole line. A segment that starts with a combining mark takes its base too."""
+    n = len(shape)
+    if not shape.any():
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty
+    idx = np.arange(n)
+    line_first = bounds[:-1][line_of]
+    cover = np.zeros(n + 1, dtype=np.int64)
+    np.add.at(cover, np.flatnonzero(shape), 1)
+    np.add.at(cover, np.flatnonzero(shape) + 1, -1)
+    need = np.flatnonzero(shape & rtl)
+    if len(need):
+        stop = strong & ~shape
+        last = np.maximum.accumulate(np.where(stop, idx, -1))
+        following = np.minimum.accumulate(np.where(stop, idx, n)[::-1])[::-1]
+        starts = np.maximum(np.where(need > 0, last[need - 1], -1) + 1, line_first[need])
+        ends = np.minimum(following[need], bounds[1:][line_of[need]])
+        np.add.at(cover, starts, 1)
+        np.add.at(cover, ends, -1)
+    covered = np.cumsum(cover[:n]) > 0
+    head = covered & (np.r_[True, ~covered[:-1]] | (idx == line_first))
+    starts = np.flatnonzero(head)
+    tail = covered & (np.r_[~covered[1:], True] | np.r_[idx[1:] == line_first[1:], True])
+    ends = np.flatnonzero(tail) + 1
+    base = mark[starts] & (starts > line_first[starts])
+    return starts - base, ends
+
+
+def _shape(text: str, codes: np.ndarray, starts: np.ndarray, widths: np.ndarray,
+           spaced: np.ndarray, rtl: bool, font: QFont, option: QTextOption, formats: list,
+           metrics: QtMetrics) -> tuple:
+    """A segment shaped by Qt: (layout, ascent, lefts, rights, width) with its units'
+    edges on it and its width in whole characters of the main font."""
+    tl = QTextLayout(text, font)
+    tl.setTextOption(option)
+    tl.setCacheEnabled(True)
+    ranges = []
+    c = codes.tolist()
+    u = starts.tolist()
+    i = 0
+    while i < len(c):
+        j = i + 1
+        while j < len(c) and c[j] == c[i]:
+            j += 1
+        if c[i] != _PLAIN and u[j] > u[i]:
+            fr = QTextLayout.FormatRange()
+            fr.start = u[i]
+            fr.length = u[j] - u[i]
+            fr.format = formats[c[i]]
+            ranges.append(fr)
+        i = j
+    tl.setFormats(ranges)
+    tl.beginLayout()
+    line = tl.createLine()
+    line.setLineWidth(_BIG)
+    tl.endLayout()
+    lefts, rights = _measure(tl, line, starts, 0, len(c), widths, spaced, rtl)
+    # Its right edge: where a unit after it would start (not the ink, which a mark may
+    # push further), or its rightmost unit's.
+    end_x = max(float(line.cursorToX(int(starts[-1]))[0]), max(rights) if rights else 0.0)
+    return (tl, line.ascent(), np.array(lefts, dtype=np.float64),
+            np.array(rights, dtype=np.float64), metrics.to_grid(end_x))
 
 
 def _measure(tl: QTextLayout, line: QTextLine, starts: np.ndarray, a: int, b: int,
@@ -394,6 +478,7 @@ def text_formats(colors: dict) -> list:
     return out
 
 
-def baseline_point(plan: LinePlan, x: float, y: float, ascent: float) -> QPointF:
-    """Where to draw ``plan``'s layout for its baseline to be at ``y + ascent``."""
-    return QPointF(x, y + ascent - plan.ascent)
+def baseline_point(segment_ascent: float, x: float, y: float, ascent: float) -> QPointF:
+    """Where to draw a segment's layout (its line's ascent ``segment_ascent``) for its
+    baseline to be at ``y + ascent``."""
+    return QPointF(x, y + ascent - segment_ascent)
