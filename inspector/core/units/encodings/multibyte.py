@@ -376,12 +376,17 @@ class MultiByteCodec(CodecInterpretation):
         if stop <= 0:
             return empty()
         data = bytes(data)
+        return self._cut(data, base, final, stop, self.shape.stateful and b"\n" in data)
+
+    def _cut(self, data: bytes, base: int, final: bool, stop: int, by_lines: bool):
+        """The cut of ``data``; ``by_lines``: a state-carrying codec's bytes with a line
+        feed, each line read from the initial state."""
         if self.codec == "iso2022_kr" and not data.startswith(KR_DESIGNATION):
-            return self._designated(data, base, final, stop)
+            return self._designated(data, base, final, stop, by_lines)
+        n = len(data)
         cps, events = decode_with_events(data, self.codec)
-        lines = self.shape.stateful and data.find(b"\n", 0, n - 1) >= 0
-        if lines and (events or not self._reads_line_by_line_alike(data, cps)):
-            return self._line_by_line(data, base, final, stop)
+        if by_lines and (events or not self._reads_line_by_line_alike(data, cps)):
+            return self._line_by_line(data, base, final, stop, events)
         if not self.shape.stateful:
             cut = self._by_lengths(data, cps, events, final)
         elif not events:
@@ -394,17 +399,17 @@ class MultiByteCodec(CodecInterpretation):
             cut = None
         if cut is None:
             cut = self.by_bytes(data, events, final)
-        if lines and not _feeds_end_units(cut, data):
+        if by_lines and not _feeds_end_units(cut, data):
             # The decoder took a line feed into a shift sequence without an error
             # (CPython's ISO-2022 after a lone ESC "("): read line by line instead.
             return self._line_by_line(data, base, final, stop)
         return self._kept(cut, stop, base)
 
-    def _designated(self, data: bytes, base: int, final: bool, stop: int):
+    def _designated(self, data: bytes, base: int, final: bool, stop: int, by_lines: bool):
         """ISO-2022-KR bytes read from past the file's designation: cut after the
         designation, which then goes with nothing (the first unit keeps its own bytes)."""
         k = len(KR_DESIGNATION)
-        cut = self.page_cut(KR_DESIGNATION + data, base - k, final, stop + k)
+        cut = self._cut(KR_DESIGNATION + data, base - k, final, stop + k, by_lines)
         if not len(cut):
             return cut
         offset, length = cut.offset.copy(), cut.length.copy()
@@ -426,29 +431,52 @@ class MultiByteCodec(CodecInterpretation):
             return False
         return by_lines == "".join(map(chr, cps.tolist()))
 
-    def _line_by_line(self, data: bytes, base: int, final: bool, stop: int):
+    def _line_by_line(self, data: bytes, base: int, final: bool, stop: int, events=()):
         """A state-carrying codec's bytes with errors, cut a line at a time: each line is
         read from the initial state (the contract), so a broken shift or escape sequence
         never carries over a line feed and a line is cut the same wherever a read of
-        the file begins."""
+        the file begins. Lines between the ``events`` (errors of a read in one go)
+        are cut together, as one read (it reads them alike, or splits them again)."""
+        n = len(data)
+        feeds = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 0x0A)
+        ends = np.append(feeds + 1, n) if not len(feeds) or feeds[-1] != n - 1 else feeds + 1
+        starts = np.concatenate(([0], ends[:-1]))
+        alone = np.ones(len(ends), dtype=bool)
+        if events:
+            alone[:] = False
+            hit = np.array([e[0] for e in events] + [max(e[1] - 1, e[0]) for e in events])
+            line_of = np.searchsorted(ends, hit, side="right")
+            alone[line_of[line_of < len(ends)]] = True
         cuts = []
-        pos, n = 0, len(data)
-        while pos < stop:
-            end = data.find(b"\n", pos)
-            if end < 0:
-                cuts.append(self.page_cut(data[pos:], base + pos, final))
-                break
-            line = self.page_cut(data[pos:end + 1], base + pos, True)
-            if not _feeds_end_units(line.arrays(), data[pos:end + 1], base + pos):
-                # A shift sequence took the line feed in: the line, then the feed alone.
-                line = concatenate([self.page_cut(data[pos:end], base + pos, True),
-                                    self.page_cut(b"\n", base + end, True)])
-            cuts.append(line)
-            pos = end + 1
+        k = 0
+        while k < len(ends) and starts[k] < stop:
+            if alone[k]:
+                cuts.append(self._one_line(data, int(starts[k]), int(ends[k]), base, final))
+                k += 1
+                continue
+            first = k
+            while k < len(ends) and not alone[k] and starts[k] < stop:
+                k += 1
+            # (an error marks at least one line alone: the rest is shorter than data)
+            a, b = int(starts[first]), int(ends[k - 1])
+            cuts.append(self.page_cut(data[a:b], base + a, final or b < n))
         cut = concatenate(cuts)
         if len(cut) and cut.offset[-1] >= base + stop:
             cut = cut.take(slice(0, int(np.searchsorted(cut.offset, base + stop))))
         return cut
+
+    def _one_line(self, data: bytes, pos: int, end: int, base: int, final: bool):
+        """The line data[pos:end] (its line feed last, if it has one) read on its own."""
+        def alone(a: int, b: int, last: bool):
+            return self._cut(data[a:b], base + a, last, b - a, False) if b > a else empty()
+
+        if data[end - 1:end] != b"\n":
+            return alone(pos, end, final)
+        line = alone(pos, end, True)
+        if not _feeds_end_units(line.arrays(), data[pos:end], base + pos):
+            # A shift sequence took the line feed in: the line, then the feed alone.
+            line = concatenate([alone(pos, end - 1, True), alone(end - 1, end, True)])
+        return line
 
     @staticmethod
     def _kept(arrays, stop: int, base: int):
