@@ -99,34 +99,42 @@ class Guess:
 
 def decodes(data: bytes, encoding: str, cut_end: bool = True) -> bool:
     """``data`` decodes in ``encoding`` (but for a character cut by its end, when
-    ``cut_end``). Remembered for the last few samples up to ``CS.DECODE_MEMO_LIMIT``
-    bytes: the whole-file reading and the guess ask the same."""
+    ``cut_end``). The reading is made once within :func:`~.charsets.reading_once`, and
+    remembered for the last few samples up to ``CS.DECODE_MEMO_LIMIT`` bytes: the
+    whole-file reading and the guess ask the same."""
+    try:
+        if CS.strict_text(data, encoding) is not None:
+            return True
+    except LookupError:
+        return False
+    if not cut_end:
+        return False
     if len(data) > CS.DECODE_MEMO_LIMIT:
-        return _decodes(data, encoding, cut_end)
-    return _decodes_memo(data, encoding, cut_end)
+        return _decodes_cut(data, encoding)
+    return _decodes_cut_memo(data, encoding)
 
 
-def _decodes(data: bytes, encoding: str, cut_end: bool) -> bool:
-    for trim in range(4 if cut_end else 1):
-        if trim >= len(data) and trim:
+def _decodes_cut(data: bytes, encoding: str) -> bool:
+    """``data`` less its last one to three bytes decodes (a character cut by the end)."""
+    for trim in range(1, 4):
+        if trim >= len(data):
             break
         try:
-            (data[:len(data) - trim] if trim else data).decode(encoding)
+            data[:len(data) - trim].decode(encoding)
             return True
         except UnicodeDecodeError:
             continue
-        except LookupError:
-            return False
     return False
 
 
-_decodes_memo = functools.lru_cache(maxsize=8)(_decodes)
+_decodes_cut_memo = functools.lru_cache(maxsize=8)(_decodes_cut)
 
 
 def _same(data: bytes, a: str, b: str) -> bool:
     try:
-        return data.decode(a) == data.decode(b)
-    except (UnicodeDecodeError, LookupError):
+        text = CS.strict_text(data, a)
+        return text is not None and text == CS.strict_text(data, b)
+    except LookupError:
         return False
 
 

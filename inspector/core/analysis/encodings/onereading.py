@@ -39,7 +39,8 @@ from inspector.core.analysis.encodings import charsets as CS
 from inspector.core.analysis.encodings.legacyguess import chardet_sample, decodes, guess_charset
 from inspector.core.units import kinds as K
 from inspector.core.units.unicode_db import category_of_char
-from inspector.core.analysis.encodings.stretches import BIN, ERR, LEGACY_WEIGHT, Stretch, Window
+from inspector.core.analysis.encodings.stretches import (BIN, ERR, LEGACY_WEIGHT, Stretch, Window,
+                                                        cell_counts)
 
 UTF8_LINE = 4       # valid bytes above 0x7F in a line without errors: a line of UTF-8 text
 UTF8_PART = 0.02    # of the bytes above 0x7F, in such lines: a UTF-8 part the map must cut
@@ -50,8 +51,12 @@ PLAUSIBLE = 0.85    # the labeller's PLAUSIBLE: the share of the bytes a charset
 
 def utf8_part(w: Window) -> int:
     """The valid bytes above 0x7F in lines of ``w`` that are UTF-8 text (module text)."""
-    clean = (w.n_err == 0) & (w.n_valid >= UTF8_LINE)
-    return int(w.n_valid[clean].sum())
+    return _utf8_part(w.n_err, w.n_valid)
+
+
+def _utf8_part(n_err: np.ndarray, n_valid: np.ndarray) -> int:
+    clean = (n_err == 0) & (n_valid >= UTF8_LINE)
+    return int(n_valid[clean].sum())
 
 
 def _controls_near_errors(w: Window) -> bool:
@@ -80,6 +85,28 @@ def counts_rule_out_parts(result) -> bool:
         return False
     shaped = shaped_errors(result)
     return LEGACY_WEIGHT * shaped <= result.error_units - shaped
+
+
+def cells_rule_out_parts(data: bytes, result) -> bool:
+    """What :func:`one_legacy_reading` checks of a window of ``data`` (the whole range
+    of ``result``) before it takes a multi-byte charset the range declares, without the
+    window (in CJK text a third of the bytes above 0x7F fall into valid UTF-8 sequences
+    by chance, too many for :func:`counts_rule_out_parts`): the scan's counts say there
+    are errors and no control; UTF-8's shape is ruled out, by the counts (no UTF-8-shaped
+    error, no sequence cut by the end of the range) or by the cells (fewer valid bytes
+    above 0x7F than bytes that are not UTF-8, and a legacy-shaped run: then the window
+    does not weigh the shaped ones); and the lines of UTF-8 text that the cells hold
+    (:func:`~.stretches.cell_counts`) are less than a ``UTF8_PART`` share."""
+    if not result.error_units or result.binary_bytes > result.error_bytes:
+        return False
+    n_err, n_valid, cut_end, lead_pair = cell_counts(data)
+    errors, valid = int(n_err.sum()), int(n_valid.sum())
+    if not errors:
+        return False
+    if (shaped_errors(result) or cut_end) and not (lead_pair and valid <= errors):
+        return False
+    part = _utf8_part(n_err, n_valid)
+    return not (part and part >= UTF8_PART * (errors + valid))
 
 
 def shaped_errors(result) -> int:
