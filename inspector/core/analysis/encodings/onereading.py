@@ -36,7 +36,7 @@ import re
 import numpy as np
 
 from inspector.core.analysis.encodings import charsets as CS
-from inspector.core.analysis.encodings.legacyguess import chardet_sample, decodes, guess_charset
+from inspector.core.analysis.encodings.legacyguess import chardet_sample, decodes, guess_charset, paired
 from inspector.core.units import kinds as K
 from inspector.core.units.unicode_db import category_of_char
 from inspector.core.analysis.encodings.stretches import (BIN, ERR, LEGACY_WEIGHT, Stretch, Window,
@@ -190,19 +190,10 @@ def _decodes_line(line: bytes, encoding: str) -> bool:
         return False
 
 
-PAIRED = 0.5  # of the bytes above ASCII with one beside them: text in a multi-byte charset
-
-
 def _paired(data: bytes) -> bool:
-    """Most bytes above ASCII stand beside another one, as in text in a multi-byte
-    charset (a character's first byte and the next character's first byte are both
-    above ASCII even when a trail byte is not); in Latin text they stand alone ("é"
-    between letters), and no multi-byte charset reads it losing only a few characters."""
-    high = np.frombuffer(data, dtype=np.uint8) >= 0x80
-    beside = np.zeros(len(high), dtype=bool)
-    beside[1:] |= high[:-1]
-    beside[:-1] |= high[1:]
-    return int(np.count_nonzero(high & beside)) >= PAIRED * int(np.count_nonzero(high))
+    """Most bytes above ASCII stand beside another one (:func:`~.legacyguess.paired`):
+    no multi-byte charset reads Latin text losing only a few characters."""
+    return paired(np.frombuffer(data, dtype=np.uint8) >= 0x80)
 
 
 def guess_despite_damage(data: bytes) -> CS.CharsetGuess | None:
