@@ -632,10 +632,13 @@ class Stretch:
         letter, in other runs)."""
         w = self.w
         lo, hi = int(w.cell_start[self.first]), int(w.cell_end[self.last])
-        err = w.err[lo:hi]
-        ids = w.run_id[lo:hi][err]
-        words = w.run_in_words[ids] if len(ids) else np.zeros(0, dtype=bool)
-        raw = w.a[lo:hi][err]
+        raw = w.a[lo:hi][w.err[lo:hi]]
+        # The bytes that are not UTF-8 are the runs' bytes, in order: each run's word
+        # flag repeated over its bytes inside [lo, hi) (no pass over the other bytes).
+        k0 = int(w.run_ends.searchsorted(lo, "right"))
+        k1 = int(w.run_starts.searchsorted(hi, "left"))
+        lengths = np.minimum(w.run_ends[k0:k1], hi) - np.maximum(w.run_starts[k0:k1], lo)
+        words = np.repeat(w.run_in_words[k0:k1], lengths)
         return raw[words].tobytes(), raw[~words].tobytes()
 
     def tight(self, mask) -> tuple[int, int]:
