@@ -18,8 +18,9 @@ whole line of such chance sequences is rare), and only when such lines hold at l
 ``UTF8_PART`` share of the bytes above 0x7F. Without such a part, and without binary
 cells, the range is one reading: the charset it declares names it when the bytes agree
 (:mod:`.declared`; when the scan's counts alone rule out a UTF-8 part, binary and
-UTF-8-shaped errors, :func:`counts_rule_out_parts`, the map takes it without this
-window), else chardet names the charset (:mod:`.legacyguess`), and
+UTF-8-shaped errors, :func:`counts_rule_out_parts`, or, for a multi-byte charset, the
+counts and the cells' counts do, :func:`cells_rule_out_parts`, the map takes it without
+this window), else chardet names the charset (:mod:`.legacyguess`), and
 the answer is kept when the charset decodes the whole range and explains its bytes that
 are not UTF-8 (the labeller's measure, :func:`~.charsets.plausible`: letters where letters stand), and no
 control that text does not use stands near them (``NEAR`` bytes), and, when they are few
