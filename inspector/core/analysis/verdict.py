@@ -201,6 +201,11 @@ def truncated_tail(tail: bytes) -> tuple[int, int] | None:
 
 def verdict(result, source) -> Verdict:
     """The verdict on a finished :class:`~inspector.core.scan.scanner.ScanResult`."""
+    with CS.reading_once():  # each sample read in each charset once
+        return _verdict(result, source)
+
+
+def _verdict(result, source) -> Verdict:
     scanned = result.end - result.start
     counts = {"errors": result.error_units, "warnings": result.warning_units,
               "code_points": result.code_points, "binary_bytes": result.binary_bytes,

@@ -39,6 +39,8 @@ Windows-1250). So:
 from __future__ import annotations
 
 import codecs
+import contextlib
+import contextvars
 import functools
 import sys
 
@@ -227,6 +229,54 @@ def wide_text_pattern(data: bytes) -> tuple[str, str] | None:
 
 DECODE_MEMO_LIMIT = 64 << 10  # bytes up to which a reading is remembered (see decoded)
 
+# One verdict reads one file in one charset several times (does it decode, does the wider
+# charset read it alike, does it read as text, does it mix scripts): within
+# :func:`reading_once` each reading of a bytes object is made once. Keyed by the object
+# (which the entry holds, so that its id is not reused while the scope lasts), not by
+# its value: hashing a large file costs about as much as decoding it.
+_READINGS: contextvars.ContextVar = contextvars.ContextVar("readings", default=None)
+
+
+@contextlib.contextmanager
+def reading_once():
+    """Within it (one verdict), :func:`strict_text` and :func:`decoded` read each bytes
+    object in each charset once; nested, the outer scope's readings are kept."""
+    if _READINGS.get() is not None:
+        yield
+        return
+    token = _READINGS.set({})
+    try:
+        yield
+    finally:
+        _READINGS.reset(token)
+
+
+def _reading(data: bytes, encoding: str, strict: bool):
+    """(memo, key, the remembered entry or None) for :func:`strict_text`/:func:`decoded`."""
+    memo = _READINGS.get()
+    if memo is None:
+        return None, None, None
+    key = (id(data), encoding, strict)
+    found = memo.get(key)
+    if found is not None and found[0] is not data:
+        found = None
+    return memo, key, found
+
+
+def strict_text(data: bytes, encoding: str) -> str | None:
+    """``data`` read in ``encoding``, or None when it does not decode (remembered within
+    :func:`reading_once`). Raises LookupError for an unknown name."""
+    memo, key, found = _reading(data, encoding, True)
+    if found is not None:
+        return found[1]
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError:
+        text = None
+    if memo is not None:
+        memo[key] = (data, text)
+    return text
+
 
 @functools.lru_cache(maxsize=4)
 def _decoded_memo(data: bytes, encoding: str) -> str:
@@ -236,8 +286,21 @@ def _decoded_memo(data: bytes, encoding: str) -> str:
 def decoded(data: bytes, encoding: str) -> str:
     """``data`` read in ``encoding``, bytes it cannot decode as U+FFFD. The verdict's
     checks read one sample in one charset several times (does it decode, does it mix
-    scripts, do its words read as words): the last few readings of samples up to
-    ``DECODE_MEMO_LIMIT`` bytes are remembered. Raises LookupError for an unknown name."""
+    scripts, do its words read as words): within :func:`reading_once` each reading is
+    made once (a strict reading that succeeded is the same text), elsewhere the last few
+    readings of samples up to ``DECODE_MEMO_LIMIT`` bytes are remembered. Raises
+    LookupError for an unknown name."""
+    memo, key, found = _reading(data, encoding, True)
+    if found is not None and found[1] is not None:
+        return found[1]
+    if memo is not None:
+        key = key[:2] + (False,)
+        found = memo.get(key)
+        if found is not None and found[0] is data:
+            return found[1]
+        text = data.decode(encoding, "replace")
+        memo[key] = (data, text)
+        return text
     if len(data) > DECODE_MEMO_LIMIT:
         return data.decode(encoding, "replace")
     return _decoded_memo(data, encoding)
@@ -266,16 +329,16 @@ class CharsetGuess:
 
 def _decodes_same(data: bytes, a: str, b: str) -> bool:
     try:
-        return data.decode(a) == data.decode(b)
-    except (UnicodeDecodeError, LookupError):
+        text = strict_text(data, a)
+        return text is not None and text == strict_text(data, b)
+    except LookupError:
         return False
 
 
 def _decodes(data: bytes, name: str) -> bool:
     try:
-        data.decode(name)
-        return True
-    except (UnicodeDecodeError, LookupError):
+        return strict_text(data, name) is not None
+    except LookupError:
         return False
 
 

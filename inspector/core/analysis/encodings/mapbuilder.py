@@ -48,8 +48,8 @@ from inspector.core.analysis.encodings.stretches import (ASC, BIN, BIN_GAP, DENS
 from inspector.core.analysis.encodings.labeller import Labeller, plausibility
 from inspector.core.analysis.encodings.legacyguess import escape_encoding
 from inspector.core.analysis.encodings.declared import declared_reading
-from inspector.core.analysis.encodings.onereading import (counts_rule_out_parts, one_legacy_reading,
-                                                          shaped_errors)
+from inspector.core.analysis.encodings.onereading import (cells_rule_out_parts, counts_rule_out_parts,
+                                                          one_legacy_reading, shaped_errors)
 from inspector.core.units.boundaries import char_start_at_or_after, char_start_at_or_before
 
 FULL_LIMIT = CLEAN_LIMIT   # scanned ranges up to this are read whole
@@ -263,6 +263,11 @@ def encoding_map(source, result, *, clean_shortcut: bool = True) -> EncodingMap:
     """The encoding map of a finished scan (see the module text). Reads bounded samples
     of ``source`` and the scan's block index. May raise what reading ``source`` raises.
     ``clean_shortcut=False`` cuts clean UTF-8 into cells too (tests compare the two)."""
+    with CS.reading_once():  # each sample read in each charset once
+        return _encoding_map(source, result, clean_shortcut)
+
+
+def _encoding_map(source, result, clean_shortcut: bool) -> EncodingMap:
     start, end = result.start, result.end
     if end <= start:
         return EncodingMap(start, end, [], 0)
@@ -328,7 +333,8 @@ class _MapBuilder:
         declared = None
         if len(data) == self.end - self.start and not data.isascii():
             declared = declared_reading(data)
-            if declared is not None and counts_rule_out_parts(result):
+            if declared is not None and (counts_rule_out_parts(result) or (
+                    CS.is_multibyte(declared.encoding) and cells_rule_out_parts(data, result))):
                 # What the window would be read for, the scan's counts have said.
                 self.one_reading = Region(self.start, self.end, declared.encoding, by=declared.by)
                 shaped = shaped_errors(result)

@@ -18,8 +18,9 @@ whole line of such chance sequences is rare), and only when such lines hold at l
 ``UTF8_PART`` share of the bytes above 0x7F. Without such a part, and without binary
 cells, the range is one reading: the charset it declares names it when the bytes agree
 (:mod:`.declared`; when the scan's counts alone rule out a UTF-8 part, binary and
-UTF-8-shaped errors, :func:`counts_rule_out_parts`, the map takes it without this
-window), else chardet names the charset (:mod:`.legacyguess`), and
+UTF-8-shaped errors, :func:`counts_rule_out_parts`, or, for a multi-byte charset, the
+counts and the cells' counts do, :func:`cells_rule_out_parts`, the map takes it without
+this window), else chardet names the charset (:mod:`.legacyguess`), and
 the answer is kept when the charset decodes the whole range and explains its bytes that
 are not UTF-8 (the labeller's measure, :func:`~.charsets.plausible`: letters where letters stand), and no
 control that text does not use stands near them (``NEAR`` bytes), and, when they are few
@@ -36,10 +37,11 @@ import re
 import numpy as np
 
 from inspector.core.analysis.encodings import charsets as CS
-from inspector.core.analysis.encodings.legacyguess import chardet_sample, decodes, guess_charset
+from inspector.core.analysis.encodings.legacyguess import chardet_sample, decodes, guess_charset, paired
 from inspector.core.units import kinds as K
 from inspector.core.units.unicode_db import category_of_char
-from inspector.core.analysis.encodings.stretches import BIN, ERR, LEGACY_WEIGHT, Stretch, Window
+from inspector.core.analysis.encodings.stretches import (BIN, ERR, LEGACY_WEIGHT, Stretch, Window,
+                                                        cell_counts)
 
 UTF8_LINE = 4       # valid bytes above 0x7F in a line without errors: a line of UTF-8 text
 UTF8_PART = 0.02    # of the bytes above 0x7F, in such lines: a UTF-8 part the map must cut
@@ -50,8 +52,12 @@ PLAUSIBLE = 0.85    # the labeller's PLAUSIBLE: the share of the bytes a charset
 
 def utf8_part(w: Window) -> int:
     """The valid bytes above 0x7F in lines of ``w`` that are UTF-8 text (module text)."""
-    clean = (w.n_err == 0) & (w.n_valid >= UTF8_LINE)
-    return int(w.n_valid[clean].sum())
+    return _utf8_part(w.n_err, w.n_valid)
+
+
+def _utf8_part(n_err: np.ndarray, n_valid: np.ndarray) -> int:
+    clean = (n_err == 0) & (n_valid >= UTF8_LINE)
+    return int(n_valid[clean].sum())
 
 
 def _controls_near_errors(w: Window) -> bool:
@@ -80,6 +86,28 @@ def counts_rule_out_parts(result) -> bool:
         return False
     shaped = shaped_errors(result)
     return LEGACY_WEIGHT * shaped <= result.error_units - shaped
+
+
+def cells_rule_out_parts(data: bytes, result) -> bool:
+    """What :func:`one_legacy_reading` checks of a window of ``data`` (the whole range
+    of ``result``) before it takes a multi-byte charset the range declares, without the
+    window (in CJK text a third of the bytes above 0x7F fall into valid UTF-8 sequences
+    by chance, too many for :func:`counts_rule_out_parts`): the scan's counts say there
+    are errors and no control; UTF-8's shape is ruled out, by the counts (no UTF-8-shaped
+    error, no sequence cut by the end of the range) or by the cells (fewer valid bytes
+    above 0x7F than bytes that are not UTF-8, and a legacy-shaped run: then the window
+    does not weigh the shaped ones); and the lines of UTF-8 text that the cells hold
+    (:func:`~.stretches.cell_counts`) are less than a ``UTF8_PART`` share."""
+    if not result.error_units or result.binary_bytes > result.error_bytes:
+        return False
+    n_err, n_valid, cut_end, lead_pair = cell_counts(data)
+    errors, valid = int(n_err.sum()), int(n_valid.sum())
+    if not errors:
+        return False
+    if (shaped_errors(result) or cut_end) and not (lead_pair and valid <= errors):
+        return False
+    part = _utf8_part(n_err, n_valid)
+    return not (part and part >= UTF8_PART * (errors + valid))
 
 
 def shaped_errors(result) -> int:
@@ -163,19 +191,10 @@ def _decodes_line(line: bytes, encoding: str) -> bool:
         return False
 
 
-PAIRED = 0.5  # of the bytes above ASCII with one beside them: text in a multi-byte charset
-
-
 def _paired(data: bytes) -> bool:
-    """Most bytes above ASCII stand beside another one, as in text in a multi-byte
-    charset (a character's first byte and the next character's first byte are both
-    above ASCII even when a trail byte is not); in Latin text they stand alone ("é"
-    between letters), and no multi-byte charset reads it losing only a few characters."""
-    high = np.frombuffer(data, dtype=np.uint8) >= 0x80
-    beside = np.zeros(len(high), dtype=bool)
-    beside[1:] |= high[:-1]
-    beside[:-1] |= high[1:]
-    return int(np.count_nonzero(high & beside)) >= PAIRED * int(np.count_nonzero(high))
+    """Most bytes above ASCII stand beside another one (:func:`~.legacyguess.paired`):
+    no multi-byte charset reads Latin text losing only a few characters."""
+    return paired(np.frombuffer(data, dtype=np.uint8) >= 0x80)
 
 
 def guess_despite_damage(data: bytes) -> CS.CharsetGuess | None:

@@ -181,6 +181,35 @@ def _sum_per_cell(mask: np.ndarray, starts: np.ndarray) -> np.ndarray:
     return np.add.reduceat(mask, starts, dtype=np.int32).astype(np.int64)
 
 
+def cell_counts(data: bytes) -> tuple[np.ndarray, np.ndarray, bool, bool]:
+    """Per cell of ``data`` read whole, as :class:`Window` cuts and counts them: (bytes
+    that are not UTF-8, valid bytes above 0x7F); then whether its last byte is not UTF-8,
+    and whether two bytes C0-FF that are not UTF-8 stand in a row (a legacy-shaped run,
+    module text). The masks and the cells without the rest of a window (the runs of
+    errors and their shapes, classes, double-encoding pairs): what a window says of the
+    UTF-8 lines of a range that the scan's counts say holds no binary."""
+    a = np.frombuffer(data, dtype=np.uint8)
+    n = len(a)
+    if not n:
+        return _NONE, _NONE, False, False
+    padded = np.zeros(n + _LOOK_AHEAD, dtype=np.uint8)
+    padded[:n] = a
+    masks = _utf8_masks(data, a, padded)
+    low = a < 0x20
+    if b"\x7f" in data:
+        low |= a == 0x7F
+    low_pos = low.nonzero()[0]
+    low_bytes = a[low_pos]
+    starts = _cell_starts(data, n, low_pos[low_bytes == 0x0A] + 1, low_pos[_CTRL.take(low_bytes)])
+    high = _sum_per_cell(a >= 0x80, starts)
+    if masks is None:
+        return np.zeros(len(starts), np.int64), high, False, False
+    err = masks[1]
+    n_err = _sum_per_cell(err, starts)
+    lead_err = err & (a >= 0xC0)
+    return n_err, high - n_err, bool(err[-1]), bool((lead_err[1:] & lead_err[:-1]).any())
+
+
 class Window:
     """One stretch of bytes read and cut into cells, with what each byte is.
 
@@ -341,32 +370,7 @@ class Window:
             self.cell_end = np.zeros(0, dtype=np.int64)
             self.cls = np.zeros(0, dtype=np.int8)
             return
-        if len(line_starts) and line_starts[-1] == n:  # after a newline that ends the data
-            line_starts = line_starts[:-1]
-        starts = np.concatenate((_ZERO, line_starts))
-        ends = _bounds(starts, n)[1:]
-        long_lines = (ends - starts > CELL_MAX).nonzero()[0] if n > CELL_MAX else _NONE
-        if len(long_lines):
-            cuts = []
-            for line in long_lines.tolist():
-                for cut in range(int(starts[line]) + CELL_MAX, int(ends[line]), CELL_MAX):
-                    # not inside a UTF-8 character
-                    cuts.append(char_start_at_or_after(self.data, cut, n - 1, 3))
-            starts = sorted_unique(np.concatenate((starts, np.array(cuts, dtype=np.int64))))
-        # Where a long run of NULs and controls (padding) meets other bytes, a cell
-        # ends, so that text right after padding is not read as part of it.
-        # (Cheap test first: PAD_RUN controls in a row start at ctrl_pos[j] when the
-        # PAD_RUN - 1st control after it is PAD_RUN - 1 bytes on.)
-        k = len(ctrl_pos) - PAD_RUN + 1
-        if k > 0 and (ctrl_pos[PAD_RUN - 1:] - ctrl_pos[:k] == PAD_RUN - 1).any():
-            gaps = (ctrl_pos[1:] - ctrl_pos[:-1] != 1).nonzero()[0]
-            run_first = ctrl_pos[np.concatenate((_ZERO, gaps + 1))]
-            run_end = ctrl_pos[np.append(gaps, len(ctrl_pos) - 1)] + 1
-            padding = run_end - run_first >= PAD_RUN
-            cuts = np.concatenate((run_first[padding], run_end[padding]))
-            cuts = cuts[(cuts > 0) & (cuts < n)]
-            if len(cuts):
-                starts = sorted_unique(np.concatenate((starts, cuts)))
+        starts = _cell_starts(self.data, n, line_starts, ctrl_pos)
         bounds = _bounds(starts, n)
         ends = bounds[1:]
         n_err = _sum_per_cell(self.err, starts) if any_err else np.zeros(len(starts), np.int64)
@@ -508,6 +512,40 @@ def _char_len(lead: int) -> int:
     return 2 if lead < 0xE0 else 3 if lead < 0xF0 else 4
 
 
+def _cell_starts(data: bytes, n: int, line_starts: np.ndarray, ctrl_pos: np.ndarray) -> np.ndarray:
+    """Where the cells of ``data`` (``n`` bytes) start (module text): at 0 and each line
+    start (``line_starts``: after each newline), every ``CELL_MAX`` bytes of a longer line
+    (at a character start), and where a run of ``PAD_RUN`` or more controls (at
+    ``ctrl_pos``) begins and ends."""
+    if len(line_starts) and line_starts[-1] == n:  # after a newline that ends the data
+        line_starts = line_starts[:-1]
+    starts = np.concatenate((_ZERO, line_starts))
+    ends = _bounds(starts, n)[1:]
+    long_lines = (ends - starts > CELL_MAX).nonzero()[0] if n > CELL_MAX else _NONE
+    if len(long_lines):
+        cuts = []
+        for line in long_lines.tolist():
+            for cut in range(int(starts[line]) + CELL_MAX, int(ends[line]), CELL_MAX):
+                # not inside a UTF-8 character
+                cuts.append(char_start_at_or_after(data, cut, n - 1, 3))
+        starts = sorted_unique(np.concatenate((starts, np.array(cuts, dtype=np.int64))))
+    # Where a long run of NULs and controls (padding) meets other bytes, a cell
+    # ends, so that text right after padding is not read as part of it.
+    # (Cheap test first: PAD_RUN controls in a row start at ctrl_pos[j] when the
+    # PAD_RUN - 1st control after it is PAD_RUN - 1 bytes on.)
+    k = len(ctrl_pos) - PAD_RUN + 1
+    if k > 0 and (ctrl_pos[PAD_RUN - 1:] - ctrl_pos[:k] == PAD_RUN - 1).any():
+        gaps = (ctrl_pos[1:] - ctrl_pos[:-1] != 1).nonzero()[0]
+        run_first = ctrl_pos[np.concatenate((_ZERO, gaps + 1))]
+        run_end = ctrl_pos[np.append(gaps, len(ctrl_pos) - 1)] + 1
+        padding = run_end - run_first >= PAD_RUN
+        cuts = np.concatenate((run_first[padding], run_end[padding]))
+        cuts = cuts[(cuts > 0) & (cuts < n)]
+        if len(cuts):
+            starts = sorted_unique(np.concatenate((starts, cuts)))
+    return starts
+
+
 def _bounds(starts: np.ndarray, n: int) -> np.ndarray:
     """The cells' starts, then ``n``: cell k is ``bounds[k]`` up to ``bounds[k + 1]``."""
     bounds = np.empty(len(starts) + 1, dtype=np.int64)
@@ -594,10 +632,13 @@ class Stretch:
         letter, in other runs)."""
         w = self.w
         lo, hi = int(w.cell_start[self.first]), int(w.cell_end[self.last])
-        err = w.err[lo:hi]
-        ids = w.run_id[lo:hi][err]
-        words = w.run_in_words[ids] if len(ids) else np.zeros(0, dtype=bool)
-        raw = w.a[lo:hi][err]
+        raw = w.a[lo:hi][w.err[lo:hi]]
+        # The bytes that are not UTF-8 are the runs' bytes, in order: each run's word
+        # flag repeated over its bytes inside [lo, hi) (no pass over the other bytes).
+        k0 = int(w.run_ends.searchsorted(lo, "right"))
+        k1 = int(w.run_starts.searchsorted(hi, "left"))
+        lengths = np.minimum(w.run_ends[k0:k1], hi) - np.maximum(w.run_starts[k0:k1], lo)
+        words = np.repeat(w.run_in_words[k0:k1], lengths)
         return raw[words].tobytes(), raw[~words].tobytes()
 
     def tight(self, mask) -> tuple[int, int]:

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from inspector.core.analysis.encodings import stretches as S
 from inspector.core.analysis.encodings.stretches import (ASC, BIN, BIN_GAP, BIN_MIN, CELL_MAX, ERR,
                                                          LEGACY_WEIGHT, MAX_STRETCHES, MOJ,
-                                                         MOJI_SHARE, PAD_RUN, UTF, Window,
+                                                         MOJI_SHARE, PAD_RUN, UTF, Stretch, Window,
                                                          sorted_unique)
 from tests.core.analysis import corpus as C
 
@@ -313,10 +313,24 @@ def assert_same(data: bytes, base: int = 0, stream_start: bool = True, stream_en
             assert np.array_equal(got, want), name
         else:
             assert type(got) is type(want) and got == want, name
+    # The cells' counts without a window (onereading.cells_rule_out_parts).
+    n_err, n_valid, cut_end, lead_pair = S.cell_counts(data)
+    if len(old.cls):
+        assert np.array_equal(n_err, old.n_err) and np.array_equal(n_valid, old.n_valid)
+    assert cut_end == bool(len(data) and old.err[-1])
+    lead_err = old.err & (old.a >= 0xC0)
+    assert lead_pair == bool((lead_err[1:] & lead_err[:-1]).any())
     stretches = new.stretches()
     assert [(s.first, s.last, s.cls) for s in stretches] == old.stretches()
+    if len(new.cls):  # and the whole window as one stretch, as onereading weighs it
+        stretches = [*stretches, Stretch(new, 0, len(new.cls) - 1, ERR)]
     for s in stretches:
         assert type(s.first) is type(s.last) is type(s.cls) is int
+        lo, hi = int(old.cell_start[s.first]), int(old.cell_end[s.last])
+        err = old.err[lo:hi]
+        words = old.run_in_words[old.run_id[lo:hi][err]] if err.any() else np.zeros(0, bool)
+        raw = old.a[lo:hi][err]
+        assert s.runs() == (raw[words].tobytes(), raw[~words].tobytes())
         assert (s.start, s.end) == (base + int(old.cell_start[s.first]),
                                     base + int(old.cell_end[s.last]))
 
