@@ -107,6 +107,7 @@ class MainWindow(QMainWindow):
         self.user_activity = UserActivity()
         # The scan's one owner: it follows the document's file and dialect.
         self.scan_life = ScanLife(d, self.user_activity, self)
+        self.scan_life.look_first((self.hex_view.viewport(), self.text_view.viewport()))
         self.background = BackgroundWork(d, self.scan_life, fields, self.show_error, self)
         fields.cancel_button.clicked.connect(self.background.cancel_all)
         self.files = FileOpening(d, self.settings, self.finding_actions, self.background,
