@@ -15,8 +15,7 @@ from __future__ import annotations
 import numpy
 
 from inspector.core.analysis import (copyformats, findings, judgedscan, search, summary,
-                                     textruns, triage, verdict)
-from inspector.core.analysis.textruns import export as textruns_export
+                                     verdict)
 from inspector.core.analysis.encodings import families
 from inspector.core.analysis.scanviews import overviewbins, problemrows, problemsearch, scanfigures
 from inspector.core.scan import blockindex, lines, navigation, pagecut, scanner, tally
@@ -24,7 +23,6 @@ from inspector.core.source import bytesource
 from inspector.core.units import decoder, unitinfo
 
 # Named here so that they count as used; importing them was the point.
-PRELOADED = (numpy, copyformats, findings, judgedscan, search, summary, textruns,
-             textruns_export, triage, verdict, families, overviewbins, problemrows,
+PRELOADED = (numpy, copyformats, findings, judgedscan, search, summary, verdict, families, overviewbins, problemrows,
              problemsearch, scanfigures, blockindex, lines, navigation, pagecut, scanner,
              tally, bytesource, decoder, unitinfo)
