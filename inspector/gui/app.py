@@ -130,8 +130,9 @@ def run(path=None, offset: int | None = None, dialect: str = "utf-8",
         return startup.refuse(problem)
     try:
         app = application()
-        from inspector.gui.runtime import crashguard
+        from inspector.gui.runtime import crashguard, workers
 
+        workers.fix_mmap_threshold()  # the scan's buffers handed back when freed
         crashguard.install()  # slots, paints and workers: logged and shown, never fatal
         window = build_window(path, offset, dialect)
         collector = interactive_runtime(window, settle_now=False)
