@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from inspector.core.analysis.judgedscan import judged_scan_steps
 from inspector.gui.runtime.courtesy import UserActivity, courteous
 from inspector.gui.runtime.firstpaint import AfterPaint
 from inspector.gui.runtime.workers import SCAN_WORKERS, GeneratorWorker, start as start_worker
@@ -111,6 +110,10 @@ class ScanLife(QObject):
     def start(self) -> None:
         """Scan the document's bytes in the current dialect (a running scan stops)."""
         self.cancel()
+        # Imported with the first scan, which comes after the first look: the scanner's
+        # modules are not needed to show a file.
+        from inspector.core.analysis.judgedscan import judged_scan_steps
+
         d = self.document
         source, dialect, activity = d.source, d.interpretation, self.activity
         carried = self._verdict if self._verdict_source is source else None
