@@ -14,6 +14,7 @@ beside it in this package:
 - :mod:`.windowdialogs`: the dialogs of the menus (encoder, reference, legend, About,
   repaired copy) and the exporter;
 - :mod:`.theme`: View > Theme, the application's palette;
+- :mod:`.lazydocks`: the docks hidden or behind a tab at start, built when first shown;
 - :mod:`.accessibility`: what a screen reader announces.
 
 The window works before a scan has finished and without one. It keeps its controllers
