@@ -12,10 +12,11 @@ import os
 import sys
 
 from inspector.gui.runtime import preload  # noqa: F401 - before PySide6 (see there)
-from PySide6.QtCore import QEvent, QLoggingCategory, QObject, QTimer
+from PySide6.QtCore import QLoggingCategory
 from PySide6.QtWidgets import QApplication
 
 from inspector.gui.look.icon import app_icon
+from inspector.gui.runtime.firstpaint import AfterPaint
 from inspector.gui.runtime import startup
 from inspector.gui.window.settings import APPLICATION, ORGANIZATION
 
@@ -81,34 +82,14 @@ def settle_memory() -> None:
     release_memory()
 
 
-class AfterFirstPaint(QObject):
+class AfterFirstPaint(AfterPaint):
     """Calls ``then()`` once both panes have painted (or after ``patience_ms`` if they
     never do, say in a minimized window): work that the first look does not need
     waits for it."""
 
     def __init__(self, window, then, patience_ms: int = 3000):
-        super().__init__(window)
-        self.then = then
-        self.ports = {window.hex_view.viewport(), window.text_view.viewport()}
-        for port in self.ports:
-            port.installEventFilter(self)
-        QTimer.singleShot(patience_ms, self, self.fire)
-
-    def eventFilter(self, obj, event) -> bool:
-        if event.type() == QEvent.Type.Paint and obj in self.ports:
-            self.ports.discard(obj)
-            obj.removeEventFilter(self)
-            if not self.ports:
-                QTimer.singleShot(0, self, self.fire)  # once this paint is on the screen
-        return False
-
-    def fire(self) -> None:
-        then, self.then = self.then, None
-        for port in self.ports:
-            port.removeEventFilter(self)
-        self.ports = set()
-        if then is not None:
-            then()
+        super().__init__((window.hex_view.viewport(), window.text_view.viewport()), then,
+                         window, patience_ms)
 
 
 def interactive_runtime(window, settle_now: bool = True):
@@ -149,8 +130,9 @@ def run(path=None, offset: int | None = None, dialect: str = "utf-8",
         return startup.refuse(problem)
     try:
         app = application()
-        from inspector.gui.runtime import crashguard
+        from inspector.gui.runtime import crashguard, workers
 
+        workers.fix_mmap_threshold()  # the scan's buffers handed back when freed
         crashguard.install()  # slots, paints and workers: logged and shown, never fatal
         window = build_window(path, offset, dialect)
         collector = interactive_runtime(window, settle_now=False)

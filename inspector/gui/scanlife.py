@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from inspector.core.analysis.judgedscan import judged_scan_steps
 from inspector.gui.runtime.courtesy import UserActivity, courteous
+from inspector.gui.runtime.firstpaint import AfterPaint
 from inspector.gui.runtime.workers import SCAN_WORKERS, GeneratorWorker, start as start_worker
 
 
@@ -55,14 +55,41 @@ class ScanLife(QObject):
         # last UTF-8 scan's verdict on the same bytes (and the source it was of).
         self._verdict = None
         self._verdict_source = None
+        # The views whose paint of a new file comes before its scan (see look_first).
+        self._ports: tuple = ()
+        self._after_look: AfterPaint | None = None
         document.sourceChanged.connect(self._source_changed)
         document.dialectChanged.connect(self._dialect_changed)
 
     # ------------------------------------------------------------------ following
+    def look_first(self, ports) -> None:
+        """A new file's scan starts once ``ports`` (the panes' viewports) have painted
+        it, when they are on screen: the scan's thread would take the interpreter from
+        the file's first look (a window not shown scans at once)."""
+        self._ports = tuple(ports)
+
+    # A window on screen that does not paint (minimized, covered) scans after this.
+    LOOK_PATIENCE_MS = 1000
+
     def _source_changed(self) -> None:
         self.cancel()
+        self._forget_look()
         if self.auto_start and self.document.path is not None:
-            QTimer.singleShot(0, self.start_if_needed)
+            if self._ports and all(port.isVisible() for port in self._ports):
+                self._after_look = AfterPaint(self._ports, self._looked, self,
+                                              self.LOOK_PATIENCE_MS)
+            else:
+                QTimer.singleShot(0, self.start_if_needed)
+
+    def _looked(self) -> None:
+        self._forget_look()
+        self.start_if_needed()
+
+    def _forget_look(self) -> None:
+        waiter, self._after_look = self._after_look, None
+        if waiter is not None:
+            waiter.cancel()
+            waiter.deleteLater()
 
     def _dialect_changed(self, _name: str) -> None:
         if self.auto_start and self.document.path is not None:
@@ -83,6 +110,10 @@ class ScanLife(QObject):
     def start(self) -> None:
         """Scan the document's bytes in the current dialect (a running scan stops)."""
         self.cancel()
+        # Imported with the first scan, which comes after the first look: the scanner's
+        # modules are not needed to show a file.
+        from inspector.core.analysis.judgedscan import judged_scan_steps
+
         d = self.document
         source, dialect, activity = d.source, d.interpretation, self.activity
         carried = self._verdict if self._verdict_source is source else None

@@ -266,6 +266,10 @@ def bench_scroll(app, w, tmp: Path, frames: int) -> None:
 CHILD = r"""
 import os, sys, time
 sys.path.insert(0, {root!r})
+# What inspector.cli.main does before it imports the window (numpy's OpenBLAS would
+# start a thread per core, ~40 ms of CPU): the window module is imported here first, to
+# be patched, so the child says it first too.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 from inspector.gui import app as appmod
 from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QApplication

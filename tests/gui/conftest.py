@@ -180,10 +180,11 @@ def held_scan(monkeypatch):
     """The window's scans pass their first two steps, then wait until ``held_scan.set()``
     (at most 30 s): a real scan that is certainly still running when the test acts,
     whatever the machine's speed."""
-    from inspector.gui import scanlife
+    # ScanLife imports it with each scan (after the window's first look).
+    from inspector.core.analysis import judgedscan
 
     released = threading.Event()
-    real = scanlife.judged_scan_steps
+    real = judgedscan.judged_scan_steps
 
     def held(*args, **kwargs):
         steps = real(*args, **kwargs)
@@ -198,6 +199,6 @@ def held_scan(monkeypatch):
             n += 1
             yield step
 
-    monkeypatch.setattr(scanlife, "judged_scan_steps", held)
+    monkeypatch.setattr(judgedscan, "judged_scan_steps", held)
     yield released
     released.set()

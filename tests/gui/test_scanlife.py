@@ -60,3 +60,34 @@ def test_without_auto_start_only_start_scans(qtbot, write_file):
     with qtbot.waitSignal(life.finished, timeout=20_000):
         life.start()
     assert doc.scan.complete and doc.scan.dialect == "cesu-8"
+
+
+def test_a_shown_window_paints_a_new_file_before_its_scan_starts(qtbot):
+    """The scan's thread would take the interpreter from the file's first look."""
+    from PySide6.QtCore import QEvent, QObject
+
+    from inspector.gui.window.mainwindow import MainWindow
+    from tests.conftest import SAMPLES
+
+    w = MainWindow()
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitExposed(w)
+    order = []
+    ports = {w.hex_view.viewport(), w.text_view.viewport()}
+
+    class Paints(QObject):
+        def eventFilter(self, obj, event):
+            if event.type() == QEvent.Type.Paint and obj in ports:
+                order.append(obj)
+            return False
+
+    watch = Paints()
+    for port in ports:
+        port.installEventFilter(watch)
+    w.scan_life.started.connect(lambda: order.append("scan"))
+    w.files.open_file(SAMPLES / "demo.txt")
+    assert not w.scan_life.running
+    qtbot.waitUntil(lambda: "scan" in order, timeout=5000)
+    assert ports <= set(order[:order.index("scan")])
+    w.shutdown()

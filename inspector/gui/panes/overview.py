@@ -33,7 +33,7 @@ from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 from inspector.core.analysis.scanviews.overviewbins import (ERROR_KINDS, Bins, bins_from_index,
                                                             fine_block_size)
 from inspector.core.units.ranges import byte_range
-from inspector.core.scan import results, scanner
+from inspector.core.scan import results
 from inspector.gui.look import regionlook, style
 from inspector.gui.runtime import workers
 
@@ -167,6 +167,8 @@ class OverviewStrip(QWidget):
             return
         source, dialect = self.document.source, result.reading
         origin = index.origin
+        from inspector.core.scan import scanner  # after the first look (see scanlife)
+
         worker = workers.GeneratorWorker(
             lambda: scanner.scan_steps(source, dialect, block_size=block, origin=origin,
                                        sha256=False, workers=workers.SCAN_WORKERS))

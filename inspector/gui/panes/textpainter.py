@@ -342,7 +342,7 @@ class TextPainter:
             _add_fills(fills, "error", ~lost & keep, x, w, ys, dims, lh)
             _add_fills(fills, "lost", lost & keep, x, w, ys, dims, lh)
             both = key * 2 + dims
-            for k in np.unique(both).tolist():
+            for k in sorted(set(both.tolist())):  # np.unique would load numpy.ma
                 mask = both == k
                 problems[(k >> 1, bool(k & 1))] = ([x[mask]], [ys[mask]], [n[mask]])
         got = _gather(rows, plans, ("w_x", "w_w", "w_off"))

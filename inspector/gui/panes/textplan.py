@@ -337,7 +337,7 @@ def _glyphs(looks, rows: np.ndarray, fallback: FallbackFonts) -> tuple[np.ndarra
     shaped), GLYPH_NONE when nothing is drawn (boxes, problems, blanks, spaces)."""
     table = looks.glyph
     got = table[rows]
-    for r in np.unique(rows[got == TL.GLYPH_UNKNOWN]).tolist():
+    for r in set(rows[got == TL.GLYPH_UNKNOWN].tolist()):  # np.unique would load numpy.ma
         text = looks.ltext[r]
         g = TL.GLYPH_NONE
         if looks.mode[r] in (TL.M_TEXT, TL.M_PICTURE, TL.M_LINE_END) and text \

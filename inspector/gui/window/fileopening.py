@@ -18,17 +18,18 @@ class FileOpening(QObject):
 
     ``document``: where the file opens; ``settings``: the recent files; ``finding_actions``:
     asked before findings would be lost; ``background``: stopped when the file closes;
-    ``triage_dock``: the Folder triage; ``show_error`` and ``show_message``: the window's
+    ``triage``: the Folder triage (a :class:`~.lazydocks.LazyDock`: built when a folder
+    is opened); ``show_error`` and ``show_message``: the window's
     message box and status bar note."""
 
-    def __init__(self, document, settings, finding_actions, background, triage_dock,
+    def __init__(self, document, settings, finding_actions, background, triage,
                  show_error, show_message, parent):
         super().__init__(parent)
         self.document = document
         self.settings = settings
         self.finding_actions = finding_actions
         self.background = background
-        self.triage_dock = triage_dock
+        self.triage = triage
         self.show_error = show_error
         self.show_message = show_message
 
@@ -101,7 +102,7 @@ class FileOpening(QObject):
         if not os.path.isdir(path):
             self.show_error("Cannot open the folder", f"{display_path(path)}: not a folder")
             return False
-        dock = self.triage_dock
+        dock = self.triage.get()
         dock.show()
         dock.raise_()
         dock.open_folder(path)
@@ -123,7 +124,8 @@ class FileOpening(QObject):
 
     def next_problem_file(self, forward: bool = True) -> None:
         """F7 / Shift+F7: the next (previous) file with problems of the triage."""
-        if not self.triage_dock.step(forward):
+        dock = self.triage.dock   # no triage yet: no file to go to
+        if dock is None or not dock.step(forward):
             self.show_message("no further file with problems" if forward
                               else "no earlier file with problems")
 
@@ -138,7 +140,7 @@ class FileOpening(QObject):
             if not path:
                 return None
         try:
-            n = self.triage_dock.export(kind, path)
+            n = self.triage.get().export(kind, path)
         except OSError as e:
             self.show_error("Cannot export", f"{display_path(path)}: {e.strerror or e}")
             return None

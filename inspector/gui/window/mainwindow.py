@@ -14,6 +14,7 @@ beside it in this package:
 - :mod:`.windowdialogs`: the dialogs of the menus (encoder, reference, legend, About,
   repaired copy) and the exporter;
 - :mod:`.theme`: View > Theme, the application's palette;
+- :mod:`.lazydocks`: the docks hidden or behind a tab at start, built when first shown;
 - :mod:`.accessibility`: what a screen reader announces.
 
 The window works before a scan has finished and without one. It keeps its controllers
@@ -37,11 +38,7 @@ from inspector.core.scan.lines import NotReached
 from inspector.core.source.bytesource import display_path
 from inspector.gui import findings as findingsmod
 from inspector.gui.docks import problemlist
-from inspector.gui.docks.findings import FindingsDock
-from inspector.gui.docks.foldertriage import FolderTriageDock
 from inspector.gui.docks.inspectordock import SequenceInspector
-from inspector.gui.docks.statistics import StatisticsDock
-from inspector.gui.docks.textruns import TextRunsDock
 from inspector.gui.document import Document
 from inspector.gui.look.scrollstyle import flat_scroll_bars
 from inspector.gui.panes import overview
@@ -56,12 +53,17 @@ from inspector.gui.window.windowdialogs import WindowDialogs
 from inspector.gui.window.accessibility import describe_for_accessibility
 from inspector.gui.window.backgroundwork import BackgroundWork
 from inspector.gui.window.filechanges import FileChangeWatch
+from inspector.gui.window.lazydocks import LazyDock
 from inspector.gui.window.settings import Settings
 from inspector.gui.window.statusbar import StatusFields
 from inspector.gui.window.theme import apply_to_application
 
 if TYPE_CHECKING:  # the dialogs load when first opened (windowdialogs, goto_dialog)
     from inspector.gui.dialogs.goto import GotoDialog
+    from inspector.gui.docks.findings import FindingsDock
+    from inspector.gui.docks.foldertriage import FolderTriageDock
+    from inspector.gui.docks.statistics import StatisticsDock
+    from inspector.gui.docks.textruns import TextRunsDock
 
 
 APP_TITLE = "UTF-8 Inspector"
@@ -107,10 +109,12 @@ class MainWindow(QMainWindow):
         self.user_activity = UserActivity()
         # The scan's one owner: it follows the document's file and dialect.
         self.scan_life = ScanLife(d, self.user_activity, self)
+        self.scan_life.look_first((self.hex_view.viewport(), self.text_view.viewport()))
         self.background = BackgroundWork(d, self.scan_life, fields, self.show_error, self)
         fields.cancel_button.clicked.connect(self.background.cancel_all)
         self.files = FileOpening(d, self.settings, self.finding_actions, self.background,
-                                 self.triage_dock, self.show_error, self.show_message, self)
+                                 self.lazy_docks["folderTriage"], self.show_error,
+                                 self.show_message, self)
         self.copy_menu = build_copy_menu(d, self)
         self.copy_actions = self.copy_menu.copy_actions
         # The status bar's one-click offer to read the file as its verdict says.
@@ -133,13 +137,9 @@ class MainWindow(QMainWindow):
         self.scan_life.finished.connect(self.scanFinished)
         self.background.searchFinished.connect(self.searchFinished)
         self.scan_life.finished.connect(self.findings.on_scan)
-        self.background.scanCancelled.connect(self.statistics_dock.scan_cancelled)
         fields.message.connect(self.show_message)
         self.findings.message.connect(self.show_message)
         marking = self.finding_actions
-        self.findings_dock.editRequested.connect(marking.edit)
-        self.findings_dock.exportRequested.connect(marking.export)
-        self.findings_dock.importRequested.connect(marking.import_file)
         self.hex_view.findingRequested.connect(marking.add_at)
         self.text_view.findingRequested.connect(marking.add_at)
         self.hex_view.copyRequested.connect(self.copy_actions.copy)
@@ -213,38 +213,100 @@ class MainWindow(QMainWindow):
 
     def _build_docks(self) -> None:
         """The sequence inspector and the statistics share the right side as tabs; the
-        problem list, a wide table, goes below the views."""
+        problem list, a wide table, goes below the views, with the findings, the text
+        runs and the folder triage (shown by Open Folder) as tabs. The docks hidden or
+        behind a tab at start are built when first shown (:mod:`.lazydocks`)."""
         d = self.document
         self.inspector_dock = SequenceInspector(d, self)
-        self.statistics_dock = StatisticsDock(d, self)
         self.problem_dock = problemlist.ProblemListDock(d, self)
+        self.lazy_docks = {lazy.name: lazy for lazy in (
+            LazyDock(self, "statistics", "Statistics", self._make_statistics),
+            LazyDock(self, "findings", "Findings", self._make_findings),
+            LazyDock(self, "folderTriage", "Folder triage", self._make_triage),
+            LazyDock(self, "textRunsDock", "Text runs", self._make_text_runs))}
+        shell = {name: lazy.shell for name, lazy in self.lazy_docks.items()}
         right = Qt.DockWidgetArea.RightDockWidgetArea
+        bottom = Qt.DockWidgetArea.BottomDockWidgetArea
         self.addDockWidget(right, self.inspector_dock)
-        self.addDockWidget(right, self.statistics_dock)
-        self.tabifyDockWidget(self.inspector_dock, self.statistics_dock)
-        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.problem_dock)
-        self.findings_dock = FindingsDock(self.findings, self)
-        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.findings_dock)
-        self.tabifyDockWidget(self.problem_dock, self.findings_dock)
+        self.addDockWidget(right, shell["statistics"])
+        self.tabifyDockWidget(self.inspector_dock, shell["statistics"])
+        self.addDockWidget(bottom, self.problem_dock)
+        self.addDockWidget(bottom, shell["findings"])
+        self.tabifyDockWidget(self.problem_dock, shell["findings"])
         self.problem_dock.raise_()
         self.inspector_dock.raise_()
-        # Folder triage: below the views with the problem list, shown by Open Folder.
-        self.triage_dock = FolderTriageDock(
-            self, opener=lambda path, offset=None: self.files.open_triaged(path, offset))
-        self.triage_dock.export_requested = lambda kind, path=None: self.files.export_triage(kind, path)
-        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.triage_dock)
-        self.tabifyDockWidget(self.problem_dock, self.triage_dock)
-        self.triage_dock.hide()
-        self.text_runs_dock = TextRunsDock(d, self.findings, self)
-        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.text_runs_dock)
-        self.tabifyDockWidget(self.problem_dock, self.text_runs_dock)
+        self.addDockWidget(bottom, shell["folderTriage"])
+        self.tabifyDockWidget(self.problem_dock, shell["folderTriage"])
+        shell["folderTriage"].hide()
+        self.addDockWidget(bottom, shell["textRunsDock"])
+        self.tabifyDockWidget(self.problem_dock, shell["textRunsDock"])
         self.problem_dock.raise_()
-        self.docks = [self.inspector_dock, self.statistics_dock, self.problem_dock,
-                      self.findings_dock, self.triage_dock, self.text_runs_dock]
         for dock in self.docks:
             dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetClosable
                              | QDockWidget.DockWidgetFeature.DockWidgetMovable
                              | QDockWidget.DockWidgetFeature.DockWidgetFloatable)
+
+    @property
+    def docks(self) -> list[QDockWidget]:
+        """The docks in the View menu's order (a dock not built yet: its shell)."""
+        lazy = self.lazy_docks
+        return [self.inspector_dock, lazy["statistics"].current, self.problem_dock,
+                lazy["findings"].current, lazy["folderTriage"].current,
+                lazy["textRunsDock"].current]
+
+    # The docks built when first shown: asking for one builds it.
+    @property
+    def statistics_dock(self) -> StatisticsDock:
+        return self.lazy_docks["statistics"].get()
+
+    @property
+    def findings_dock(self) -> FindingsDock:
+        return self.lazy_docks["findings"].get()
+
+    @property
+    def triage_dock(self) -> FolderTriageDock:
+        return self.lazy_docks["folderTriage"].get()
+
+    @property
+    def text_runs_dock(self) -> TextRunsDock:
+        return self.lazy_docks["textRunsDock"].get()
+
+    def _built(self, name: str):
+        """The dock ``name`` if it has been built (None: nothing of it runs)."""
+        return self.lazy_docks[name].dock
+
+    def _make_statistics(self) -> StatisticsDock:
+        from inspector.core.analysis.scanviews.scanfigures import SHA_CANCELLED
+        from inspector.gui.docks.statistics import StatisticsDock
+
+        dock = StatisticsDock(self.document, self)
+        self.background.scanCancelled.connect(dock.scan_cancelled)
+        if self.status_fields.sha256 == SHA_CANCELLED:
+            dock.scan_cancelled()   # cancelled before the dock was first shown
+        return dock
+
+    def _make_findings(self) -> FindingsDock:
+        from inspector.gui.docks.findings import FindingsDock
+
+        dock = FindingsDock(self.findings, self)
+        marking = self.finding_actions
+        dock.editRequested.connect(marking.edit)
+        dock.exportRequested.connect(marking.export)
+        dock.importRequested.connect(marking.import_file)
+        return dock
+
+    def _make_triage(self) -> FolderTriageDock:
+        from inspector.gui.docks.foldertriage import FolderTriageDock
+
+        dock = FolderTriageDock(
+            self, opener=lambda path, offset=None: self.files.open_triaged(path, offset))
+        dock.export_requested = lambda kind, path=None: self.files.export_triage(kind, path)
+        return dock
+
+    def _make_text_runs(self) -> TextRunsDock:
+        from inspector.gui.docks.textruns import TextRunsDock
+
+        return TextRunsDock(self.document, self.findings, self)
 
     def _apply_settings(self) -> None:
         s = self.settings
@@ -499,8 +561,10 @@ class MainWindow(QMainWindow):
             event.ignore()  # the user kept the findings: the window stays
             return
         self.background.cancel_all()
-        self.triage_dock.cancel()
-        self.text_runs_dock.cancel()
+        for name in ("folderTriage", "textRunsDock"):
+            dock = self._built(name)
+            if dock is not None:
+                dock.cancel()
         self.file_watch.stop()
         self.settings.save_window(self.saveGeometry(), self.saveState(), self.splitter.saveState())
         self.settings.sync()
@@ -509,12 +573,16 @@ class MainWindow(QMainWindow):
     def shutdown(self, timeout: float = 5.0) -> None:
         """Cancel background work and wait for it (tests, and before exiting)."""
         self.background.cancel_all()
-        worker = self.triage_dock.worker
-        self.triage_dock.cancel()
-        if worker is not None:
-            worker.wait(timeout)
-        self.text_runs_dock.cancel()
-        self.text_runs_dock.wait(timeout)
+        triage = self._built("folderTriage")
+        if triage is not None:
+            worker = triage.worker
+            triage.cancel()
+            if worker is not None:
+                worker.wait(timeout)
+        runs = self._built("textRunsDock")
+        if runs is not None:
+            runs.cancel()
+            runs.wait(timeout)
         self.file_watch.stop()
         self.find_bar.cancel()
         self.find_bar.wait(timeout)

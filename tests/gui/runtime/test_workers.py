@@ -178,3 +178,10 @@ def test_progress_is_published_in_the_workers_thread(qtbot):
         workers.start(worker)
     assert seen == [("copy of", 1), ("copy of", 2)] and finished.args == ["done"]
     assert made_in == [False, False]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's mallopt")
+def test_the_mmap_threshold_can_be_fixed():
+    if workers.malloc_trim is None:
+        pytest.skip("not glibc")
+    assert workers.fix_mmap_threshold() is True
