@@ -39,50 +39,43 @@ def _iso(ts: float) -> str:
     return _dt.datetime.fromtimestamp(ts, _dt.timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
-def unit_entry(unit: Unit, source) -> dict:
-    """One error as the JSON lists it: ``bytes`` is spaced lowercase hex."""
-    entry = {
-        "offset": unit.offset,
-        "length": unit.length,
-        "kind": unit.kind,
-        "bytes": source.read(unit.offset, unit.length).hex(" "),
-        "replacements": unit.replacements,
-        "codepoint": unit.value,
-    }
-    if unit.at_end:
-        entry["at_end"] = True
-    return entry
-
-
 def first_error_entries(result, source) -> list[dict]:
     """The report's ``first_errors``, each with its ``line`` and ``column`` (see
     :mod:`inspector.core.scan.lines`)."""
     units = result.first_errors
-    if units and units[-1].offset + units[-1].length - units[0].offset <= (1 << 20):
-        # One read for all of them (a binary file lists a hundred within a few KiB).
-        lo = units[0].offset
-        data = source.read(lo, units[-1].offset + units[-1].length - lo)
-        entries = []
-        for u in units:
-            entry = {"offset": u.offset, "length": u.length, "kind": u.kind,
-                     "bytes": data[u.offset - lo:u.offset - lo + u.length].hex(" "),
-                     "replacements": u.replacements, "codepoint": u.value}
-            if u.at_end:
-                entry["at_end"] = True
-            entries.append(entry)
-    else:
-        entries = [unit_entry(u, source) for u in units]
-    if entries:
-        from inspector.core.scan.lines import line_columns
+    if not units:
+        return []
+    from inspector.core.scan import lines as LN
 
-        origin = result.origin
-        # A unit before an origin belongs to another stream: count it from the file's start
-        # all the same (lines and columns are the file's). A deferred index is not made
-        # for this: counting the newlines of a small file is quicker.
-        spots = line_columns(source, [e["offset"] for e in entries], result.dialect,
-                             index=result.index_if_made if origin is None else None)
-        for e, (line, column) in zip(entries, spots):
-            e["line"], e["column"] = line, column
+    origin = result.origin
+    # A unit before an origin belongs to another stream: count it from the file's start
+    # all the same (lines and columns are the file's). A deferred index is not made
+    # for this: counting the newlines of a small file is quicker.
+    index = result.index_if_made if origin is None else None
+    if origin is None and result.start == 0 and result.dialect == K.UTF8:
+        spots = LN.error_line_columns(source, units, index)
+    else:
+        spots = LN.line_columns(source, [u.offset for u in units], result.dialect, index=index)
+    lo = units[0].offset
+    hi = units[-1].offset + units[-1].length
+    if hi - lo <= (1 << 20):
+        # One read for all of them (a binary file lists a hundred within a few KiB).
+        data = source.read(lo, hi - lo)
+    else:
+        data, lo = None, 0
+    entries = []
+    for u, (line, column) in zip(units, spots):
+        offset, length = u.offset, u.length
+        if data is None:
+            shown = source.read(offset, length).hex(" ")
+        else:
+            shown = data[offset - lo:offset - lo + length].hex(" ")
+        entry = {"offset": offset, "length": length, "kind": u.kind, "bytes": shown,
+                 "replacements": u.replacements, "codepoint": u.value}
+        if u.at_end:
+            entry["at_end"] = True
+        entry["line"], entry["column"] = line, column
+        entries.append(entry)
     return entries
 
 
