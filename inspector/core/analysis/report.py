@@ -51,11 +51,8 @@ def first_error_entries(result, source) -> list[dict]:
     # A unit before an origin belongs to another stream: count it from the file's start
     # all the same (lines and columns are the file's). A deferred index is not made
     # for this: counting the newlines of a small file is quicker.
-    index = result.index_if_made if origin is None else None
-    if origin is None and result.start == 0 and result.dialect == K.UTF8:
-        spots = LN.error_line_columns(source, units, index)
-    else:
-        spots = LN.line_columns(source, [u.offset for u in units], result.dialect, index=index)
+    spots = LN.line_columns(source, [u.offset for u in units], result.dialect,
+                            index=result.index_if_made if origin is None else None)
     lo = units[0].offset
     hi = units[-1].offset + units[-1].length
     if hi - lo <= (1 << 20):
@@ -149,8 +146,54 @@ def write_json(report, fileobj, indent: int | None = 2) -> None:
 def json_text(report, indent: int | None = None) -> str:
     """A report (or a list of them) as JSON with a final newline; one line without
     ``indent`` (``scan --jsonl``)."""
+    if indent is None and type(report) is not list and report.get("first_errors"):
+        errors = _entries_json(report["first_errors"])
+        if errors is not None:
+            # The first errors are most of a report's values: written here as json
+            # would write them, in half its time, and put in the object's own key's
+            # place (met before any nested key of that name: the keys before it are the
+            # report's counts).
+            rest = dict(report)
+            rest["first_errors"] = []
+            return json.dumps(rest, ensure_ascii=False).replace(
+                '"first_errors": []', '"first_errors": ' + errors, 1) + "\n"
     # dumps, not dump: dump streams through the pure-Python encoder (~0.7 ms a report).
     return json.dumps(report, indent=indent, ensure_ascii=False) + "\n"
+
+
+_ENTRY_KEYS = ("offset", "length", "kind", "bytes", "replacements", "codepoint", "line", "column")
+_ENTRY_KEYS_AT_END = _ENTRY_KEYS[:6] + ("at_end",) + _ENTRY_KEYS[6:]
+_ENTRY = ('{"offset": %d, "length": %d, "kind": "%s", "bytes": "%s", "replacements": %d, '
+          '"codepoint": %s, "line": %d, "column": %d}')
+_ENTRY_AT_END = _ENTRY.replace(', "line"', ', "at_end": true, "line"')
+_KIND_NAMES = {name: name for name in K.KINDS}  # plain words: JSON writes them as they are
+_HEX_TEXT = frozenset("0123456789abcdef ")
+
+
+def _entries_json(entries) -> str | None:
+    """``first_errors`` entries (:func:`first_error_entries`) as ``json.dumps`` writes
+    them (a test compares), or None when one is not of their shape (an explanation
+    added, a value of another type): json writes those. Numbers are formatted with
+    ``%d`` (a value that is not a number falls back to json)."""
+    out = []
+    try:
+        for e in entries:
+            keys = tuple(e)
+            if keys == _ENTRY_KEYS:
+                form = _ENTRY
+            elif keys == _ENTRY_KEYS_AT_END and e["at_end"] is True:
+                form = _ENTRY_AT_END
+            else:
+                return None
+            cp = e["codepoint"]
+            out.append(form % (e["offset"], e["length"], _KIND_NAMES[e["kind"]], e["bytes"],
+                               e["replacements"], "null" if cp is None else "%d" % cp,
+                               e["line"], e["column"]))
+        if not _HEX_TEXT.issuperset("".join([e["bytes"] for e in entries])):
+            return None
+    except (TypeError, KeyError):
+        return None
+    return "[" + ", ".join(out) + "]"
 
 
 def _error_windows(source, dialect, start, end, origin, cancel):

@@ -190,32 +190,6 @@ def _line_columns_utf8(source, offsets: list[int], lo: int, index) -> list[tuple
     return out
 
 
-# Error units from which their lines and columns are worth a vectorised pass.
-_MANY_ERRORS = 12
-
-
-def error_line_columns(source, units, index=None) -> list[tuple[int, int]]:
-    """(line, column) of each of ``units``, the first error units of a utf-8 stream that
-    starts at the file's start, in order (so every error unit from the first one's line
-    on is among them): one read from the first one's line start to the last one's end,
-    counted by :class:`LineCounter` (every unit between two of them is valid) when there
-    are many, else as :func:`line_columns` does."""
-    offsets = [u.offset for u in units]
-    if len(units) >= _MANY_ERRORS:
-        lo = line_start(source, offsets[0])
-        end = offsets[-1] + units[-1].length
-        if end - lo <= CHUNK:
-            data = source.read_uncached(lo, end - lo)
-            if len(data) == end - lo:
-                counter = LineCounter(K.UTF8)
-                counter.line = 1 + lines_before(source, lo, index, K.UTF8)
-                lines, cols = counter.feed(data, lo, len(data), offsets,
-                                           [u.length for u in units],
-                                           [u.replacements for u in units])
-                return list(zip(lines.tolist(), cols.tolist()))
-    return line_columns(source, offsets, K.UTF8, index)
-
-
 def offset_of_line(source, line: int, index=None, dialect=K.UTF8) -> int | None:
     """Where line ``line`` (1-based) starts, or None past the last line; with a finished
     scan's index, one block is read."""

@@ -1,7 +1,7 @@
 """A whole small file scanned from one read (:func:`inspector.core.scan.cleantext.small_scan`): the
 same result as the scanner's for any bytes, every path taken (clean text, valid UTF-8
-with warnings, errors counted at byte level), the file read once, and lines and columns
-of many first errors equal to the one-by-one count."""
+with warnings, errors counted at byte level), the file read once, and the report made
+from it equal to the scanner's."""
 
 import os
 import random
@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 
 from inspector.core.analysis import batch as BA
 from inspector.core.analysis.report import build_report
-from inspector.core.scan import lines as LN
 from inspector.core.scan import cleantext as SF
 from inspector.core.scan.scanner import scan
 from inspector.core.source import bytesource as BS
@@ -82,23 +81,6 @@ def test_a_small_file_is_read_once(tmp_path, monkeypatch):
     report = BA.report_path(str(path), BA.Options())
     assert report["errors"]["total"] > 100
     assert [r for r in reads if r[0] > 1] == [(20_000, 0)]  # (the 1-byte probe when opened)
-
-
-def test_lines_and_columns_of_many_errors_equal_one_by_one():
-    rng = random.Random(3)
-    for k in range(40):
-        data = legacy_page(rng.randrange(50, 5000), seed=k)
-        if rng.random() < 0.3:
-            data = "ąčę\n".encode() * rng.randrange(5) + data
-        source = MemorySource(data)
-        result = scan(source, workers=1, max_errors=rng.choice((12, 50, 100)))
-        units = result.first_errors
-        if not units:
-            continue
-        assert LN.error_line_columns(source, units) == \
-            LN.line_columns(source, [u.offset for u in units]), k
-        assert LN.error_line_columns(source, units, result.index) == \
-            [LN.line_column(source, u.offset) for u in units], k
 
 
 def test_report_from_one_read_equals_the_scanner_s(tmp_path):
