@@ -195,13 +195,21 @@ class Utf8Block:
         # The first problem and the first errors: dense errors are met within the first
         # few hundred bytes, so a prefix is looked at first (for the errors asked for,
         # about long enough if they are spread evenly).
-        need = min(max(need, 0), n) if self.error_bytes else 0
-        h = min(n, max(256, need * n // self.error_bytes * 3 // 2) if need else 256)
+        # When every error unit is asked for, the last may be anywhere: the whole stretch
+        # at once. A prefix too short grows fourfold (text before the errors, such as a
+        # web page's head, makes them uneven).
+        n_errors = sum(self.errors[1:])
+        need = min(max(need, 0), n_errors)
+        if need and need == n_errors:
+            h = n
+        else:
+            h = min(n, max(256, need * n // self.error_bytes * 3 // 2) if need else 256)
         while True:
-            first, starts = _problems(code[:h], self._um1[:h], self._cont[:h], need)
+            first, starts = _problems(code[:h], self._um1[:h], self._cont[:h], need,
+                                      strays > 0)
             if h == n or (first >= 0 and len(starts) >= need):
                 break
-            h = n
+            h = min(n, 4 * h)
         self.first_problem = first
         self.error_starts = starts
 
@@ -274,12 +282,14 @@ ERROR_SPAN = 4096  # bytes cut at a time for the first errors of a long stretch
 _POSITIONS = np.arange(2048, dtype=np.int32)
 
 
-def _problems(code, um1, cont, need: int) -> tuple[int, np.ndarray]:
+def _problems(code, um1, cont, need: int, strays: bool = True) -> tuple[int, np.ndarray]:
     """(index of the first error or control unit, -1 if none; indices of the first
-    ``need`` error units) among the units that start in the bytes of ``code``."""
+    ``need`` error units) among the units that start in the bytes of ``code``;
+    ``strays``: False when none of them is a stray continuation byte (text in a
+    single-byte charset has none: the search for them is skipped)."""
     h = len(code)
     flags = _E_FLAGS.take(code)
-    if h:
+    if h and strays:
         # Strays: continuation bytes that no lead before them takes.
         if h <= 2048:
             # A lead takes only the continuation bytes right after it, so the running
