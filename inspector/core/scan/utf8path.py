@@ -598,21 +598,43 @@ def bytelevel_whole(result, data: bytes) -> None:
     into ``result`` at byte level in one go (one :class:`kernels.bytelevel.Utf8Block`,
     no block index: a small file with errors, where the windows' and pieces' fixed costs
     would outweigh the counting). The counts equal the full scan's (a test compares
-    them)."""
+    them).
+
+    Text in a legacy charset is mostly ASCII (markup, digits, spaces). An ASCII byte is
+    always a unit of its own and never part of another unit, so the kernel is given only
+    the other bytes, each run of them followed by the ASCII byte after it (which ends
+    it, as in the file); the ASCII bytes are counted from the bytes themselves."""
     n = len(data)
-    C = BK.Utf8Block(data, 0, n, result.max_errors)
-    for L, c in enumerate(C.units, start=1):
+    u = np.frombuffer(data, dtype=np.uint8)
+    high = u >= 0x80
+    keep = high.copy()
+    keep[1:] |= high[:-1]
+    positions = np.flatnonzero(keep)
+    if len(positions) * 4 > n * 3:
+        positions = None  # little to leave out
+        stream = data
+        C = BK.Utf8Block(data, 0, n, result.max_errors)
+        result.units[1] += C.units[0]
+        controls, binary = C.control, C.binary
+    else:
+        stream = u[positions].tobytes()
+        C = BK.Utf8Block(stream, 0, len(stream), result.max_errors)
+        result.units[1] += n - int(np.count_nonzero(high))
+        controls = len(data.translate(None, _NOT_CONTROL))
+        binary = len(data.translate(None, _NOT_BINARY)) if controls else 0
+    for L, c in enumerate(C.units[1:], start=2):
         result.units[L] += c
     for kcode in range(1, KC.N_KINDS):
         if C.errors[kcode]:
             result.errors_by_kind[KC.KIND_CODES[kcode]] += C.errors[kcode]
     result.replacements += C.replacements
     result.error_bytes += C.error_bytes
-    result.binary_bytes += C.error_bytes + C.binary
-    if C.control:
-        result.warnings_by_kind[K.CONTROL] += C.control
-    hits = _multi_warning_hits(C, data, 0, n, True)
+    result.binary_bytes += C.error_bytes + binary
+    if controls:
+        result.warnings_by_kind[K.CONTROL] += controls
+    starts_file = positions is None or (len(positions) > 0 and positions[0] == 0)
+    hits = _multi_warning_hits(C, stream, 0, len(stream), starts_file)
     if hits is not None:
         _add_warning_totals(hits[1], result)
     if len(C.error_starts):
-        result.first_errors += C.error_units(0, True)
+        result.first_errors += C.error_units(0, True, positions)

@@ -12,9 +12,12 @@ from hypothesis import strategies as st
 from inspector.core.analysis import batch as BA
 from inspector.core.analysis.report import build_report
 from inspector.core.scan import cleantext as SF
+from inspector.core.scan.results import ScanResult
 from inspector.core.scan.scanner import scan
+from inspector.core.scan.utf8path import bytelevel_whole
 from inspector.core.source import bytesource as BS
 from inspector.core.source.bytesource import FileSource, MemorySource
+from inspector.core.units import kinds as K
 
 FIELDS = ("units", "errors_by_kind", "warnings_by_kind", "replacements", "error_bytes",
           "binary_bytes", "first_errors", "sha256", "complete", "valid", "size", "start",
@@ -98,3 +101,35 @@ def test_report_from_one_read_equals_the_scanner_s(tmp_path):
             report["generated"] = report["scan"]["seconds"] = None
         assert got == expected
     assert os.path.exists(path)
+
+
+def test_mostly_ascii_pages_counted_from_their_other_bytes():
+    """bytelevel_whole gives the kernel only the bytes >= 80 (and the byte after each run)
+    when they are few: the edges of that gathering (a byte order mark, a unit cut by the
+    end, runs that touch, controls, warnings of valid units) count as the scanner's."""
+    page = b"<html><head><title>x</title></head>\n<body>" + b"plain text, " * 40
+    cases = [b"\xef\xbb\xbf" + page + b"caf\xe9 \xe2\x80\x8b ok\xf0\x9f\x98",
+             page + b"\xc3\xa9\xc3" + b"a" * 30 + b"\xa4\xa4\xa4\xa4\xa4\xa4\xe2\x82",
+             b"\xe9" + page + b"\x00\x01\x1b\x7f" + b"\xc2\x85" + page + b"\xed\xa0\x80",
+             b"\xc2\xa0" * 3 + page * 2 + "\ufdd0\u202e".encode() + b"\xff"]
+    for data in cases:
+        for max_errors in (0, 1, 2, 100):
+            assert check(data, max_errors) is not None
+            check_bytelevel(data, max_errors)
+
+
+def check_bytelevel(data: bytes, max_errors: int = 100) -> None:
+    """utf8path.bytelevel_whole alone (whatever small_scan would choose) against the
+    scanner."""
+    result = ScanResult(len(data), K.UTF8, 0, len(data), None, max_errors, None)
+    bytelevel_whole(result, data)
+    full = scan(MemorySource(data), workers=1, max_errors=max_errors)
+    for name in FIELDS[:7]:
+        assert getattr(result, name) == getattr(full, name), name
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.one_of(PARTS, st.sampled_from([b"plain ascii text ", b"<p>", b"\r\n"])),
+                min_size=1, max_size=200), st.integers(0, 120))
+def test_bytelevel_whole_equals_the_scanner(parts, max_errors):
+    check_bytelevel(b"".join(parts), max_errors)

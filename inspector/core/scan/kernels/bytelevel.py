@@ -213,10 +213,13 @@ class Utf8Block:
         self.first_problem = first
         self.error_starts = starts
 
-    def error_units(self, offset: int, stream_end: bool) -> list:
+    def error_units(self, offset: int, stream_end: bool, positions=None) -> list:
         """The error units at ``error_starts`` as decoder Units (``offset``: the file
-        offset of ``data[a]``; ``stream_end``: the stream ends at ``b``)."""
-        return _units_at(self.padded, self.code, self.n, self.error_starts, offset, stream_end)
+        offset of ``data[a]``; ``stream_end``: the stream ends at ``b``; ``positions``:
+        the file offset of each byte of ``data[a:b]`` instead, when they were gathered
+        from the file)."""
+        return _units_at(self.padded, self.code, self.n, self.error_starts, offset, stream_end,
+                         positions)
 
     def valid_multi_positions(self) -> np.ndarray:
         """Starts of the valid multi-byte units (among the leads that took a
@@ -323,9 +326,11 @@ _NO_STARTS = np.zeros(0, dtype=np.intp)
 _unit = partial(tuple.__new__, Unit)
 
 
-def _units_at(padded, code, n: int, starts, offset: int, stream_end: bool) -> list:
+def _units_at(padded, code, n: int, starts, offset: int, stream_end: bool,
+              positions=None) -> list:
     """The error units starting at ``starts`` (indices of ``code``, the codes of a
-    stretch of ``n`` bytes at file offset ``offset``) as decoder Units."""
+    stretch of ``n`` bytes at file offset ``offset``, or at the file offsets
+    ``positions``) as decoder Units."""
     if not len(starts):
         return []
     c = code.take(starts)
@@ -346,7 +351,8 @@ def _units_at(padded, code, n: int, starts, offset: int, stream_end: bool) -> li
         last = int(starts[-1])
         if _E_KIND[code[last]] == C_TRUNCATED and last + int(length[-1]) == n:
             at_end = [False] * (len(starts) - 1) + [True]
-    return list(map(_unit, zip((starts + offset).tolist(), length.tolist(),
+    offsets = starts + offset if positions is None else positions.take(starts)
+    return list(map(_unit, zip(offsets.tolist(), length.tolist(),
                                _E_KIND_NAME.take(c).tolist(), values,
                                _E_REPL.take(c).tolist(), at_end, repeat(()), repeat(()))))
 
