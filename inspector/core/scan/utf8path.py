@@ -447,8 +447,9 @@ def _multi_warning_hits(C, buf, a: int, b: int, at_stream_start: bool):
     """(offsets relative to ``a``, warning bits) of the valid multi-byte units of
     ``buf[a:b]`` (cut by ``C``, a :class:`kernels.bytelevel.Utf8Block`) that carry a
     warning, or None (``at_stream_start``: ``buf[a]`` is the file's first byte, where
-    U+FEFF is a byte order mark): their code points computed from the bytes when they are few,
-    else through the decoder (errors dropped: one character per valid unit)."""
+    U+FEFF is a byte order mark). Their code points are computed from the bytes when
+    they are few, else found through the decoder (errors dropped: one character per
+    valid unit)."""
     n_multi = C.units[1] + C.units[2] + C.units[3]
     offsets = cp = None
     if n_multi and n_multi * 8 <= C.n:
