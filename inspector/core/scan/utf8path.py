@@ -596,15 +596,16 @@ def _add_warning_totals(bits, result) -> int:
 
 def bytelevel_whole(result, data: bytes) -> None:
     """Count ``data``, a whole utf-8 stream starting at offset 0 and held in memory,
-    into ``result`` at byte level in one go (one :class:`kernels.bytelevel.Utf8Block`,
-    no block index: a small file with errors, where the windows' and pieces' fixed costs
-    would outweigh the counting). The counts equal the full scan's (a test compares
-    them).
+    into ``result`` at byte level, without a block index: a small file with errors,
+    where the windows' and blocks' fixed costs would outweigh the counting. The counts
+    equal the full scan's (a test compares them).
 
     Text in a legacy charset is mostly ASCII (markup, digits, spaces). An ASCII byte is
     always a unit of its own and never part of another unit, so the kernel is given only
     the other bytes, each run of them followed by the ASCII byte after it (which ends
-    it, as in the file); the ASCII bytes are counted from the bytes themselves."""
+    it, as in the file); the ASCII bytes are counted from the bytes themselves. What the
+    kernel is given is cut in pieces of DENSE_PIECE bytes, as the scanner's dense
+    windows are (binary data: its temporaries stay in the cache)."""
     n = len(data)
     u = np.frombuffer(data, dtype=np.uint8)
     high = u >= 0x80
@@ -614,28 +615,36 @@ def bytelevel_whole(result, data: bytes) -> None:
     if len(positions) * 4 > n * 3:
         positions = None  # little to leave out
         stream = data
-        C = BK.Utf8Block(data, 0, n, result.max_errors)
-        result.units[1] += C.units[0]
-        controls, binary = C.control, C.binary
     else:
         stream = u[positions].tobytes()
-        C = BK.Utf8Block(stream, 0, len(stream), result.max_errors)
         result.units[1] += n - int(np.count_nonzero(high))
         controls = len(data.translate(None, _NOT_CONTROL))
-        binary = len(data.translate(None, _NOT_BINARY)) if controls else 0
-    for L, c in enumerate(C.units[1:], start=2):
-        result.units[L] += c
-    for kcode in range(1, KC.N_KINDS):
-        if C.errors[kcode]:
-            result.errors_by_kind[KC.KIND_CODES[kcode]] += C.errors[kcode]
-    result.replacements += C.replacements
-    result.error_bytes += C.error_bytes
-    result.binary_bytes += C.error_bytes + binary
-    if controls:
-        result.warnings_by_kind[K.CONTROL] += controls
-    starts_file = positions is None or (len(positions) > 0 and positions[0] == 0)
-    hits = _multi_warning_hits(C, stream, 0, len(stream), starts_file)
-    if hits is not None:
-        _add_warning_totals(hits[1], result)
-    if len(C.error_starts):
-        result.first_errors += C.error_units(0, True, positions)
+        if controls:
+            result.warnings_by_kind[K.CONTROL] += controls
+            result.binary_bytes += len(data.translate(None, _NOT_BINARY))
+    total = len(stream)
+    lo = 0
+    while lo < total:
+        hi = total if total - lo <= DENSE_PIECE else boundary_at_or_after(stream, lo + DENSE_PIECE, lo)
+        C = BK.Utf8Block(stream, lo, hi, result.max_errors - len(result.first_errors))
+        units = C.units if positions is None else (0,) + C.units[1:]  # ASCII: counted above
+        for L, c in enumerate(units, start=1):
+            result.units[L] += c
+        for kcode in range(1, KC.N_KINDS):
+            if C.errors[kcode]:
+                result.errors_by_kind[KC.KIND_CODES[kcode]] += C.errors[kcode]
+        result.replacements += C.replacements
+        result.error_bytes += C.error_bytes
+        result.binary_bytes += C.error_bytes
+        if positions is None:
+            result.binary_bytes += C.binary
+            if C.control:
+                result.warnings_by_kind[K.CONTROL] += C.control
+        at_start = lo == 0 and (positions is None or positions[0] == 0)
+        hits = _multi_warning_hits(C, stream, lo, hi, at_start)
+        if hits is not None:
+            _add_warning_totals(hits[1], result)
+        if len(C.error_starts):
+            result.first_errors += C.error_units(lo, hi == total,
+                                                 None if positions is None else positions[lo:hi])
+        lo = hi

@@ -72,6 +72,11 @@ def test_every_path_and_size():
         assert check(legacy_page(n), 100) is not None
         assert check(legacy_page(n), 3) is not None
         assert check(("é\u200b日\n" * n).encode()[:n], 100) is not None
+    rng = random.Random(5)
+    for n in (70_000, 200_000, SF.SMALL_LIMIT):  # binary data: pieces of the kernel's size
+        data = bytes(rng.randrange(256) for _ in range(n))
+        assert check(data, 100) is not None
+        check_bytelevel(data, 5000)
     assert check(legacy_page(SF.SMALL_LIMIT + 1)) is None  # larger: the scanner's
 
 
