@@ -435,7 +435,10 @@ def _executor(args, files):
     several = [e for e in files if e.kind == "file"]
     if not args.dask and (args.jobs == 1 or len(several) < 2):
         return None, None  # one file: report_path cuts a large one into slices itself
-    from inspector.core.scan import parallel as PS  # numpy: not for one small file
+    if (not args.dask and args.jobs is None and sum(e.size for e in several) < POOL_MIN_BYTES
+            and len(several) < POOL_MIN_FILES):
+        return None, None  # small files: a pool costs more than it saves
+    from inspector.core.scan import parallel as PS  # numpy: not for small files
 
     def local(entry) -> bool:
         return entry.kind == "stdin" or entry.size >= PS.MIN_PARALLEL_BYTES
@@ -445,9 +448,6 @@ def _executor(args, files):
     jobs = args.jobs or PS.default_workers()
     if jobs <= 1:
         return None, None
-    if (args.jobs is None and sum(e.size for e in several) < POOL_MIN_BYTES
-            and len(several) < POOL_MIN_FILES):
-        return None, None  # small files: a pool costs more than it saves
     return PS.process_pool(jobs), local
 
 

@@ -16,7 +16,7 @@ from typing import Callable, Iterable, Iterator
 
 from inspector.core.analysis.report import build_report, json_text
 from inspector.core.scan import corpus as CO
-from inspector.core.scan.cleantext import clean_scan
+from inspector.core.scan.cleantext import small_scan
 from inspector.core.source.bytesource import ByteSourceError, FileSource, display_path
 from inspector.core.units import kinds as K
 from inspector.core.units.interpretation import interpretation
@@ -107,8 +107,8 @@ def report_path(path, options: Options, workers: int | None = 1,
         return error_report(path, e)
     try:
         if interpretation(options.dialect).scanned_by_kernels:
-            quick = clean_scan(source, options.max_errors, options.sha256)
-            if quick is not None:  # text, clean or with a few errors: no numpy to count it
+            quick = small_scan(source, options.max_errors, options.sha256)
+            if quick is not None:  # a small file: read once, no block index
                 return finished_report(quick, source, path, options)
         return report_source(source, path, options, workers, progress, executor)
     except ByteSourceError as e:

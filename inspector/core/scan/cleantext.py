@@ -23,6 +23,19 @@ above.
 A file that is not such text (more errors, a possible warning, over CLEAN_LIMIT bytes,
 another dialect) is left to :mod:`inspector.core.scan.scanner` (None). Tests compare the
 result with the scanner's.
+
+:func:`small_scan` goes further for any small file (a web page in a legacy charset, a
+few KiB of binary data), where the scanner's fixed costs (a block index, windows cut at
+block edges, a decode to find out that the text is dense with errors, then the
+byte-level kernel per piece, the file read again for each) outweigh the counting. It
+reads the file once (the source keeps the bytes: :meth:`ByteSource.read_whole`, so the
+verdict and the report read them from memory) and counts it the cheapest exact way:
+clean text or text with a few errors as above (no numpy); valid UTF-8 with warnings by
+:func:`inspector.core.scan.utf8path.quick_whole`; anything else of at most SMALL_LIMIT
+bytes by one byte-level kernel over the whole file
+(:func:`inspector.core.scan.utf8path.bytelevel_whole`). The block index is made only if
+someone asks for it (:meth:`ScanResult.defer_index`; a report of many files never
+does).
 """
 
 from __future__ import annotations
@@ -37,6 +50,11 @@ from inspector.core.units.unicode_db import BUILTIN_UNICODE_VERSION, UNICODE_VER
 
 CLEAN_LIMIT = 1 << 20  # files up to this size are read whole and tried this way
 SPARSE_LIMIT = 32  # error spans (CPython's) a file may hold to be counted this way
+_PROBE = 4096  # bytes looked at first for more error spans than that
+# Files up to this size are counted by small_scan whatever their bytes; larger ones only
+# when they are text (CLEAN_LIMIT). Past it the scanner's windows keep the temporaries
+# of the byte-level kernel in the cache.
+SMALL_LIMIT = 256 << 10
 
 _CONTROLS = bytes([*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])
 _NOT_CONTROLS = bytes(b for b in range(256) if b not in _CONTROLS)
@@ -97,6 +115,11 @@ def text_counts(data: bytes) -> TextCounts | None:
         return TextCounts(units, [])
     if data.isascii() or not PRINTABLE_IS_TRUSTED:
         return None  # ASCII has no error: a control sent it here
+    # Text in another charset shows more error spans than that in its first few KiB:
+    # the replacing decoder (C, one U+FFFD per span, one more where the probe cuts a
+    # character) tells so without a call of the error handler per span.
+    if data[:_PROBE].decode("utf-8", "replace").count("\ufffd") > SPARSE_LIMIT + 1:
+        return None
     found = error_runs(data, SPARSE_LIMIT)
     if found is None:
         return None
@@ -128,13 +151,43 @@ def clean_scan(source, max_errors: int = 100, sha256: bool = True) -> ScanResult
     if not 0 < size <= CLEAN_LIMIT:
         return None
     began = time.perf_counter()
-    data = source.read(0, size)
-    if len(data) != size:
+    data = source.read_whole(CLEAN_LIMIT)  # kept: the verdict and the report read it again
+    if data is None or len(data) != size:
         return None  # the file changed: the scanner says how
     counts = text_counts(data)
     if counts is None:
         return None
     result = ScanResult(size, K.UTF8, 0, size, None, max_errors, None)
+    add_text_counts(result, counts)
+    return finish_whole(result, data, sha256, began)
+
+
+def small_scan(source, max_errors: int = 100, sha256: bool = True) -> ScanResult | None:
+    """The finished scan of a whole small ``source`` in the utf-8 dialect from one read
+    (see the module text), equal to the scanner's; None for a file this is not for."""
+    size = source.size
+    if not 0 < size <= CLEAN_LIMIT:
+        return None
+    began = time.perf_counter()
+    data = source.read_whole(CLEAN_LIMIT)
+    if data is None or len(data) != size:
+        return None  # the file changed: the scanner says how
+    result = ScanResult(size, K.UTF8, 0, size, None, max_errors, None)
+    counts = text_counts(data)
+    if counts is not None:
+        add_text_counts(result, counts)
+    elif size <= SMALL_LIMIT:
+        from inspector.core.scan import utf8path  # numpy: not for clean text
+
+        if not utf8path.quick_whole(result, data):
+            utf8path.bytelevel_whole(result, data)
+    else:
+        return None
+    return finish_whole(result, data, sha256, began)
+
+
+def add_text_counts(result: ScanResult, counts: TextCounts) -> None:
+    """Count what :func:`text_counts` found into a fresh ``result``."""
     result.units.update(counts.units)
     for unit in counts.errors:
         result.errors_by_kind[unit.kind] += 1
@@ -143,13 +196,18 @@ def clean_scan(source, max_errors: int = 100, sha256: bool = True) -> ScanResult
         for warning in unit.warnings:
             result.warnings_by_kind[warning] += 1
     result.binary_bytes = result.error_bytes  # no control: the text is printable
-    result.first_errors = counts.errors[:max_errors]
+    result.first_errors = counts.errors[:result.max_errors]
+
+
+def finish_whole(result: ScanResult, data: bytes, sha256: bool, began: float) -> ScanResult:
+    """Finish the scan of a whole stream ``data`` counted in memory: its SHA-256, its
+    block index left to be made if someone asks, the time it took."""
     if sha256:
         import hashlib  # OpenSSL's libcrypto, 3.3 MiB resident: not before a first scan
 
         result.sha256 = hashlib.sha256(data).hexdigest()
     result.defer_index(lambda: _index_of(data), DEFAULT_BLOCK)
-    result.scanned = size
+    result.scanned = len(data)
     result.complete = True
     result.seconds = time.perf_counter() - began
     return result

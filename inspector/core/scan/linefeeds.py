@@ -233,13 +233,13 @@ def _multibyte_feed(reading):
 def feeds_of(reading, source):
     """How the line feeds of ``reading`` (a name or an interpretation) are found in
     ``source`` (whose first bytes decide UTF-16/32 without a byte order in the name)."""
+    reading = interpretation(reading)
+    if reading.is_utf8:
+        return ByteFeeds(0x0A)   # in every dialect an LF is always a unit of its own
     from inspector.core.scan.readings.mapreading import MapReading
     from inspector.core.units.encodings.codecunits import SingleByteCodec, UtfWide
     from inspector.core.units.encodings.multibyte import MultiByteCodec
 
-    reading = interpretation(reading)
-    if reading.is_utf8:
-        return ByteFeeds(0x0A)   # in every dialect an LF is always a unit of its own
     if isinstance(reading, MapReading):
         return MapFeeds(reading.regions)
     if isinstance(reading, UtfWide):

@@ -14,8 +14,8 @@ from inspector.core.scan import tables as TB
 from inspector.core.units import kinds as K
 from inspector.core.units.boundaries import STRUCT_LEN, boundary_at_or_after, chunk_end
 from inspector.core.units.decoder import cut, units_by_length
-from inspector.core.scan.tally import add_warning_bits
-from inspector.core.scan.windows import LOOKAHEAD
+# tally and windows (and the row kernels they bring) are imported by the window scans
+# that use them: a small file counted whole needs neither.
 
 # ----------------------------------------------------------- the utf-8 dialect's fast path
 #
@@ -430,9 +430,26 @@ def _dense_block(result, index, buf, base: int, a: int, b: int, blk: int, C) -> 
         index.warnings[blk, _CTRL_INDEX] += C.control
         result.warnings_by_kind[K.CONTROL] += C.control
     first = C.first_problem
-    # Warnings of valid multi-byte units: their code points computed from the bytes
-    # when they are few, else through the decoder (errors dropped: one character per
-    # valid unit).
+    hits = _multi_warning_hits(C, buf, a, b, base + a == 0)
+    if hits is not None:
+        from inspector.core.scan.tally import add_warning_bits
+
+        offsets, bits = hits
+        add_warning_bits(bits, index, blk, result)
+        f = int(offsets[0])
+        first = f if first < 0 else min(first, f)
+    if first >= 0:
+        _set_first_problem(index, blk, [base + a + first])
+    return C.error_bytes
+
+
+def _multi_warning_hits(C, buf, a: int, b: int, at_stream_start: bool):
+    """(offsets relative to ``a``, warning bits) of the valid multi-byte units of
+    ``buf[a:b]`` (cut by ``C``, a :class:`kernels.bytelevel.Utf8Block`) that carry a
+    warning, or None (``at_stream_start``: ``buf[a]`` is the file's first byte, where
+    U+FEFF is a byte order mark). Their code points are computed from the bytes when
+    they are few, else found through the decoder (errors dropped: one character per
+    valid unit)."""
     n_multi = C.units[1] + C.units[2] + C.units[3]
     offsets = cp = None
     if n_multi and n_multi * 8 <= C.n:
@@ -471,17 +488,12 @@ def _dense_block(result, index, buf, base: int, a: int, b: int, blk: int, C) -> 
             if wide.any():
                 offsets = np.flatnonzero(C.valid_starts())[hits[wide]]
                 cp = hcp[wide]
-    if offsets is not None:
-        offsets = offsets + (base + a)
-        bits = TB.tables().bits[cp]
-        if offsets[0] == 0 and cp[0] == 0xFEFF:
-            bits[0] = (bits[0] & ~np.uint16(TB.B_ZWNBSP)) | TB.B_BOM
-        add_warning_bits(bits, index, blk, result)
-        f = int(offsets[0]) - base - a
-        first = f if first < 0 else min(first, f)
-    if first >= 0:
-        _set_first_problem(index, blk, [base + a + first])
-    return C.error_bytes
+    if offsets is None:
+        return None
+    bits = TB.tables().bits[cp]
+    if at_stream_start and offsets[0] == 0 and cp[0] == 0xFEFF:
+        bits[0] = (bits[0] & ~np.uint16(TB.B_ZWNBSP)) | TB.B_BOM
+    return offsets, bits
 
 
 def fast_segment(result, index, source, seg_start: int, seg_end: int, chunk_size: int, hasher,
@@ -490,6 +502,8 @@ def fast_segment(result, index, source, seg_start: int, seg_end: int, chunk_size
     window the offset reached. With ``stream_end`` past ``seg_end``, the piece is the
     part of a longer stream between two unit boundaries (a truncated unit just before
     ``seg_end`` is then not "at the end")."""
+    from inspector.core.scan.windows import LOOKAHEAD
+
     read = source.read_uncached
     ends_stream = stream_end is None or seg_end >= stream_end
     want = max(64, min(chunk_size, TEXT_WINDOW))
@@ -565,10 +579,72 @@ def quick_whole(result, data: bytes) -> bool:
         bits = t.bits.take(hcp)
         if hits[0] == 0 and hcp[0] == 0xFEFF:  # a byte order mark
             bits[0] = (bits[0] & ~np.uint16(TB.B_ZWNBSP)) | TB.B_BOM
-        present = int(np.bitwise_or.reduce(bits))
-        for w, name in enumerate(K.WARNING_KINDS):
-            if present & (1 << w):
-                result.warnings_by_kind[name] += int(np.count_nonzero(bits & (1 << w)))
-        if present & TB.B_CONTROL:
+        if _add_warning_totals(bits, result) & TB.B_CONTROL:
             result.binary_bytes += len(data.translate(None, _NOT_BINARY))
     return True
+
+
+def _add_warning_totals(bits, result) -> int:
+    """Count warnings from per-character warning bits into the totals; returns the bits
+    present."""
+    present = int(np.bitwise_or.reduce(bits))
+    for w, name in enumerate(K.WARNING_KINDS):
+        if present & (1 << w):
+            result.warnings_by_kind[name] += int(np.count_nonzero(bits & (1 << w)))
+    return present
+
+
+def bytelevel_whole(result, data: bytes) -> None:
+    """Count ``data``, a whole utf-8 stream starting at offset 0 and held in memory,
+    into ``result`` at byte level, without a block index: a small file with errors,
+    where the windows' and blocks' fixed costs would outweigh the counting. The counts
+    equal the full scan's (a test compares them).
+
+    Text in a legacy charset is mostly ASCII (markup, digits, spaces). An ASCII byte is
+    always a unit of its own and never part of another unit, so the kernel is given only
+    the other bytes, each run of them followed by the ASCII byte after it (which ends
+    it, as in the file); the ASCII bytes are counted from the bytes themselves. What the
+    kernel is given is cut in pieces of DENSE_PIECE bytes, as the scanner's dense
+    windows are (binary data: its temporaries stay in the cache)."""
+    n = len(data)
+    u = np.frombuffer(data, dtype=np.uint8)
+    high = u >= 0x80
+    keep = high.copy()
+    keep[1:] |= high[:-1]
+    positions = np.flatnonzero(keep)
+    if len(positions) * 4 > n * 3:
+        positions = None  # little to leave out
+        stream = data
+    else:
+        stream = u[positions].tobytes()
+        result.units[1] += n - int(np.count_nonzero(high))
+        controls = len(data.translate(None, _NOT_CONTROL))
+        if controls:
+            result.warnings_by_kind[K.CONTROL] += controls
+            result.binary_bytes += len(data.translate(None, _NOT_BINARY))
+    total = len(stream)
+    lo = 0
+    while lo < total:
+        hi = total if total - lo <= DENSE_PIECE else boundary_at_or_after(stream, lo + DENSE_PIECE, lo)
+        C = BK.Utf8Block(stream, lo, hi, result.max_errors - len(result.first_errors))
+        units = C.units if positions is None else (0,) + C.units[1:]  # ASCII: counted above
+        for L, c in enumerate(units, start=1):
+            result.units[L] += c
+        for kcode in range(1, KC.N_KINDS):
+            if C.errors[kcode]:
+                result.errors_by_kind[KC.KIND_CODES[kcode]] += C.errors[kcode]
+        result.replacements += C.replacements
+        result.error_bytes += C.error_bytes
+        result.binary_bytes += C.error_bytes
+        if positions is None:
+            result.binary_bytes += C.binary
+            if C.control:
+                result.warnings_by_kind[K.CONTROL] += C.control
+        at_start = lo == 0 and (positions is None or positions[0] == 0)
+        hits = _multi_warning_hits(C, stream, lo, hi, at_start)
+        if hits is not None:
+            _add_warning_totals(hits[1], result)
+        if len(C.error_starts):
+            result.first_errors += C.error_units(lo, hi == total,
+                                                 None if positions is None else positions[lo:hi])
+        lo = hi

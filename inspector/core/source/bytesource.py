@@ -136,6 +136,13 @@ class ByteSource:
         return bytes past ``size``. Without a cache it is :meth:`read`."""
         return self.read(offset, length)
 
+    def read_whole(self, limit: int) -> bytes | None:
+        """All the bytes when the source holds at most ``limit`` of them (a short read if
+        it shrank since), else None. A file keeps what it read: every later read of it
+        is served from those bytes (a report reads a small file's bytes for the scan,
+        the verdict and the first errors; one read instead of a dozen)."""
+        return self.read(0, self.size) if self.size <= limit else None
+
     def chunks(self, start: int = 0, end: int | None = None,
                chunk_size: int = DEFAULT_CHUNK) -> Iterator[tuple[int, bytes]]:
         """Sequential ``(offset, bytes)`` pieces of [start, end), read uncached; stops
@@ -266,6 +273,7 @@ class FileSource(ByteSource):
         self.is_block_device = stat.S_ISBLK(st.st_mode)
         self.size = self._current_size(st)
         self._cache: OrderedDict[int, bytes] = OrderedDict()
+        self._whole: bytes | None = None  # see read_whole
         # Probe one byte so an unreadable file fails now, not in the middle of a paint.
         if self.size:
             try:
@@ -316,6 +324,8 @@ class FileSource(ByteSource):
         if offset < 0 or length <= 0 or offset >= self.size:
             return b""
         length = min(length, self.size - offset)
+        if self._whole is not None:
+            return self._whole[offset:offset + length]
         with self._lock:
             if self._fd is None:
                 raise ByteSourceError(f"{display_path(self.path)}: the file is closed",
@@ -341,6 +351,8 @@ class FileSource(ByteSource):
         """A large sequential read that bypasses the cache (the scanner's chunks)."""
         if offset < 0 or length <= 0:
             return b""
+        if self._whole is not None:
+            return self._whole[offset:offset + length]
         with self._lock:
             if self._fd is None:
                 raise ByteSourceError(f"{display_path(self.path)}: the file is closed",
@@ -350,6 +362,16 @@ class FileSource(ByteSource):
             except OSError as e:
                 raise ByteSourceError(f"{display_path(self.path)}: read failed at offset "
                                       f"{offset:,}: {e.strerror or e}", self.path, "io") from None
+
+    def read_whole(self, limit: int) -> bytes | None:
+        if self._whole is not None:
+            return self._whole
+        if self.size > limit:
+            return None
+        data = self.read_uncached(0, self.size)
+        if len(data) == self.size:  # a file that changed meanwhile is read as before
+            self._whole = data
+        return data
 
     def check(self) -> SourceChange | None:
         """Notice a file that shrank, grew, was modified or was replaced since opening."""
@@ -375,6 +397,7 @@ class FileSource(ByteSource):
         """Forget cached blocks (after a change is noticed)."""
         with self._lock:
             self._cache.clear()
+            self._whole = None
 
     @property
     def cached_blocks(self) -> int:
@@ -386,6 +409,7 @@ class FileSource(ByteSource):
                 os.close(self._fd)
                 self._fd = None
                 self._cache.clear()
+                self._whole = None
 
     def __del__(self):
         try:

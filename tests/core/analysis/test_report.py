@@ -56,3 +56,29 @@ def test_csv_rows():
     assert rows == [["offset", "length", "kind", "bytes", "replacements", "line", "column"],
                     ["1", "1", "invalid_byte", "ff", "1", "1", "2"],
                     ["3", "3", "overlong", "e0 80 af", "3", "1", "4"]]
+
+
+def test_json_text_writes_first_errors_as_json_does():
+    """json_text writes the first errors itself (report._entries_json): the same text as
+    json.dumps for every kind of entry, and json's own for entries of another shape."""
+    from inspector.core.analysis.report import json_text
+
+    data = (b"ok \xff\xfe \xc0\xaf \xed\xa0\x80 \xf4\x90\x80\x80 \xe2\x82 \x80\n" * 5
+            + "caf\u00e9 \u200b\n".encode() + b"\xf0\x9f\x98")  # ends with a cut unit
+    source = MemorySource(data)
+    result = scan(source, workers=1)
+    report = build_report(result, source, "f.txt", verdict(result, source))
+    assert {e["kind"] for e in report["first_errors"]} >= {"invalid_byte", "overlong",
+                                                           "surrogate", "truncated"}
+    assert report["first_errors"][-1]["at_end"] is True
+    assert json_text(report) == json.dumps(report, ensure_ascii=False) + "\n"
+    odd = [dict(report["first_errors"][0], explanation='a "quoted" \\ word'),
+           dict(report["first_errors"][0], offset="12"),
+           dict(report["first_errors"][0], kind="no such kind"),
+           dict(report["first_errors"][0], bytes='ff"'),
+           {"line": 1, **report["first_errors"][0]}]
+    for entry in odd:
+        changed = dict(report, first_errors=report["first_errors"][:3] + [entry])
+        assert json_text(changed) == json.dumps(changed, ensure_ascii=False) + "\n"
+    assert json_text([report]) == json.dumps([report], ensure_ascii=False) + "\n"
+    assert json_text(report, 2) == json.dumps(report, indent=2, ensure_ascii=False) + "\n"

@@ -195,20 +195,31 @@ class Utf8Block:
         # The first problem and the first errors: dense errors are met within the first
         # few hundred bytes, so a prefix is looked at first (for the errors asked for,
         # about long enough if they are spread evenly).
-        need = min(max(need, 0), n) if self.error_bytes else 0
-        h = min(n, max(256, need * n // self.error_bytes * 3 // 2) if need else 256)
+        # When every error unit is asked for, the last may be anywhere: the whole stretch
+        # at once. A prefix too short grows fourfold (text before the errors, such as a
+        # web page's head, makes them uneven).
+        n_errors = sum(self.errors[1:])
+        need = min(max(need, 0), n_errors)
+        if need and need == n_errors:
+            h = n
+        else:
+            h = min(n, max(256, need * n // self.error_bytes * 3 // 2) if need else 256)
         while True:
-            first, starts = _problems(code[:h], self._um1[:h], self._cont[:h], need)
+            first, starts = _problems(code[:h], self._um1[:h], self._cont[:h], need,
+                                      strays > 0)
             if h == n or (first >= 0 and len(starts) >= need):
                 break
-            h = n
+            h = min(n, 4 * h)
         self.first_problem = first
         self.error_starts = starts
 
-    def error_units(self, offset: int, stream_end: bool) -> list:
+    def error_units(self, offset: int, stream_end: bool, positions=None) -> list:
         """The error units at ``error_starts`` as decoder Units (``offset``: the file
-        offset of ``data[a]``; ``stream_end``: the stream ends at ``b``)."""
-        return _units_at(self.padded, self.code, self.n, self.error_starts, offset, stream_end)
+        offset of ``data[a]``; ``stream_end``: the stream ends at ``b``; ``positions``:
+        the file offset of each byte of ``data[a:b]`` instead, when they were gathered
+        from the file)."""
+        return _units_at(self.padded, self.code, self.n, self.error_starts, offset, stream_end,
+                         positions)
 
     def valid_multi_positions(self) -> np.ndarray:
         """Starts of the valid multi-byte units (among the leads that took a
@@ -274,12 +285,14 @@ ERROR_SPAN = 4096  # bytes cut at a time for the first errors of a long stretch
 _POSITIONS = np.arange(2048, dtype=np.int32)
 
 
-def _problems(code, um1, cont, need: int) -> tuple[int, np.ndarray]:
+def _problems(code, um1, cont, need: int, strays: bool = True) -> tuple[int, np.ndarray]:
     """(index of the first error or control unit, -1 if none; indices of the first
-    ``need`` error units) among the units that start in the bytes of ``code``."""
+    ``need`` error units) among the units that start in the bytes of ``code``;
+    ``strays``: False when none of them is a stray continuation byte (text in a
+    single-byte charset has none: the search for them is skipped)."""
     h = len(code)
     flags = _E_FLAGS.take(code)
-    if h:
+    if h and strays:
         # Strays: continuation bytes that no lead before them takes.
         if h <= 2048:
             # A lead takes only the continuation bytes right after it, so the running
@@ -313,9 +326,11 @@ _NO_STARTS = np.zeros(0, dtype=np.intp)
 _unit = partial(tuple.__new__, Unit)
 
 
-def _units_at(padded, code, n: int, starts, offset: int, stream_end: bool) -> list:
+def _units_at(padded, code, n: int, starts, offset: int, stream_end: bool,
+              positions=None) -> list:
     """The error units starting at ``starts`` (indices of ``code``, the codes of a
-    stretch of ``n`` bytes at file offset ``offset``) as decoder Units."""
+    stretch of ``n`` bytes at file offset ``offset``, or at the file offsets
+    ``positions``) as decoder Units."""
     if not len(starts):
         return []
     c = code.take(starts)
@@ -336,7 +351,8 @@ def _units_at(padded, code, n: int, starts, offset: int, stream_end: bool) -> li
         last = int(starts[-1])
         if _E_KIND[code[last]] == C_TRUNCATED and last + int(length[-1]) == n:
             at_end = [False] * (len(starts) - 1) + [True]
-    return list(map(_unit, zip((starts + offset).tolist(), length.tolist(),
+    offsets = starts + offset if positions is None else positions.take(starts)
+    return list(map(_unit, zip(offsets.tolist(), length.tolist(),
                                _E_KIND_NAME.take(c).tolist(), values,
                                _E_REPL.take(c).tolist(), at_end, repeat(()), repeat(()))))
 
