@@ -6,21 +6,14 @@ points arrive, the panes cut it again, exactly as Python decodes the whole file.
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import Qt
+
+from tests.gui.window.test_window_lines import _goto
 
 MARK = 3 * (16 << 10)      # a multiple of 16 KiB in the middle of the 100 KiB run
 
 
 def go_to(window, qtbot, text: str) -> None:
-    window.activateWindow()
-    qtbot.waitUntil(window.isActiveWindow)
-    window.hex_view.setFocus()
-    qtbot.keyClick(window.hex_view, Qt.Key.Key_G, Qt.KeyboardModifier.ControlModifier)
-    dialog = window.goto_dialog
-    qtbot.waitUntil(dialog.isVisible)
-    dialog.entry.clear()
-    qtbot.keyClicks(dialog.entry, text)
-    qtbot.keyClick(dialog.entry, Qt.Key.Key_Return)
+    dialog = _goto(window, qtbot, text)   # Ctrl+G, the offset typed, Return
     qtbot.waitUntil(lambda: not dialog.isVisible())
 
 
