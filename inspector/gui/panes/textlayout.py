@@ -573,6 +573,14 @@ class TextLayout:
                     return int(spaces[0][k]) + 1
             return at
 
+        def close_line(at: int, line_start: int) -> int:
+            """End the line from ``line_start`` that cannot hold unit ``at`` at its
+            break point; the next line's first unit."""
+            brk = break_point(at, line_start)
+            spans.append((line_start, brk, int(offs[line_start]), int(ends[brk - 1]),
+                          float(xs[brk - 1] + widths[brk - 1])))
+            return brk
+
         flat = np.where(tabs, 0.0, widths)
         run_sum = np.cumsum(flat)
         before = run_sum - flat
@@ -595,10 +603,7 @@ class TextLayout:
                 # Unit i does not fit: units pos..i-1 do.
                 xs[pos:i] = before[pos:i] - base
                 if i > ls:
-                    brk = break_point(i, ls)
-                    spans.append((ls, brk, int(offs[ls]), int(ends[brk - 1]),
-                                  float(xs[brk - 1] + widths[brk - 1])))
-                    ls = pos = brk
+                    ls = pos = close_line(i, ls)
                     x = 0.0
                     continue
                 # The line's first unit is wider than the line: it stays on it.
@@ -614,10 +619,7 @@ class TextLayout:
                 break
             w = tab_width(x)
             if limit is not None and x + w > limit + 1e-9 and ls < t < terminator:
-                brk = break_point(t, ls)
-                spans.append((ls, brk, int(offs[ls]), int(ends[brk - 1]),
-                              float(xs[brk - 1] + widths[brk - 1])))
-                ls = pos = brk
+                ls = pos = close_line(t, ls)
                 x = 0.0
                 continue
             xs[t] = x
