@@ -45,6 +45,14 @@ RESYNC_LOOK = 64 << 10
 RESYNC_LIST = 4096
 
 
+@lru_cache(maxsize=1)
+def _low_warnings() -> np.ndarray:
+    """The warning tuples of U+0000-U+00FF, by code point."""
+    table = np.empty(0x100, dtype=object)
+    table[:] = [warnings_for(cp, 1) for cp in range(0x100)]
+    return table
+
+
 def unit_warnings(value: np.ndarray, offset: np.ndarray, valid: np.ndarray) -> np.ndarray:
     """The warning tuple of every unit: the decoder's, per distinct code point of the
     page (U+FEFF at file offset 0 is a byte order mark, elsewhere a ZWNBSP)."""
@@ -53,10 +61,15 @@ def unit_warnings(value: np.ndarray, offset: np.ndarray, valid: np.ndarray) -> n
     at = np.flatnonzero(valid)
     if not len(at):
         return out
-    distinct, where = np.unique(value[at], return_inverse=True)
-    found = np.empty(len(distinct), dtype=object)
-    found[:] = [warnings_for(cp, 1) for cp in distinct.tolist()]
-    out[at] = found[where.reshape(-1)]
+    values = value[at]
+    low = values < 0x100            # most of a page: one table lookup for them all
+    out[at[low]] = _low_warnings()[values[low]]
+    high = ~low
+    if high.any():
+        distinct, where = np.unique(values[high], return_inverse=True)
+        found = np.empty(len(distinct), dtype=object)
+        found[:] = [warnings_for(cp, 1) for cp in distinct.tolist()]
+        out[at[high]] = found[where.reshape(-1)]
     if offset[at[0]] == 0 and value[at[0]] == 0xFEFF:
         out[at[0]] = warnings_for(0xFEFF, 0)
     return out

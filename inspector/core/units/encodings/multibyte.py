@@ -385,7 +385,12 @@ class MultiByteCodec(CodecInterpretation):
             return self._designated(data, base, final, stop, by_lines)
         n = len(data)
         cps, events = decode_with_events(data, self.codec)
-        if by_lines and (events or not self._reads_line_by_line_alike(data, cps)):
+        if by_lines and events:
+            return self._line_by_line(data, base, final, stop, events)
+        fast = self._by_escapes(data, cps) if self.shape.stateful and not events else None
+        if fast is not None and (fast[1] or not by_lines):
+            return self._kept(fast[0], stop, base)
+        if by_lines and not self._reads_line_by_line_alike(data, cps):
             return self._line_by_line(data, base, final, stop, events)
         if not self.shape.stateful:
             cut = self._by_lengths(data, cps, events, final)
@@ -558,21 +563,65 @@ class MultiByteCodec(CodecInterpretation):
         value = np.frombuffer("".join(texts).encode("utf-32-le"), dtype="<u4").astype(np.int64)
         if not np.array_equal(value, cps):
             return None
-        counts_a = np.array(counts, dtype=np.int64)
-        width_a = np.repeat(np.array(widths, dtype=np.int64), counts_a)
-        lead = np.array([s for s, _ in shifts], dtype=np.int64)
-        tail = np.array([t for _, t in shifts], dtype=np.int64)
-        seg_first = np.cumsum(counts_a) - counts_a          # index of each stretch's first
-        within = np.arange(len(value), dtype=np.int64) - np.repeat(seg_first, counts_a)
-        offset = np.repeat(np.array(firsts, dtype=np.int64) + lead, counts_a) + within * width_a
-        length = width_a.copy()
-        offset[seg_first] -= lead
-        length[seg_first] += lead
-        last = seg_first + counts_a - 1
-        length[last] += tail
-        count = len(value)
-        return (offset, length, np.zeros(count, np.uint8), value, np.zeros(count, np.int64),
-                np.zeros(count, bool))
+        return _segment_arrays(firsts, shifts, counts, widths, value)
+
+    def _by_escapes(self, data: bytes, cps: np.ndarray):
+        """:meth:`_by_segments` without a decode per stretch, for the shift sequences
+        whose effect is known (ISO-2022: a set into G0, SO, SI, designations of G1-G3;
+        HZ: ~{ ~} and ~ before a line feed): each stretch's characters take the width
+        of the set in force, and together they must be as many as the whole's code
+        points. Also whether every line feed lies in a one-byte stretch (a line then
+        ends in the initial state, so the lines read alone read the same). None when a
+        sequence is another, or the widths do not account for the characters."""
+        hz = self.codec.startswith("hz")
+        marks = []
+        for m in (_HZ_SHIFTS if hz else _SHIFTS).finditer(data):
+            seq = m.group()
+            if hz:
+                new = 2 if seq == b"~{" else 1 if seq == b"~}" else 0
+                if seq == b"~\n":
+                    return None     # a line feed that joins two lines: no line feed unit
+            elif seq == b"\x0e":
+                new = 2
+            elif seq == b"\x0f":
+                new = 1
+            elif seq[1:2] == b"(":
+                new = 1                                   # ESC ( F: one-byte set into G0
+            elif seq[1:2] == b"$" and seq[2:3] in (b"@", b"A", b"B", b"("):
+                new = 2                                   # ESC $ F, ESC $ ( F into G0
+            elif seq[1:2] in (b")", b"-", b".") or seq[1:3] == b"$)":
+                new = 0                                   # G1-G3 named: no shift
+            else:
+                return None
+            marks.append((m.start(), m.end() - m.start(), new))
+        marks.append((len(data), 0, 0))
+        firsts, shifts, counts, widths = [], [], [], []
+        width, at, lead = 1, 0, 0   # the set in force; where its characters start; the
+        feeds_in_ascii = True       # shift bytes before them (they go with the first)
+        for start, size, new in marks:
+            body = start - at
+            if body % width:
+                return None
+            k = body // width
+            if k:
+                firsts.append(at - lead)
+                shifts.append((lead, 0))
+                counts.append(k)
+                widths.append(width)
+                if width == 2 and data.find(b"\n", at, start) >= 0:
+                    feeds_in_ascii = False
+                lead = 0
+            if new:
+                width = new
+            lead += size
+            at = start + size
+        if lead:                    # shift bytes at the end, no character after them
+            if not counts:
+                return None
+            shifts[-1] = (shifts[-1][0], shifts[-1][1] + lead)
+        if sum(counts) != len(cps):
+            return None
+        return _segment_arrays(firsts, shifts, counts, widths, cps), feeds_in_ascii
 
     def by_bytes(self, data, events, final):
         """The cut by the codec's incremental decoder fed byte by byte between the
@@ -632,6 +681,27 @@ class MultiByteCodec(CodecInterpretation):
         for k, cps in more.items():
             extra[k] = cps
         return (*arrays, extra)
+
+
+def _segment_arrays(firsts, shifts, counts, widths, value):
+    """Unit arrays of stretches: ``firsts`` where each starts, ``shifts`` its (lead,
+    tail) shift bytes (the lead goes with its first character, the tail with its last),
+    ``counts`` its characters of ``widths`` bytes each; ``value`` their code points."""
+    counts_a = np.array(counts, dtype=np.int64)
+    width_a = np.repeat(np.array(widths, dtype=np.int64), counts_a)
+    lead = np.array([s for s, _ in shifts], dtype=np.int64)
+    tail = np.array([t for _, t in shifts], dtype=np.int64)
+    seg_first = np.cumsum(counts_a) - counts_a          # index of each stretch's first
+    within = np.arange(len(value), dtype=np.int64) - np.repeat(seg_first, counts_a)
+    offset = np.repeat(np.array(firsts, dtype=np.int64) + lead, counts_a) + within * width_a
+    length = width_a.copy()
+    offset[seg_first] -= lead
+    length[seg_first] += lead
+    last = seg_first + counts_a - 1
+    length[last] += tail
+    count = len(value)
+    return (offset, length, np.zeros(count, np.uint8), value, np.zeros(count, np.int64),
+            np.zeros(count, bool))
 
 
 def _feeds_end_units(arrays, data: bytes, base: int = 0) -> bool:
