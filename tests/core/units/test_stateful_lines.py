@@ -91,3 +91,23 @@ def test_randomly_damaged_lines_read_the_same_from_any_line_start(codec):
             else:
                 data.insert(i, rng.choice(b"\x1b\x0a$B(~{\x0e\x0f" + bytes([rng.randrange(256)])))
         _same_from_each_line(reading, bytes(data))
+
+
+@pytest.mark.parametrize("codec", sorted(TEXTS))
+def test_a_page_anywhere_is_cut_as_the_whole_file_is(codec, write_file):
+    """Pages at any offset (in a long stretch of ASCII without a line feed, where the
+    page may begin right where it is asked, and elsewhere) hold the units the cut of
+    the whole file has there."""
+    from inspector.core.source.bytesource import open_source
+
+    data = (TEXTS[codec] * 3).encode(codec) + b"x" * 40000 + (TEXTS[codec] * 3).encode(codec)
+    reading = interpretation(codec)
+    whole = _units(reading.page_cut(data, 0))
+    source = open_source(write_file(data, f"pages-{codec}.txt"))
+    try:
+        for start in (5, 20000, 39990, len(data) - 90):
+            got = [u for cut in reading.cuts_in_range(source, start, start + 64) for u in _units(cut)]
+            want = [u for u in whole if u[0] + u[1] > start and u[0] < start + 64]
+            assert got == want, (codec, start)
+    finally:
+        source.close()

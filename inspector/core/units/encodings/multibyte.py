@@ -68,6 +68,8 @@ def decode_with_events(data: bytes, codec: str) -> tuple[np.ndarray, list]:
 STATEFUL_PREFIXES = ("iso2022", "hz", "utf-7", "utf_7")
 # ISO-2022 shift sequences: ESC, intermediate bytes, a final byte; SO and SI.
 _SHIFTS = re.compile(rb"\x1b[\x20-\x2f]*[\x30-\x7e]|[\x0e\x0f]")
+# A byte that may begin a shift sequence in any of them (~ also writes HZ's tilde).
+_SHIFT_BYTE = re.compile(rb"[\x1b\x0e\x0f~]")
 # HZ's: ~{ into GB2312, ~} back to ASCII, ~ before a line feed joins two lines.
 _HZ_SHIFTS = re.compile(rb"~[{}\n]")
 # ISO-2022-KR names its double-byte set once, at the start of the file (RFC 1557); a
@@ -333,6 +335,15 @@ class MultiByteCodec(CodecInterpretation):
         return sync if sync is not None and seg_start == 0 and not self.shape.stateful else None
 
     def anchor(self, source, offset, seg_start, sync=None):
+        q = self._anchor(source, offset, seg_start, sync)
+        if self.shape.stateful and q < offset and \
+                _SHIFT_BYTE.search(source.read(q, offset - q)) is None:
+            # No shift between the line start and here: still in the initial state,
+            # where each byte is a unit, so the page may begin right here.
+            return offset
+        return q
+
+    def _anchor(self, source, offset, seg_start, sync=None):
         grid = max(seg_start, offset // SYNC_GRID * SYNC_GRID)
         q = self._last_mark(source, grid, offset)
         if q >= 0:
