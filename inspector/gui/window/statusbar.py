@@ -8,7 +8,7 @@ window's ``status_fields``: ``window.status_fields.cursor``...).
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton, QStatusBar
 
@@ -38,8 +38,49 @@ def unit_summary(u) -> str:
     return f"{K.title(u.kind)}, {u.length} byte{'s' if u.length != 1 else ''}"
 
 
-def _label(name: str, tip: str) -> QLabel:
-    w = QLabel()
+class FieldLabel(QLabel):
+    """A status-bar field that keeps its size while a new text fits it. Any new text of a
+    plain label relaid out the status bar, and the bar's relayout relaid out the whole
+    window (every dock and the central widget, through the main window's layout: ~0.7 ms
+    of each jump); a label of fixed size tells no layout about its new text. The width
+    grows in steps of a few characters and shrinks only when the text got much shorter,
+    so the fields to its right stop jittering from one cursor move to the next too."""
+
+    SHRINK_STEPS = 3   # how much room a shorter text may leave before the field shrinks
+
+    def __init__(self, step_chars: int = 2):
+        super().__init__()
+        self._step_chars = step_chars   # the width's step (0: the text's own width)
+        self._fit()
+
+    def setText(self, text: str) -> None:
+        if text == self.text():
+            return   # the same text: not even a repaint
+        super().setText(text)   # fixed size: no layout hears of it
+        self._fit()
+
+    def _fit(self) -> None:
+        hint = super().sizeHint()
+        step = max(self.fontMetrics().averageCharWidth() * self._step_chars, 1)
+        width = -(-hint.width() // step) * step
+        height = max(hint.height(), self.fontMetrics().height())
+        current = self.maximumSize()
+        if height == current.height() and (
+                width <= current.width() <= width + self.SHRINK_STEPS * step):
+            return
+        self.setFixedSize(width, height)   # the one relayout, when the size changes
+
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            self.setMaximumSize(16777215, 16777215)   # forget the old font's size
+            self._fit()
+
+
+def _label(name: str, tip: str, step_chars: int = 2) -> QLabel:
+    """A field; ``step_chars=0`` for one that does not change as the cursor moves (no
+    room left after its text)."""
+    w = FieldLabel(step_chars)
     w.setObjectName(name)
     w.setToolTip(tip)
     w.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -89,8 +130,8 @@ class StatusFields(QObject):
         self.alignment.setText("page may be misaligned")
         self.alignment.setVisible(False)
         self._visible = (0, 0)    # the bytes the hex pane shows
-        self.dialect = _label("statusDialect", "Interpret as (View menu)")
-        self.size = _label("statusSize", "file size")
+        self.dialect = _label("statusDialect", "Interpret as (View menu)", 0)
+        self.size = _label("statusSize", "file size", 0)
         self.hash = HashLabel()
         self.hash.setObjectName("statusSha256")
         self.hash.setToolTip(SHA_TIP)
@@ -101,7 +142,7 @@ class StatusFields(QObject):
         self.verdict.setObjectName("statusVerdict")
         self.verdict.setToolTip(VERDICT_TIP)
         self.read_only = _label("statusReadOnly", "the file is opened read-only: "
-                                                  "nothing is ever written to it")
+                                                  "nothing is ever written to it", 0)
         self.read_only.setText("Read-only")
         self.progress = QProgressBar()
         self.progress.setObjectName("scanProgress")
