@@ -47,10 +47,12 @@ class FieldLabel(QLabel):
     so the fields to its right stop jittering from one cursor move to the next too."""
 
     SHRINK_STEPS = 3   # how much room a shorter text may leave before the field shrinks
+    SAFETY = 3         # pixels: a guessed width this close to the field's is measured
 
     def __init__(self, step_chars: int = 2):
         super().__init__()
         self._step_chars = step_chars   # the width's step (0: the text's own width)
+        self._pad, self._pad_known = 0, False   # the size hint's width less the advance
         self._fit()
 
     def setText(self, text: str) -> None:
@@ -60,11 +62,20 @@ class FieldLabel(QLabel):
         self._fit()
 
     def _fit(self) -> None:
-        hint = super().sizeHint()
         step = max(self.fontMetrics().averageCharWidth() * self._step_chars, 1)
+        current = self.maximumSize()
+        # A selectable label's size hint lays its text out in a QTextDocument (~0.1 ms):
+        # asked only when the text's advance (plus what the hint added to it last time)
+        # may not fit the field or may leave it too wide.
+        advance = self.fontMetrics().horizontalAdvance(self.text())
+        guess = advance + self._pad
+        if self._pad_known and current.width() - self.SHRINK_STEPS * step + self.SAFETY <= guess \
+                <= current.width() - self.SAFETY:
+            return
+        hint = super().sizeHint()
+        self._pad, self._pad_known = hint.width() - advance, True
         width = -(-hint.width() // step) * step
         height = max(hint.height(), self.fontMetrics().height())
-        current = self.maximumSize()
         if height == current.height() and (
                 width <= current.width() <= width + self.SHRINK_STEPS * step):
             return
@@ -74,6 +85,7 @@ class FieldLabel(QLabel):
         super().changeEvent(event)
         if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
             self.setMaximumSize(16777215, 16777215)   # forget the old font's size
+            self._pad_known = False
             self._fit()
 
 
