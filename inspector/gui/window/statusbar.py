@@ -142,6 +142,7 @@ class StatusFields(QObject):
         self.alignment.setText("page may be misaligned")
         self.alignment.setVisible(False)
         self._visible = (0, 0)    # the bytes the hex pane shows
+        self._map_of = (None, None)   # a scan and its encoding map (see _region_map)
         self.dialect = _label("statusDialect", "Interpret as (View menu)", 0)
         self.size = _label("statusSize", "file size", 0)
         self.hash = HashLabel()
@@ -300,11 +301,20 @@ class StatusFields(QObject):
         self.unit.setText(unit_summary(u) if u is not None else "")
         self.show_region()
 
+    def _region_map(self):
+        """The scan's encoding map, remembered for that scan (looking its verdict up
+        hashes the whole result: ~0.1 ms of every cursor move). No map is not
+        remembered: the verdict carrying it may come later for the same scan."""
+        scan = self.document.scan
+        if self._map_of[0] is not scan or self._map_of[1] is None:
+            self._map_of = (scan, regionlook.map_of(scan))
+        return self._map_of[1]
+
     def show_region(self) -> None:
         """The region of the encoding map under the cursor ("cp1252 region", "binary"),
         only when the map has more than one: a plain UTF-8 file shows nothing here. The
         map is the finished scan's (a bisection, no reading)."""
-        emap = regionlook.map_of(self.document.scan)
+        emap = self._region_map()
         region = emap.region_at(self.document.cursor) if emap is not None and len(emap) > 1 else None
         self.region.setVisible(region is not None)
         if region is None:
