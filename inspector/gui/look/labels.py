@@ -45,12 +45,12 @@ class SteadyLabel(QLabel):
         super().changeEvent(event)
 
 
-class HoverSelectableLabel(SteadyLabel):
-    """A steady label whose text the mouse can select, made selectable when the mouse
+class HoverSelectable:
+    """For a QLabel whose text the mouse can select: made selectable when the mouse
     comes over it. A selectable label keeps its text in a QTextDocument, built afresh and
-    laid out three times (for its size hints) at each new text: ~0.07 ms a label, and the
-    inspector's facts set ten of them on every cursor move. Only the mouse selects, so
-    the label is selectable whenever it could be selected."""
+    laid out three times (for its size hints) at each new text: ~0.07 ms a label, and a
+    cursor move sets ten of the inspector's facts and three status-bar fields. Only the
+    mouse selects, so the label is selectable whenever it could be selected."""
 
     SELECTABLE = Qt.TextInteractionFlag.TextSelectableByMouse
 
@@ -65,6 +65,10 @@ class HoverSelectableLabel(SteadyLabel):
         if self.textInteractionFlags() and not self.underMouse():
             self.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
         super().setText(text)
+
+
+class HoverSelectableLabel(HoverSelectable, SteadyLabel):
+    """A steady label the mouse can select (see :class:`HoverSelectable`)."""
 
 
 class ElidedLabel(QLabel):

@@ -8,7 +8,7 @@ window's ``status_fields``: ``window.status_fields.cursor``...).
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton, QStatusBar
 
@@ -21,7 +21,7 @@ from inspector.core.analysis.scanviews.scanfigures import (SHA_CANCELLED, SHA_CO
                                                            UNREADABLE_VERDICT, sha256_text)
 from inspector.gui.document import Document
 from inspector.gui.look import regionlook
-from inspector.gui.look.labels import ElidedLabel
+from inspector.gui.look.labels import ElidedLabel, HoverSelectable
 
 VERDICT_TIP = "the whole-file verdict"
 LINE_TIP = ("line and column of the cursor, as scan counts them (line: the reading's line "
@@ -38,7 +38,7 @@ def unit_summary(u) -> str:
     return f"{K.title(u.kind)}, {u.length} byte{'s' if u.length != 1 else ''}"
 
 
-class FieldLabel(QLabel):
+class FieldLabel(HoverSelectable, QLabel):
     """A status-bar field that keeps its size while a new text fits it. Any new text of a
     plain label relaid out the status bar, and the bar's relayout relaid out the whole
     window (every dock and the central widget, through the main window's layout: ~0.7 ms
@@ -95,7 +95,6 @@ def _label(name: str, tip: str, step_chars: int = 2) -> QLabel:
     w = FieldLabel(step_chars)
     w.setObjectName(name)
     w.setToolTip(tip)
-    w.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     return w
 
 
