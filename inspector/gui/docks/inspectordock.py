@@ -153,7 +153,7 @@ class SequenceInspector(QDockWidget):
 
         d = document
         d.cursorChanged.connect(self.refresh)
-        d.selectionChanged.connect(self.refresh)
+        d.selectionChanged.connect(self._selection_changed)
         d.originChanged.connect(self.refresh)
         d.dialectChanged.connect(self.refresh)
         d.sourceChanged.connect(self._source_changed)
@@ -166,6 +166,13 @@ class SequenceInspector(QDockWidget):
         self._summary_key = None
         self._shown_key = None
         self.refresh()
+
+    def _selection_changed(self, start: int, end: int) -> None:
+        # A cursor move empties the selection before it moves the cursor, and its
+        # cursorChanged shows the new unit: here only a selection, or the end of one
+        # (the unit widgets show nothing then), needs showing.
+        if start != end or self._shown_key is None:
+            self.refresh()
 
     def _scan_changed(self, _result=None) -> None:
         # Only a summary waiting for the scan can change.

@@ -8,7 +8,7 @@ from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QScrollArea, QSizePolicy, QWidget
 
-from inspector.gui.look.labels import SteadyLabel
+from inspector.gui.look.labels import HoverSelectableLabel, SteadyLabel
 
 
 class SidewaysScroll(QScrollArea):
@@ -79,8 +79,7 @@ class FactsGrid(QWidget):
     SHOWN_ROWS = 12
 
     def _add_row(self) -> None:
-        name, value = SteadyLabel(), SteadyLabel()
-        value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        name, value = SteadyLabel(), HoverSelectableLabel()
         value.setWordWrap(True)
         r = len(self._rows)
         self._grid.addWidget(name, r, 0, Qt.AlignmentFlag.AlignTop)

@@ -8,7 +8,7 @@ window's ``status_fields``: ``window.status_fields.cursor``...).
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton, QStatusBar
 
@@ -21,7 +21,7 @@ from inspector.core.analysis.scanviews.scanfigures import (SHA_CANCELLED, SHA_CO
                                                            UNREADABLE_VERDICT, sha256_text)
 from inspector.gui.document import Document
 from inspector.gui.look import regionlook
-from inspector.gui.look.labels import ElidedLabel
+from inspector.gui.look.labels import ElidedLabel, HoverSelectable
 
 VERDICT_TIP = "the whole-file verdict"
 LINE_TIP = ("line and column of the cursor, as scan counts them (line: the reading's line "
@@ -38,11 +38,63 @@ def unit_summary(u) -> str:
     return f"{K.title(u.kind)}, {u.length} byte{'s' if u.length != 1 else ''}"
 
 
-def _label(name: str, tip: str) -> QLabel:
-    w = QLabel()
+class FieldLabel(HoverSelectable, QLabel):
+    """A status-bar field that keeps its size while a new text fits it. Any new text of a
+    plain label relaid out the status bar, and the bar's relayout relaid out the whole
+    window (every dock and the central widget, through the main window's layout: ~0.7 ms
+    of each jump); a label of fixed size tells no layout about its new text. The width
+    grows in steps of a few characters and shrinks only when the text got much shorter,
+    so the fields to its right stop jittering from one cursor move to the next too."""
+
+    SHRINK_STEPS = 3   # how much room a shorter text may leave before the field shrinks
+    SAFETY = 3         # pixels: a guessed width this close to the field's is measured
+
+    def __init__(self, step_chars: int = 2):
+        super().__init__()
+        self._step_chars = step_chars   # the width's step (0: the text's own width)
+        self._pad, self._pad_known = 0, False   # the size hint's width less the advance
+        self._fit()
+
+    def setText(self, text: str) -> None:
+        if text == self.text():
+            return   # the same text: not even a repaint
+        super().setText(text)   # fixed size: no layout hears of it
+        self._fit()
+
+    def _fit(self) -> None:
+        step = max(self.fontMetrics().averageCharWidth() * self._step_chars, 1)
+        current = self.maximumSize()
+        # A selectable label's size hint lays its text out in a QTextDocument (~0.1 ms):
+        # asked only when the text's advance (plus what the hint added to it last time)
+        # may not fit the field or may leave it too wide.
+        advance = self.fontMetrics().horizontalAdvance(self.text())
+        guess = advance + self._pad
+        if self._pad_known and current.width() - self.SHRINK_STEPS * step + self.SAFETY <= guess \
+                <= current.width() - self.SAFETY:
+            return
+        hint = super().sizeHint()
+        self._pad, self._pad_known = hint.width() - advance, True
+        width = -(-hint.width() // step) * step
+        height = max(hint.height(), self.fontMetrics().height())
+        if height == current.height() and (
+                width <= current.width() <= width + self.SHRINK_STEPS * step):
+            return
+        self.setFixedSize(width, height)   # the one relayout, when the size changes
+
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            self.setMaximumSize(16777215, 16777215)   # forget the old font's size
+            self._pad_known = False
+            self._fit()
+
+
+def _label(name: str, tip: str, step_chars: int = 2) -> QLabel:
+    """A field; ``step_chars=0`` for one that does not change as the cursor moves (no
+    room left after its text)."""
+    w = FieldLabel(step_chars)
     w.setObjectName(name)
     w.setToolTip(tip)
-    w.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     return w
 
 
@@ -89,8 +141,9 @@ class StatusFields(QObject):
         self.alignment.setText("page may be misaligned")
         self.alignment.setVisible(False)
         self._visible = (0, 0)    # the bytes the hex pane shows
-        self.dialect = _label("statusDialect", "Interpret as (View menu)")
-        self.size = _label("statusSize", "file size")
+        self._map_of = (None, None)   # a scan and its encoding map (see _region_map)
+        self.dialect = _label("statusDialect", "Interpret as (View menu)", 0)
+        self.size = _label("statusSize", "file size", 0)
         self.hash = HashLabel()
         self.hash.setObjectName("statusSha256")
         self.hash.setToolTip(SHA_TIP)
@@ -101,7 +154,7 @@ class StatusFields(QObject):
         self.verdict.setObjectName("statusVerdict")
         self.verdict.setToolTip(VERDICT_TIP)
         self.read_only = _label("statusReadOnly", "the file is opened read-only: "
-                                                  "nothing is ever written to it")
+                                                  "nothing is ever written to it", 0)
         self.read_only.setText("Read-only")
         self.progress = QProgressBar()
         self.progress.setObjectName("scanProgress")
@@ -247,11 +300,20 @@ class StatusFields(QObject):
         self.unit.setText(unit_summary(u) if u is not None else "")
         self.show_region()
 
+    def _region_map(self):
+        """The scan's encoding map, remembered for that scan (looking its verdict up
+        hashes the whole result: ~0.1 ms of every cursor move). No map is not
+        remembered: the verdict carrying it may come later for the same scan."""
+        scan = self.document.scan
+        if self._map_of[0] is not scan or self._map_of[1] is None:
+            self._map_of = (scan, regionlook.map_of(scan))
+        return self._map_of[1]
+
     def show_region(self) -> None:
         """The region of the encoding map under the cursor ("cp1252 region", "binary"),
         only when the map has more than one: a plain UTF-8 file shows nothing here. The
         map is the finished scan's (a bisection, no reading)."""
-        emap = regionlook.map_of(self.document.scan)
+        emap = self._region_map()
         region = emap.region_at(self.document.cursor) if emap is not None and len(emap) > 1 else None
         self.region.setVisible(region is not None)
         if region is None:

@@ -446,3 +446,29 @@ def test_copy_of_a_valid_unit_after_a_problem_has_no_explanation(make):
     doc.set_cursor(1)
     assert dock.heading.text().startswith("U+0061")
     assert "stray continuation" not in dock.text()
+
+
+def test_fact_values_become_selectable_when_the_mouse_comes_over_them(qtbot):
+    """A fact's value is plain text (no QTextDocument to build at each cursor move)
+    until the mouse enters it; then the mouse selects it as before, and a new text
+    while the mouse is away makes it plain again."""
+    from PySide6.QtCore import QEvent, QPointF
+    from PySide6.QtGui import QEnterEvent
+    from PySide6.QtWidgets import QApplication
+    from inspector.gui.look.labels import HoverSelectableLabel
+
+    label = HoverSelectableLabel()
+    qtbot.addWidget(label)
+    label.setText("U+00E9")
+    label.show()
+    assert not label.textInteractionFlags() & Qt.TextInteractionFlag.TextSelectableByMouse
+    QApplication.sendEvent(label, QEnterEvent(QPointF(2, 2), QPointF(2, 2), QPointF(2, 2)))
+    assert label.textInteractionFlags() & Qt.TextInteractionFlag.TextSelectableByMouse
+    label.setSelection(0, 3)
+    assert label.selectedText() == "U+0"
+    label.setText("U+00E9 ")   # the mouse still over it: still selectable
+    assert label.textInteractionFlags() & Qt.TextInteractionFlag.TextSelectableByMouse
+    QApplication.sendEvent(label, QEvent(QEvent.Type.Leave))
+    label.setText("U+00E8")
+    assert label.text() == "U+00E8"
+    assert not label.textInteractionFlags() & Qt.TextInteractionFlag.TextSelectableByMouse
