@@ -9,7 +9,6 @@ holding them in memory.
 
 from __future__ import annotations
 
-import csv
 import datetime as _dt
 import io
 import json
@@ -249,6 +248,8 @@ def write_csv(fileobj, source, dialect: str = K.UTF8, start: int = 0, end: int |
     if path is not None:
         # Quote the path once, as csv would: rows are then joined without the csv
         # module, whose per-row cost dominates on files with millions of errors.
+        import csv  # only for a CSV: not imported by every scan
+
         quoted = io.StringIO()
         csv.writer(quoted, lineterminator="").writerow((path,))
         prefix = quoted.getvalue() + ","
