@@ -409,8 +409,8 @@ class MultiByteCodec(CodecInterpretation):
             cut = self._by_segments(data, cps)
         elif len(events) == 1 and not final and events[0][1] == n and events[0][0] >= stop:
             # The read ended inside a character past the page: cut what came before.
-            head = events[0][0]
-            cut = self._by_segments(data[:head], cps[:-1])
+            upto = events[0][0]
+            cut = self._by_segments(data[:upto], cps[:-1])
         else:
             cut = None
         if cut is None:
