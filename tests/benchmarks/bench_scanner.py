@@ -22,6 +22,12 @@ Measured, in one run on the same data:
 from __future__ import annotations
 
 import os
+
+# One BLAS thread: numpy's pool of threads would make the scan's process pool start by
+# forkserver, whose workers are not our children and whose CPU time would go uncounted.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+import resource
 import random
 import subprocess
 import sys
@@ -89,9 +95,11 @@ def timed(fn, cpu: list | None = None) -> float:
 
 def cpu_times() -> float:
     """CPU seconds of this process and of its children that have ended (a parallel
-    scan's pool is joined before it returns)."""
-    t = os.times()
-    return t.user + t.system + t.children_user + t.children_system
+    scan's pool is joined before it returns). From getrusage, not os.times: os.times
+    counts in clock ticks (10 ms), so a fast run read as zero and its ratio divided by it."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
 def throughput(tmp: str, size: int, repeat: int = 3, workers: int = 2) -> list[dict]:
@@ -153,7 +161,7 @@ from inspector.core.scan import tables as scan_tables
 from inspector.core.scan import parallel as parallelscan
 scan_tables.tables()
 gc.collect()
-task = parallelscan._task
+task = parallelscan.slice_task
 
 def measured_task(args):
     # In a forked child (tracing is inherited): the task's own peak.
@@ -163,9 +171,9 @@ def measured_task(args):
     part["peak"] = tracemalloc.get_traced_memory()[1] - base
     return part
 
-measured_task.__qualname__ = measured_task.__name__ = "_task"
+measured_task.__qualname__ = measured_task.__name__ = "slice_task"
 measured_task.__module__ = parallelscan.__name__
-parallelscan._task = measured_task
+parallelscan.slice_task = measured_task
 child_peaks = [0]
 merge = parallelscan._merge
 parallelscan._merge = lambda result, index, part: (child_peaks.append(part["peak"]),
