@@ -1,4 +1,4 @@
-"""``utf8-inspector [PATH] [--offset N] [--dialect NAME]``: open the window (also
+"""``utf8-inspector [PATH] [--offset N] [--dialect NAME | --encoding NAME]``: open the window (also
 ``--version``, and ``--install-desktop`` / ``--uninstall-desktop``, which need no Qt)."""
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ import sys
 
 from inspector import resources_access
 from inspector.cli.common import EXIT_ERROR, EXIT_OK, parse_offset
+from inspector.core.units.encodings import codecnames
 from inspector.core.units.kinds import DIALECTS, check_dialect
 
 
@@ -24,7 +25,12 @@ def build_parser() -> argparse.ArgumentParser:
                     "the window opens (on the demo sample when no PATH is given).")
     p.add_argument("path", nargs="?", help="file to open, or a folder to triage (default: the bundled demo sample)")
     p.add_argument("--offset", type=str, default=None, help="byte offset to open at (decimal or 0x hex)")
-    p.add_argument("--dialect", type=str, default="utf-8", help=f"one of {', '.join(DIALECTS)}")
+    reading = p.add_mutually_exclusive_group()
+    reading.add_argument("--dialect", type=str, default=None, help=f"one of {', '.join(DIALECTS)}")
+    reading.add_argument("--encoding", type=str, default=None, metavar="NAME",
+                         help="read the bytes in this encoding instead (as View > Interpret "
+                              "as does): a codec name Python knows (cp1252, koi8-r, shift_jis, "
+                              "gb18030, utf-16-le...) or a UTF-8 dialect")
     p.add_argument("--version", "-V", action="store_true", help="print the version and exit")
     p.add_argument("--install-desktop", action="store_true",
                    help="add the program to the desktop's launcher and 'Open With' menus "
@@ -35,6 +41,18 @@ def build_parser() -> argparse.ArgumentParser:
     # by itself (exit status 0 when all went well). For CI; not shown in --help.
     p.add_argument("--smoke-test", action="store_true", help=argparse.SUPPRESS)
     return p
+
+
+def reading_name(dialect: str | None, encoding: str | None) -> str:
+    """The reading the window starts in, checked before Qt loads (ValueError says why)."""
+    if encoding is None:
+        return check_dialect(dialect or "utf-8")
+    name = codecnames.canonical(encoding)
+    if name == codecnames.MAP:
+        # The map is made by the scan, which has not run yet at start.
+        raise ValueError("--encoding map: the encoding map exists once the file is "
+                         "scanned; choose View > Interpret as > By the encoding map then")
+    return name
 
 
 def main(argv: list[str]) -> int:
@@ -50,7 +68,7 @@ def main(argv: list[str]) -> int:
         return desktop.main(remove=args.uninstall_desktop)
     try:
         offset = parse_offset(args.offset) if args.offset is not None else None
-        dialect = check_dialect(args.dialect)
+        dialect = reading_name(args.dialect, args.encoding)
     except ValueError as e:
         print(f"utf8-inspector: {e}", file=sys.stderr)
         return EXIT_ERROR

@@ -21,6 +21,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QAbstractScrollArea, QDockWidget, QMainWindow
 
 from inspector.gui.look.scrollstyle import flat_scroll_bars
+from inspector.gui.window.dockbars import dock_tab_bars, hide_retired_tab_bars
 
 
 class LazyDock:
@@ -68,7 +69,9 @@ class LazyDock:
         shell.setObjectName("")   # restoreState must find the real dock by the name
         window.removeDockWidget(shell)
         window.addDockWidget(area, dock)
+        shown_bars = dock_tab_bars(window)
         window.restoreState(state)
+        hide_retired_tab_bars(window, shown_bars)
         self._take_toggle(shell.toggleViewAction(), dock.toggleViewAction())
         self.dock, self.shell = dock, None
         shell.deleteLater()
@@ -86,3 +89,4 @@ class LazyDock:
         actions = getattr(self.window, "panel_actions", None)
         if actions is not None and actions.get(self.name) is old:
             actions[self.name] = new
+

@@ -98,3 +98,28 @@ def test_closing_a_window_builds_nothing(qtbot):
     w.close()
     w.shutdown()
     assert all(w.lazy_docks[name].dock is None for name in LAZY)
+
+
+def _rows_on_screen(w) -> list[list[str]]:
+    from inspector.gui.window.dockbars import dock_tab_bars
+
+    return sorted([bar.tabText(i) for i in range(bar.count())] for bar in dock_tab_bars(w))
+
+
+def test_one_tab_bar_per_row_on_screen_before_and_after_a_dock_is_built(qtbot):
+    """Qt 6.11 leaves the tab bars it stops using on screen (a dead second row of
+    tabs): those of the window being built, and those a restore of its state retires."""
+    w = _window(qtbot)
+    rows = [["Problems", "Findings", "Text runs"], ["Sequence inspector", "Statistics"]]
+    qtbot.waitUntil(lambda: _rows_on_screen(w) == rows, timeout=3000)
+    w.statistics_dock.raise_()
+    w.findings_dock
+    qtbot.waitUntil(lambda: not w.statistics_dock.visibleRegion().isEmpty(), timeout=3000)
+    assert _rows_on_screen(w) == rows
+    w.close()
+    w.shutdown()
+
+    again = _window(qtbot)   # the layout saved above: the statistics built at start
+    qtbot.waitUntil(lambda: again.lazy_docks["statistics"].dock is not None, timeout=3000)
+    assert _rows_on_screen(again) == rows
+    again.shutdown()
