@@ -46,7 +46,7 @@ from inspector.gui.panes.hexview import HexView
 from inspector.gui.panes.textview import TextView
 from inspector.gui.runtime.courtesy import PaintsAsActivity, UserActivity
 from inspector.gui.scanlife import ScanLife
-from inspector.gui.window import actions, dockbars, encodingmenu, findbar
+from inspector.gui.window import actions, encodingmenu, findbar, lazydocks
 from inspector.gui.window.copyactions import build_copy_menu
 from inspector.gui.window.fileopening import FileOpening, dropped_path
 from inspector.gui.window.windowdialogs import WindowDialogs
@@ -163,7 +163,7 @@ class MainWindow(QMainWindow):
         self.file_watch.start()
 
         self._apply_settings()
-        dockbars.hide_before_first_show(self)
+        lazydocks.hide_before_first_show(self)
         self._update_title()
         fields.show_all()
 

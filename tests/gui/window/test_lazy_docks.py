@@ -101,7 +101,7 @@ def test_closing_a_window_builds_nothing(qtbot):
 
 
 def _rows_on_screen(w) -> list[list[str]]:
-    from inspector.gui.window.dockbars import dock_tab_bars
+    from inspector.gui.window.lazydocks import dock_tab_bars
 
     return sorted([bar.tabText(i) for i in range(bar.count())] for bar in dock_tab_bars(w))
 
