@@ -11,7 +11,7 @@ import gc
 import os
 import sys
 
-from inspector.gui.runtime import preload  # noqa: F401 - before PySide6 (see there)
+from inspector.gui.runtime import qtimport  # noqa: F401 - first: PySide6 without its import hook
 from PySide6.QtCore import QLoggingCategory
 from PySide6.QtWidgets import QApplication
 
@@ -95,7 +95,7 @@ class AfterFirstPaint(AfterPaint):
 def interactive_runtime(window, settle_now: bool = True):
     """What the running window needs of the interpreter: startup's objects settled
     (:func:`settle_memory`; with ``settle_now`` false, once the window has painted: the
-    full collection takes ~20 ms) and garbage collection when the user is still
+    full collection takes ~20-30 ms) and garbage collection when the user is still
     (:mod:`gcpolicy`). Returns the collector (stop it at the end)."""
     if settle_now:
         settle_memory()
