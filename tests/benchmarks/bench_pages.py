@@ -270,6 +270,9 @@ sys.path.insert(0, {root!r})
 # start a thread per core, ~40 ms of CPU): the window module is imported here first, to
 # be patched, so the child says it first too.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+# And, as inspector.cli.window does, no cyclic garbage collection until the first paint.
+import gc
+gc.disable()
 from inspector.gui import app as appmod
 from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QApplication
