@@ -16,6 +16,8 @@ NOT_AT_START = ("inspector.gui.dialogs.export", "inspector.gui.dialogs.repair",
                 "inspector.core.analysis.htmlreport", "inspector.core.analysis.repair",
                 "inspector.core.analysis.repairpreview",
                 "inspector.core.analysis.encodings.regionrepair",
+                "inspector.gui.window.findbar",   # the find bar: built at Ctrl+F
+                "inspector.core.analysis.search",
                 "ftfy", "charset_normalizer",
                 "hashlib")  # OpenSSL's libcrypto: 3.3 MiB resident, for the scan's SHA-256
 
