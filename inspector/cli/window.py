@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 
 from inspector import resources_access
@@ -72,6 +73,12 @@ def main(argv: list[str]) -> int:
     except ValueError as e:
         print(f"utf8-inspector: {e}", file=sys.stderr)
         return EXIT_ERROR
+    # No cyclic garbage collection until the window has painted: start-up allocates
+    # hundreds of thousands of objects that live on (modules, Qt's enum classes), and
+    # the collector walked them again and again (~15 ms of CPU before the first paint).
+    # The window collects once after its first paint and freezes what start-up made
+    # (inspector.gui.app.settle_memory), then collects when the user is still (gcpolicy).
+    gc.disable()
     from inspector.gui.runtime import startup  # Qt-free: it reports a PySide6 that fails
 
     try:

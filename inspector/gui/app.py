@@ -11,7 +11,7 @@ import gc
 import os
 import sys
 
-from inspector.gui.runtime import preload  # noqa: F401 - before PySide6 (see there)
+from inspector.gui.runtime import qtimport  # noqa: F401 - first: PySide6 without its import hook
 from PySide6.QtCore import QLoggingCategory
 from PySide6.QtWidgets import QApplication
 
@@ -82,6 +82,15 @@ def settle_memory() -> None:
     release_memory()
 
 
+def after_first_paint(window) -> None:
+    """What waits for both panes' first paint in the running window: the sequence
+    inspector's warm-up (~11 ms, it ran before that paint) and :func:`settle_memory`."""
+    dock = window.inspector_dock
+    if not dock.primed:
+        dock.prime()
+    settle_memory()
+
+
 class AfterFirstPaint(AfterPaint):
     """Calls ``then()`` once both panes have painted (or after ``patience_ms`` if they
     never do, say in a minimized window): work that the first look does not need
@@ -95,23 +104,28 @@ class AfterFirstPaint(AfterPaint):
 def interactive_runtime(window, settle_now: bool = True):
     """What the running window needs of the interpreter: startup's objects settled
     (:func:`settle_memory`; with ``settle_now`` false, once the window has painted: the
-    full collection takes ~20 ms) and garbage collection when the user is still
+    full collection takes ~20-30 ms) and garbage collection when the user is still
     (:mod:`gcpolicy`). Returns the collector (stop it at the end)."""
     if settle_now:
         settle_memory()
     else:
-        window.settle_memory_pending = AfterFirstPaint(window, settle_memory)
+        window.settle_memory_pending = AfterFirstPaint(window, lambda: after_first_paint(window))
     from inspector.gui.runtime import gcpolicy
 
     return gcpolicy.install(window)
 
 
-def build_window(path=None, offset: int | None = None, dialect: str = "utf-8"):
-    """The window as ``run`` shows it, without running the event loop (tests)."""
+def build_window(path=None, offset: int | None = None, dialect: str = "utf-8",
+                 prime_after_paint: bool = False):
+    """The window as ``run`` shows it, without running the event loop (tests).
+    ``prime_after_paint``: the sequence inspector's warm-up waits for the caller, who
+    runs it after the first paint (``run`` does, see :func:`after_first_paint`)."""
     from inspector.gui.window.mainwindow import MainWindow
 
     window = MainWindow()
     window.document.set_dialect(dialect)
+    if prime_after_paint:
+        window.inspector_dock.prime_when_told()
     window.show()
     open_initial(window, path, offset)
     return window
@@ -134,7 +148,7 @@ def run(path=None, offset: int | None = None, dialect: str = "utf-8",
 
         workers.fix_mmap_threshold()  # the scan's buffers handed back when freed
         crashguard.install()  # slots, paints and workers: logged and shown, never fatal
-        window = build_window(path, offset, dialect)
+        window = build_window(path, offset, dialect, prime_after_paint=True)
         collector = interactive_runtime(window, settle_now=False)
         if smoke_test:
             from inspector.gui.runtime import smoke

@@ -91,3 +91,19 @@ def test_a_shown_window_paints_a_new_file_before_its_scan_starts(qtbot):
     qtbot.waitUntil(lambda: "scan" in order, timeout=5000)
     assert ports <= set(order[:order.index("scan")])
     w.shutdown()
+
+
+def test_the_heap_is_trimmed_again_once_the_window_has_the_result(qtbot, write_file, monkeypatch):
+    """The worker trims as it ends, in its thread; what the window lets go of when it
+    takes the result in (the last progress copy) is handed back after that, once the
+    worker's end reaches the window."""
+    from inspector.gui import scanlife
+    from inspector.gui.runtime import workers
+
+    trims = []
+    monkeypatch.setattr(workers, "release_memory", lambda: trims.append("worker"))
+    monkeypatch.setattr(scanlife, "release_memory", lambda: trims.append("window"))
+    doc, life = _life(qtbot, write_file)
+    with qtbot.waitSignal(life.ended, timeout=20_000):
+        pass
+    assert trims == ["worker", "window"] and doc.scan.complete

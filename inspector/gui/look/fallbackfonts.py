@@ -24,12 +24,14 @@ import threading
 import numpy as np
 from PySide6.QtGui import QFont, QRawFont
 
+from inspector.gui.look.fontcoverage import CodePointRuns
+
 _RANGE = re.compile(rb"([0-9a-f]+)(?:-([0-9a-f]+))?")
 _lock = threading.Lock()
 _orders: dict = {}      # family -> {"thread": Thread, "result": (families, table) | None}
 
 
-def parse_sorted(text: bytes) -> tuple[list[str], np.ndarray]:
+def parse_sorted(text: bytes) -> tuple[list[str], CodePointRuns]:
     """``fc-match -s`` lines ``family<TAB>charset`` (best first) as the distinct families
     in order and, per code point, the index of the first family that has it (-1: none).
     Later lines of a family already listed (its bold, its italic) add nothing."""
@@ -54,15 +56,13 @@ def parse_sorted(text: bytes) -> tuple[list[str], np.ndarray]:
             hi = min(int(b or a, 16), 0x10FFFF)
             if lo <= hi:
                 table[lo:hi + 1] = k
-    if len(families) < 255:   # a byte a code point (1 MiB), 255 for none
-        table = table.astype(np.uint8)
-    return families, table
+    # Kept as runs (~50 KiB): an array of a family a code point took 1 MiB.
+    return families, CodePointRuns(table)
 
 
-def font_of(table: np.ndarray, cp: int) -> int:
+def font_of(table: CodePointRuns, cp: int) -> int:
     """The index of the first family that has ``cp`` in a table of parse_sorted, or -1."""
-    k = int(table[cp]) if 0 <= cp < len(table) else -1
-    return -1 if k == 255 and table.dtype == np.uint8 else k
+    return int(table[cp]) if 0 <= cp < len(table) else -1
 
 
 def _load(family: str) -> None:
@@ -90,7 +90,7 @@ def start(family: str) -> None:
             thread.start()
 
 
-def order(family: str) -> tuple[list[str], np.ndarray] | None:
+def order(family: str) -> tuple[list[str], CodePointRuns] | None:
     """(families, table) for ``family`` (waiting for the thread), or None."""
     start(family)
     _orders[family]["thread"].join()

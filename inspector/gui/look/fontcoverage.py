@@ -7,7 +7,7 @@ holds dozens of code points never seen before, and the panes must know before dr
 whether to draw a glyph or a U+XXXX box. On systems with fontconfig (the font
 configuration Qt itself reads on Linux and the BSDs) the answer for every code point is
 the union of the installed fonts' character sets, read once with ``fc-list`` (about
-0.1 s, in a thread of its own) into a table of 0x110000 flags. Where there is no
+0.1 s, in a thread of its own) into a table of 0x110000 flags, kept as runs. Where there is no
 fontconfig, :func:`table` stays None and the caller asks Qt.
 """
 
@@ -25,7 +25,34 @@ _lock = threading.Lock()
 _state: dict = {}
 
 
-def parse_charsets(text: bytes) -> np.ndarray:
+class CodePointRuns:
+    """A value for each code point 0..0x10FFFF, kept as runs of equal values: a run's
+    first code point (``starts``, ascending from 0) and its value (``values``). Asked
+    like the array it was made from (``runs[cp]``, ``len(runs)``, ``runs.dtype``). The
+    installed fonts' tables change every few code points only: some 6,000 runs, ~50 KiB
+    where an array took 1 MiB for the whole run of the window."""
+
+    __slots__ = ("starts", "values")
+
+    def __init__(self, per_code_point: np.ndarray):
+        change = np.flatnonzero(per_code_point[1:] != per_code_point[:-1]) + 1
+        self.starts = np.concatenate(([0], change)).astype(np.int32)
+        self.values = per_code_point[self.starts]
+
+    @property
+    def dtype(self):
+        return self.values.dtype
+
+    def __len__(self) -> int:
+        return 0x110000
+
+    def __getitem__(self, cp: int):
+        if not 0 <= cp < 0x110000:
+            raise IndexError(cp)
+        return self.values[int(np.searchsorted(self.starts, cp, side="right")) - 1]
+
+
+def parse_charsets(text: bytes) -> CodePointRuns:
     """The union of fontconfig character sets (``fc-list --format '%{charset}\\n'``:
     hexadecimal code points and ranges separated by spaces) as flags per code point."""
     found = _RANGE.findall(text)
@@ -37,7 +64,7 @@ def parse_charsets(text: bytes) -> np.ndarray:
         starts, ends = starts[keep], np.minimum(ends[keep], 0x10FFFF)
         np.add.at(counts, starts, 1)
         np.add.at(counts, ends + 1, -1)
-    return np.cumsum(counts[:0x110000]) > 0
+    return CodePointRuns(np.cumsum(counts[:0x110000]) > 0)
 
 
 def _load() -> None:
@@ -63,7 +90,7 @@ def start() -> None:
             thread.start()
 
 
-def table(wait: bool = False) -> np.ndarray | None:
+def table(wait: bool = False) -> CodePointRuns | None:
     """The flags per code point, or None (not read yet, unless ``wait``; or no
     fontconfig)."""
     start()

@@ -39,11 +39,25 @@ DESCRIPTIONS = (
 )
 
 
+# Parts the window builds when first asked for: described then (describe_part).
+BUILT_LATER = ("find_bar",)
+
+
+def describe_part(window, path: str) -> None:
+    """Give the part of ``window`` at ``path`` (a path of DESCRIPTIONS) its name and
+    description."""
+    for where, name, description in DESCRIPTIONS:
+        if where == path:
+            widget = window
+            for part in path.split("."):  # a dock built when first shown: its shell, for now
+                widget = widget[part] if isinstance(widget, dict) else getattr(widget, part)
+            widget.setAccessibleName(name)
+            widget.setAccessibleDescription(description)
+
+
 def describe_for_accessibility(window) -> None:
-    """Give each part of ``window`` listed in DESCRIPTIONS its name and description."""
-    for path, name, description in DESCRIPTIONS:
-        widget = window
-        for part in path.split("."):  # a dock built when first shown: its shell, for now
-            widget = widget[part] if isinstance(widget, dict) else getattr(widget, part)
-        widget.setAccessibleName(name)
-        widget.setAccessibleDescription(description)
+    """Give each part of ``window`` listed in DESCRIPTIONS its name and description
+    (those in BUILT_LATER when they are built)."""
+    for path, _name, _description in DESCRIPTIONS:
+        if path not in BUILT_LATER:
+            describe_part(window, path)

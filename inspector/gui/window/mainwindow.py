@@ -46,11 +46,11 @@ from inspector.gui.panes.hexview import HexView
 from inspector.gui.panes.textview import TextView
 from inspector.gui.runtime.courtesy import PaintsAsActivity, UserActivity
 from inspector.gui.scanlife import ScanLife
-from inspector.gui.window import actions, encodingmenu, findbar, lazydocks
+from inspector.gui.window import actions, encodingmenu, lazydocks
 from inspector.gui.window.copyactions import build_copy_menu
 from inspector.gui.window.fileopening import FileOpening, dropped_path
 from inspector.gui.window.windowdialogs import WindowDialogs
-from inspector.gui.window.accessibility import describe_for_accessibility
+from inspector.gui.window.accessibility import describe_for_accessibility, describe_part
 from inspector.gui.window.backgroundwork import BackgroundWork
 from inspector.gui.window.filechanges import FileChangeWatch
 from inspector.gui.window.lazydocks import LazyDock
@@ -64,6 +64,7 @@ if TYPE_CHECKING:  # the dialogs load when first opened (windowdialogs, goto_dia
     from inspector.gui.docks.foldertriage import FolderTriageDock
     from inspector.gui.docks.statistics import StatisticsDock
     from inspector.gui.docks.textruns import TextRunsDock
+    from inspector.gui.window.findbar import FindBar
 
 
 APP_TITLE = "UTF-8 Inspector"
@@ -97,7 +98,7 @@ class MainWindow(QMainWindow):
         self.hex_view = HexView(self.document)
         self.text_view = TextView(self.document)
         self.overview = overview.OverviewStrip(self.document)
-        self.find_bar = findbar.FindBar(self.document)
+        self._find_bar: FindBar | None = None   # built when first asked for (find_bar)
         self._build_central()
         self._build_docks()
 
@@ -208,9 +209,22 @@ class MainWindow(QMainWindow):
         box.setSpacing(0)
         box.addWidget(self.file_watch.banner)
         box.addWidget(self.splitter, 1)
-        box.addWidget(self.find_bar)
-        self.find_bar.hide()
+        self._central_box = box   # the find bar goes last when it is built (find_bar)
         self.setCentralWidget(central)
+
+    @property
+    def find_bar(self) -> FindBar:
+        """The find bar under the views, hidden until Ctrl+F: built when first asked for
+        (its dozen widgets and the search module cost the first look ~7 ms)."""
+        if self._find_bar is None:
+            from inspector.gui.window.findbar import FindBar
+
+            bar = self._find_bar = FindBar(self.document)
+            bar.hide()
+            self._central_box.addWidget(bar)
+            describe_part(self, "find_bar")
+            flat_scroll_bars(*bar.findChildren(QAbstractScrollArea))
+        return self._find_bar
 
     def _build_docks(self) -> None:
         """The sequence inspector and the statistics share the right side as tabs; the
@@ -503,7 +517,8 @@ class MainWindow(QMainWindow):
         bar.find_next()
 
     def _on_matches(self) -> None:
-        self.act_find_close.setEnabled(self.find_bar.isVisible())
+        bar = self._find_bar
+        self.act_find_close.setEnabled(bar is not None and bar.isVisible())
 
     def _on_visible_range(self, start, end) -> None:
         self.overview.set_visible_range(start, end)
@@ -585,8 +600,9 @@ class MainWindow(QMainWindow):
             runs.cancel()
             runs.wait(timeout)
         self.file_watch.stop()
-        self.find_bar.cancel()
-        self.find_bar.wait(timeout)
+        if self._find_bar is not None:
+            self._find_bar.cancel()
+            self._find_bar.wait(timeout)
         exporter = self.dialogs.exporter_if_made
         if exporter is not None and exporter.task is not None and exporter.task.running:
             exporter.task.cancel()

@@ -28,3 +28,47 @@ def test_a_broken_cache_is_rebuilt(tmp_path, monkeypatch):
     # an unwritable cache folder: built all the same
     monkeypatch.setenv("XDG_CACHE_HOME", "/proc/nonexistent")
     assert TB.cached_unassigned().sum() > 0
+
+
+def _resident_kib(path: str) -> int:
+    """The resident size of the mappings of ``path`` in this process (smaps)."""
+    total, mine = 0, False
+    with open("/proc/self/smaps") as f:
+        for line in f:
+            first = line.split()[0]
+            if "-" in first and all(c in "0123456789abcdef-" for c in first):
+                mine = line.rstrip().endswith(path)
+            elif mine and line.startswith("Rss:"):
+                total += int(line.split()[1])
+    return total
+
+
+def test_the_mapped_tables_pages_can_be_dropped_and_read_again(tmp_path, monkeypatch):
+    """After a whole-file scan the window drops the pages of the mapped tables from its
+    resident memory: they are the file's, read back when looked at again."""
+    import os
+
+    import pytest
+
+    if not os.path.exists("/proc/self/smaps"):
+        pytest.skip("no /proc/self/smaps here")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    built = TB.Tables(TB.build_unassigned())
+    assert TB.store_tables(built)
+    mapped = TB.map_cached_tables()
+    before = TB.use_tables(mapped)
+    try:
+        assert int(mapped.bits.sum(dtype=np.int64)) == int(built.bits.sum(dtype=np.int64))
+        path = TB.tables_cache_path()
+        touched = _resident_kib(path)
+        assert touched > 1000
+        assert TB.release_pages()
+        assert _resident_kib(path) < touched // 10
+        assert np.array_equal(mapped.bits, built.bits)   # read back from the file
+    finally:
+        TB.use_tables(before)
+    TB.use_tables(None)
+    try:
+        assert not TB.release_pages()   # nothing mapped: nothing to drop
+    finally:
+        TB.use_tables(before)

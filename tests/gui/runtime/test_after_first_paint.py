@@ -50,3 +50,37 @@ def test_settling_empties_linecache(monkeypatch):
     linecache.getlines(app_module.__file__)
     workers.release_memory()  # what every worker does when it ends, too
     assert app_module.__file__ not in linecache.cache
+
+
+def test_the_running_window_primes_its_inspector_after_the_first_paint(qtbot, monkeypatch):
+    """``run`` builds the window with the sequence inspector's warm-up held back: it
+    comes with the settling, once both panes have painted, not before that paint."""
+    from PySide6.QtCore import QEvent, QObject
+
+    painted = set()
+
+    class Paints(QObject):
+        def eventFilter(self, obj, event):
+            if event.type() == QEvent.Type.Paint:
+                painted.add(obj)
+            return False
+
+    order = []
+    monkeypatch.setattr(app_module, "settle_memory", lambda: order.append("settled"))
+    w = app_module.build_window(SAMPLES / "demo.txt", prime_after_paint=True)
+    qtbot.addWidget(w)
+    ports = {w.hex_view.viewport(), w.text_view.viewport()}
+    watch = Paints()
+    for port in ports:
+        port.installEventFilter(watch)
+    dock = w.inspector_dock
+    real_prime = dock.prime
+    monkeypatch.setattr(dock, "prime",
+                        lambda: (order.append(("primed", ports <= painted)), real_prime()))
+    collector = app_module.interactive_runtime(w, settle_now=False)
+    try:
+        qtbot.waitUntil(lambda: order == [("primed", True), "settled"], timeout=5000)
+        assert dock.primed
+    finally:
+        collector.stop()
+        w.shutdown()

@@ -16,6 +16,8 @@ NOT_AT_START = ("inspector.gui.dialogs.export", "inspector.gui.dialogs.repair",
                 "inspector.core.analysis.htmlreport", "inspector.core.analysis.repair",
                 "inspector.core.analysis.repairpreview",
                 "inspector.core.analysis.encodings.regionrepair",
+                "inspector.gui.window.findbar",   # the find bar: built at Ctrl+F
+                "inspector.core.analysis.search",
                 "ftfy", "charset_normalizer",
                 "hashlib")  # OpenSSL's libcrypto: 3.3 MiB resident, for the scan's SHA-256
 
@@ -42,18 +44,27 @@ def test_first_window_loads_no_dialog_module():
     assert first_window_prints("", f"[m for m in {NOT_AT_START!r} if m in sys.modules]") == "[]"
 
 
-def test_numpy_and_the_core_load_before_qt():
-    """PySide6's import hook reads the source of what is imported after it (see
-    inspector.gui.runtime.preload): the first window's Qt-free modules come first."""
-    watch = ("class Watch:\n"
-             "    before = None\n"
-             "    def find_spec(self, name, path=None, target=None):\n"
-             "        if name == 'PySide6' and Watch.before is None:\n"
-             "            Watch.before = set(sys.modules)\n"
-             "sys.meta_path.insert(0, Watch())\n")
-    late = ("sorted(m for m in sys.modules if m not in Watch.before and "
-            "(m.split('.')[0] == 'numpy' or m.startswith('inspector.core.')))")
-    assert first_window_prints(watch, late) == "[]"
+def test_no_module_source_read_at_start():
+    """shiboken6's ``__feature__`` import hook read the source of every module imported
+    after it (inspector.gui.runtime.qtimport): the first window runs without it, and no
+    module's source lines are read into ``linecache``."""
+    printed = ("(builtins.__import__.__name__, "
+               "sorted(f for f in linecache.cache if 'inspector' in f or 'numpy' in f))")
+    assert first_window_prints("import builtins, linecache\n", printed) == "('__lazy_import__', [])"
+
+
+def test_qt_star_imports_still_resolve():
+    """The import function put back is shiboken6's lazy loader: a star import of a Qt
+    module still brings its classes."""
+    code = ("from inspector.gui.runtime import qtimport\n"
+            "ns = {}\n"
+            "exec('from PySide6.QtWidgets import *', ns)\n"
+            "print('QSpinBox' in ns, qtimport.drop_feature_hook())\n")
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONPATH=str(ROOT))
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         timeout=120, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["True", "False"]
 
 
 def test_dialogs_still_open(qtbot, tmp_path):
