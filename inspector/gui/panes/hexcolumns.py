@@ -250,16 +250,19 @@ class CellColumn:
         y1 = y0 + lh - 3
         x0 = np.where(ol, xs_of[0] - cw, xs_of[c0] - half + 1)
         x1 = np.where(orr, lay.cells_end_chars * cw + cw - 1, xs_of[c1] + cell_w + half - 2)
-        # Both horizontal edges, and the vertical ones of the closed sides.
-        edges = lines_as_rects(np.concatenate((x0, x0, x0[~ol], x1[~orr])),
-                               np.concatenate((y0, y1, y0[~ol], y0[~orr])),
-                               np.concatenate((x1, x1, x0[~ol], x1[~orr])),
-                               np.concatenate((y0, y1, y1[~ol], y1[~orr])))
+        # Both horizontal edges, and the vertical ones of the closed sides: the pixels a
+        # one-pixel pen covers, as filled rectangles (whole pixels at scale 1, where
+        # integer rectangles draw three times as fast).
+        ends = [np.concatenate(e) for e in ((x0, x0, x0[~ol], x1[~orr]), (y0, y1, y0[~ol], y0[~orr]),
+                                            (x1, x1, x0[~ol], x1[~orr]), (y0, y1, y1[~ol], y1[~orr]))]
+        whole = self.view.devicePixelRatioF() == 1
+        edges = np.stack(ends, axis=1) if whole else lines_as_rects(*ends)
+        draw = draw_rects if whole else draw_rectfs
         colour = np.concatenate((slot, slot, slot[~ol], slot[~orr]))
         p.setPen(Qt.PenStyle.NoPen)
         for k, at in _groups(colour):
             p.setBrush(look.main[k])
-            draw_rectfs(p, edges[at])
+            draw(p, edges[at])
         p.setBrush(Qt.BrushStyle.NoBrush)
 
     def _marks(self, look: PageLook, pieces, grid, batch) -> None:

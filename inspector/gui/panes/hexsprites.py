@@ -134,11 +134,16 @@ class HexSprites:
         (:meth:`shape`)."""
         return self._shaped.get(text)
 
+    # Between two texts shaped on one line: a space, kept from kerning or joining with
+    # its neighbours, between marks that make each text a left-to-right island (a
+    # right-to-left letter is then a run of its own, where it stands).
+    SEPARATOR = "\u200e \u200e"
+
     def shape(self, texts) -> None:
-        """Shape the ``texts`` not shaped before, all in one ``QTextLayout`` with a line
-        each, so Qt picks their fallback fonts in C++ once for the lot; keep each one's
-        glyphs (:meth:`shaped`). A character's font is decided once: a page then draws
-        its glyphs as runs, one per font and colour, without a layout."""
+        """Shape the ``texts`` not shaped before, all on one line of one ``QTextLayout``,
+        so Qt picks their fallback fonts and shapes them in C++ once for the lot (a line
+        each cost three times as much); keep each one's glyphs (:meth:`shaped`). A
+        character's font is decided once: a page then draws its tile without a layout."""
         texts = list(dict.fromkeys(texts))
         new = [t for t in texts if t not in self._shaped]
         if not new:
@@ -147,33 +152,32 @@ class HexSprites:
             # Emptied: the page's texts shaped before are shaped again with the new.
             self._shaped.clear()
             new = texts
-        layout = QTextLayout("\u2028".join(new), self.font)
+        sep = self.SEPARATOR
+        layout = QTextLayout(sep.join(new), self.font)
         option = QTextOption()
         option.setTextDirection(Qt.LayoutDirection.LeftToRight)
         option.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignAbsolute)
         option.setWrapMode(QTextOption.WrapMode.NoWrap)
         layout.setTextOption(option)
         layout.beginLayout()
-        lines = []
-        for _ in new:
-            line = layout.createLine()
-            if not line.isValid():
-                break
-            line.setLineWidth(1e6)
-            line.setPosition(QPointF(0, 0))
-            lines.append(line)
+        line = layout.createLine()
+        line.setLineWidth(1e9)
+        line.setPosition(QPointF(0, 0))
         layout.endLayout()
-        for text, line in zip(new, lines):
-            # The text alone (without the line separator after it), in UTF-16 units.
-            runs = line.glyphRuns(line.textStart(), len(text.encode("utf-16-le")) // 2)
-            base = line.ascent()
+        base = line.ascent()
+        pos = 0
+        for text in new:
+            n = len(text.encode("utf-16-le")) // 2   # positions count UTF-16 units
+            # The text's pen: the left edge of its stretch of the line.
+            pen = min(line.cursorToX(pos)[0], line.cursorToX(pos + n)[0])
             pieces = []
-            for run in runs:
+            for run in line.glyphRuns(pos, n):
                 slot = self._font_slot(run.rawFont())
                 for g, pt in zip(run.glyphIndexes(), run.positions()):
                     if g:
-                        pieces.append((slot, g, pt.x(), pt.y() - base))
+                        pieces.append((slot, g, pt.x() - pen, pt.y() - base))
             self._shaped[text] = tuple(pieces)
+            pos += n + len(sep)
 
     def _font_slot(self, raw: QRawFont) -> int:
         """The index in ``fonts`` of the raw font ``raw`` (added when new). Raw fonts are
