@@ -26,6 +26,7 @@ from PySide6.QtGui import (QColor, QFont, QFontMetricsF, QPainter, QPixmap, QRaw
 
 from inspector.core.units.unicode_db import east_asian_width_of_char
 from inspector.gui.look import style
+from inspector.gui.look.fallbackfonts import FallbackFonts
 from inspector.gui.look.paintarrays import rects_xywh
 from inspector.gui.look.tileatlas import TileAtlas
 
@@ -85,6 +86,7 @@ class HexSprites:
         # each character's glyphs in them (see shape).
         self.fonts: list[QRawFont] = [self.raw]
         self._shaped: dict = {}
+        self.fallback = FallbackFonts(self.font)
         self.atlas = self._new_atlas()
 
     def _new_atlas(self) -> TileAtlas:
@@ -134,16 +136,19 @@ class HexSprites:
         (:meth:`shape`)."""
         return self._shaped.get(text)
 
-    # Between two texts shaped on one line: a space, kept from kerning or joining with
-    # its neighbours, between marks that make each text a left-to-right island (a
-    # right-to-left letter is then a run of its own, where it stands).
-    SEPARATOR = "\u200e \u200e"
+    # Code points from here on (emoji, most of them) are left to Qt's shaping, which
+    # draws them from a colour font where fontconfig's order would pick a plain one; the
+    # text pane decides alike (panes.textplan).
+    SHAPED_FROM = 0x1F000
 
     def shape(self, texts) -> None:
-        """Shape the ``texts`` not shaped before, all on one line of one ``QTextLayout``,
-        so Qt picks their fallback fonts and shapes them in C++ once for the lot (a line
-        each cost three times as much); keep each one's glyphs (:meth:`shaped`). A
-        character's font is decided once: a page then draws its tile without a layout."""
+        """Shape the ``texts`` not shaped before and keep each one's glyphs
+        (:meth:`shaped`): a lone code point in the font :class:`FallbackFonts` decides
+        for it (the text pane's decision; Qt's own search of its fallback fonts cost
+        ~0.1 ms a code point not met before), the others (a mark on its dotted circle, a
+        letter and its mark, an emoji) in one ``QTextLayout`` with a line each, so Qt
+        picks their fallback fonts in C++ once for the lot. A character's font is
+        decided once: a page then draws its tile without a layout."""
         texts = list(dict.fromkeys(texts))
         new = [t for t in texts if t not in self._shaped]
         if not new:
@@ -152,32 +157,60 @@ class HexSprites:
             # Emptied: the page's texts shaped before are shaped again with the new.
             self._shaped.clear()
             new = texts
-        sep = self.SEPARATOR
-        layout = QTextLayout(sep.join(new), self.font)
+        left = []
+        for text in new:
+            got = None
+            if len(text) == 1 and ord(text) < self.SHAPED_FROM:
+                got = self.fallback.decide(ord(text))
+            if got is None:
+                left.append(text)
+            else:
+                font, glyph, _ = got
+                self._shaped[text] = ((self._font_slot(self.fallback.raws[font]), glyph, 0.0, 0.0),)
+        if left:
+            self._shape_by_qt(left)
+
+    # Before a combining mark's dotted circle: a Latin letter, so that the circle and
+    # the mark are shaped as Latin text whatever came before. Left to itself the circle
+    # took the mark's script, and a script no installed font covers fully (Thaana) gave
+    # two boxes; in one layout with other texts it took the script of the text before.
+    MARK_LEAD = "x"
+
+    def _shape_by_qt(self, new: list[str]) -> None:
+        """Shape ``new`` in one ``QTextLayout`` with a line each. (One line for all was
+        cheaper, but a text's neighbours then decided the script of its dotted circle.)"""
+        lead = self.MARK_LEAD
+        leads = [len(lead) if t.startswith("\u25cc") else 0 for t in new]
+        layout = QTextLayout("\u2028".join(lead * (k > 0) + t for k, t in zip(leads, new)), self.font)
         option = QTextOption()
         option.setTextDirection(Qt.LayoutDirection.LeftToRight)
         option.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignAbsolute)
         option.setWrapMode(QTextOption.WrapMode.NoWrap)
         layout.setTextOption(option)
         layout.beginLayout()
-        line = layout.createLine()
-        line.setLineWidth(1e9)
-        line.setPosition(QPointF(0, 0))
+        lines = []
+        for _ in new:
+            line = layout.createLine()
+            if not line.isValid():
+                break
+            line.setLineWidth(1e6)
+            line.setPosition(QPointF(0, 0))
+            lines.append(line)
         layout.endLayout()
-        base = line.ascent()
-        pos = 0
-        for text in new:
-            n = len(text.encode("utf-16-le")) // 2   # positions count UTF-16 units
-            # The text's pen: the left edge of its stretch of the line.
-            pen = min(line.cursorToX(pos)[0], line.cursorToX(pos + n)[0])
+        for text, k, line in zip(new, leads, lines):
+            # The text alone (without its lead or the line separator after it), in UTF-16
+            # units, from its own pen.
+            start = line.textStart() + k
+            pen = line.cursorToX(start)[0] if k else 0.0
+            runs = line.glyphRuns(start, len(text.encode("utf-16-le")) // 2)
+            base = line.ascent()
             pieces = []
-            for run in line.glyphRuns(pos, n):
+            for run in runs:
                 slot = self._font_slot(run.rawFont())
                 for g, pt in zip(run.glyphIndexes(), run.positions()):
                     if g:
                         pieces.append((slot, g, pt.x() - pen, pt.y() - base))
             self._shaped[text] = tuple(pieces)
-            pos += n + len(sep)
 
     def _font_slot(self, raw: QRawFont) -> int:
         """The index in ``fonts`` of the raw font ``raw`` (added when new). Raw fonts are
