@@ -12,10 +12,10 @@ A tile is drawn from *parts*, in logical pixels from its pen:
 - ``("glyphs", raw_font, color, glyphs, xs, ys)``: glyphs of one raw font;
 - ``("polygon", color, points)``: a filled polygon, points as (x, y) pairs.
 
-A tile whose bounds are known (a byte's spelling in the main font) is drawn straight into
-its place; any other (a character from a fallback font, with marks above and below) is
-drawn on a scratch image first and its inked pixels measured, so that a tile is only as
-big as its ink. Tiles are packed on shelves of equal height; the pixmap grows as needed
+A tile whose bounds are known (a byte's spelling in the main font, a glyph of a font that
+may be asked its glyphs' bounds) is drawn straight into its place; any other (glyphs of a
+font only Qt's shaping knows) is drawn on a scratch image first and its inked pixels
+measured, so that a tile is only as big as its ink. Tiles are packed on shelves of equal height; the pixmap grows as needed
 up to a limit, and then starts again empty (``generation`` counts the starts: an id from
 an older generation means nothing).
 """
@@ -74,23 +74,41 @@ class TileAtlas:
     def add(self, tiles, box=None) -> list[int]:
         """Draw ``tiles`` ((key, parts) pairs, keys not in the atlas) and return their
         ids. ``box`` (left, top, right, bottom from the pen, logical pixels): where every
-        part's ink lies; without it each tile is measured. When the atlas is full it
-        starts again empty first (``generation`` changes: ids taken before are void)."""
+        part's ink lies, for all the tiles or a list of one per tile; a tile without one
+        is measured. When the atlas is full it starts again empty first (``generation``
+        changes: ids taken before are void)."""
         if not tiles:
             return []
+        boxes = box if isinstance(box, list) else [box] * len(tiles)
+        ids: list = [None] * len(tiles)
+        try:
+            known = [i for i, b in enumerate(boxes) if b is not None]
+            if known:
+                for i, tile in zip(known, self._add_boxed([tiles[i] for i in known],
+                                                          [boxes[i] for i in known])):
+                    ids[i] = tile
+            measured = [i for i, b in enumerate(boxes) if b is None]
+            if measured:
+                for i, tile in zip(measured, self._add_measured([tiles[i] for i in measured])):
+                    ids[i] = tile
+        finally:
+            self._end_canvas()
+        return ids
+
+    def _add_boxed(self, tiles, boxes) -> list[int]:
+        """Tiles whose ink lies in their boxes, drawn straight into their places."""
         r = self.ratio
-        if box is not None:
-            left, top = math.floor(box[0] * r), math.floor(box[1] * r)
-            w, h = math.ceil(box[2] * r) - left, math.ceil(box[3] * r) - top
-            size = [(w, h)] * len(tiles)
-            if not self._room_for(size):
-                self._start()
-            places = [self._place(w, h) for _ in tiles]
-            self._draw_parts(self._canvas(), tiles,
-                             [(sx - left, sy - top) for sx, sy in places])
-            return [self._record(key, sx, sy, left, top, w, h)
-                    for (key, _), (sx, sy) in zip(tiles, places)]
-        return self._add_measured(tiles)
+        geom = []
+        for b in boxes:
+            left, top = math.floor(b[0] * r), math.floor(b[1] * r)
+            geom.append((left, top, max(1, math.ceil(b[2] * r) - left),
+                         max(1, math.ceil(b[3] * r) - top)))
+        if not self._room_for([(w, h) for _, _, w, h in geom]):
+            self._start()
+        places = [self._place(w, h) for _, _, w, h in geom]
+        self._draw_parts(self._canvas(), tiles,
+                         [(sx - g[0], sy - g[1]) for (sx, sy), g in zip(places, geom)])
+        return [self._record(key, sx, sy, *g) for (key, _), (sx, sy), g in zip(tiles, places, geom)]
 
     def _add_measured(self, tiles) -> list[int]:
         """Tiles drawn on a scratch image in cells generous enough for any character
@@ -204,8 +222,8 @@ class TileAtlas:
 
     # ------------------------------------------------------------------ drawing tiles
     def _canvas(self) -> QPainter:
-        """A painter on the atlas (kept open while tiles are added; ended before the
-        atlas is drawn from or grown)."""
+        """A painter on the atlas (open while tiles are added: ended before the atlas
+        is grown, and at the end of each add)."""
         if self._painter is None:
             if self.pixmap is None:
                 self._grow(self.GROW)

@@ -362,19 +362,20 @@ class CharColumn:
         return (BLANK,)
 
     @staticmethod
-    def _parts(sprites, plan: tuple, color: QColor) -> list:
-        """A plan's drawing as tile parts, from its pen."""
-        if plan[0] == PLAIN:
-            return [("glyphs", sprites.raw, color, [sprites.glyph(plan[1])], [0], [0])]
-        return [("glyphs", sprites.fonts[font], color, [g], [dx], [dy])
-                for font, g, dx, dy in sprites.shaped(plan[1])]
+    def _tile(sprites, plan: tuple, color: QColor) -> tuple[list, tuple | None]:
+        """A plan's drawing as tile parts from its pen, and where its ink lies (None:
+        to be measured)."""
+        pieces = ((0, sprites.glyph(plan[1]), 0.0, 0.0),) if plan[0] == PLAIN \
+            else sprites.shaped(plan[1])
+        return ([("glyphs", sprites.fonts[font], color, [g], [dx], [dy])
+                 for font, g, dx, dy in pieces], sprites.ink_box(pieces))
 
     def _tiles_for(self, sprites, plans: list, colors: list[QColor]) -> list[tuple[int, int]]:
         """(tile, span) of each plan in its colour: framed codes and blanks are no tile;
         characters through other fonts are shaped first, all in one layout."""
         sprites.shape([pl[1] for pl in plans if pl[0] == SINGLE])
         out: list = [None] * len(plans)
-        new, where = [], []
+        new, boxes, where = [], [], []
         atlas = sprites.atlas
         for i, (pl, color) in enumerate(zip(plans, colors)):
             if pl[0] == COMPACT:
@@ -386,11 +387,13 @@ class CharColumn:
                 key = ("char", pl[1], color.rgba())
                 tile = atlas.get(key)
                 if tile is None:
-                    new.append((key, self._parts(sprites, pl, color)))
+                    parts, box = self._tile(sprites, pl, color)
+                    new.append((key, parts))
+                    boxes.append(box)
                     where.append((i, span))
                 else:
                     out[i] = (tile, span)
-        for (i, span), tile in zip(where, atlas.add(new)):
+        for (i, span), tile in zip(where, atlas.add(new, boxes)):
             out[i] = (tile, span)
         return out
 
@@ -478,8 +481,8 @@ class CharColumn:
             key = ("char", style.CONTINUATION_MARK, muted.rgba())
             dot = atlas.get(key)
             if dot is None:
-                plan = (PLAIN, ord(style.CONTINUATION_MARK))
-                dot = atlas.add([(key, self._parts(sprites, plan, muted))])[0]
+                parts, box = self._tile(sprites, (PLAIN, ord(style.CONTINUATION_MARK)), muted)
+                dot = atlas.add([(key, parts)], box)[0]
             batch.place(np.full(len(dots), dot), grid.char_x[dots], grid.pen_y[dots])
         # Flags of problems: a small triangle in the top right corner of the character
         # cell (it reads without colour).
@@ -493,7 +496,8 @@ class CharColumn:
                 key = ("flag", shades[s].rgba())
                 tile = atlas.get(key)
                 if tile is None:
-                    tile = atlas.add([(key, [("polygon", shades[s], triangle)])])[0]
+                    tile = atlas.add([(key, [("polygon", shades[s], triangle)])],
+                                     (cw - 5, top, cw + 2, top + 7))[0]
                 tile_of_shade[s] = tile
             batch.place(tile_of_shade[flag_shades], grid.char_x[flags], grid.pen_y[flags])
         # Codes in a frame (U+XXXX, a C1 control's name): rare, a kept picture each.

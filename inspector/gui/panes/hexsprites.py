@@ -85,6 +85,7 @@ class HexSprites:
         # Characters from other fonts: the raw fonts met (slot 0 the main font's) and
         # each character's glyphs in them (see shape).
         self.fonts: list[QRawFont] = [self.raw]
+        self._ours = {0}           # the slots of raw fonts made here (see _font_slot)
         self._shaped: dict = {}
         self.fallback = FallbackFonts(self.font)
         self.atlas = self._new_atlas()
@@ -166,7 +167,8 @@ class HexSprites:
                 left.append(text)
             else:
                 font, glyph, _ = got
-                self._shaped[text] = ((self._font_slot(self.fallback.raws[font]), glyph, 0.0, 0.0),)
+                slot = self._font_slot(self.fallback.raws[font], ours=True)
+                self._shaped[text] = ((slot, glyph, 0.0, 0.0),)
         if left:
             self._shape_by_qt(left)
 
@@ -212,14 +214,41 @@ class HexSprites:
                         pieces.append((slot, g, pt.x() - pen, pt.y() - base))
             self._shaped[text] = tuple(pieces)
 
-    def _font_slot(self, raw: QRawFont) -> int:
-        """The index in ``fonts`` of the raw font ``raw`` (added when new). Raw fonts are
-        only compared and drawn with: a glyph run's raw font is not asked anything."""
+    def _font_slot(self, raw: QRawFont, ours: bool = False) -> int:
+        """The index in ``fonts`` of the raw font ``raw`` (added when new). A glyph run's
+        raw font is only compared and drawn with, never asked anything (asking one its
+        name crashed); one of ours (``ours``: made here, from a QFont) may be asked its
+        glyphs' bounds, and takes the place of an equal one from a run."""
         for i, known in enumerate(self.fonts):
             if known == raw:
+                if ours and i not in self._ours:
+                    self.fonts[i] = raw
+                    self._ours.add(i)
                 return i
         self.fonts.append(raw)
+        if ours:
+            self._ours.add(len(self.fonts) - 1)
         return len(self.fonts) - 1
+
+    # Room left round a glyph's bounds for hinting and antialiasing (logical pixels).
+    INK_MARGIN = 2
+
+    def ink_box(self, pieces) -> tuple | None:
+        """Where the ink of ``pieces`` ((font slot, glyph, dx, dy), as :meth:`shaped`
+        gives) lies from the pen: (left, top, right, bottom), logical pixels; None when
+        a piece's font is a glyph run's (not to be asked)."""
+        left = top = math.inf
+        right = bottom = -math.inf
+        for slot, g, dx, dy in pieces:
+            if slot not in self._ours:
+                return None
+            rect = self.fonts[slot].boundingRect(g)
+            left, top = min(left, dx + rect.left()), min(top, dy + rect.top())
+            right, bottom = max(right, dx + rect.right()), max(bottom, dy + rect.bottom())
+        if left == math.inf:
+            return (0, 0, 1, 1)
+        m = self.INK_MARGIN
+        return (left - m, top - m, right + m, bottom + m)
 
     # ------------------------------------------------------------------ framed codes
     def compact(self, text: str, color: QColor, width: int) -> QPixmap:
