@@ -34,6 +34,13 @@ FRAMED = -3
 UNKNOWN = -2   # in the lookup tables: not drawn yet
 
 
+def _distinct(a: np.ndarray) -> np.ndarray:
+    """The distinct values of ``a``, sorted. (``np.unique`` without its optional outputs
+    imports numpy.ma, 40 ms, on first use.)"""
+    a = np.sort(a, axis=None)
+    return a[np.r_[True, a[1:] != a[:-1]]] if len(a) else a
+
+
 def _groups(keys: np.ndarray):
     """(key, indices) for each distinct key, in key order."""
     if not len(keys):
@@ -149,7 +156,7 @@ class CellColumn:
         tiles = np.stack(tables)[shade, b]
         missing = np.flatnonzero(tiles == UNKNOWN)
         if len(missing):
-            pairs = np.unique(shade[missing] * 256 + b[missing]).tolist()
+            pairs = _distinct(shade[missing] * 256 + b[missing]).tolist()
             spell = spelling_table(lay.byte_format)
             cw, half = sprites.cw, sprites.cw // 2
             new = []
@@ -421,7 +428,7 @@ class CharColumn:
         pos = np.minimum(np.searchsorted(self._keys, keys), max(0, len(self._keys) - 1))
         hit = self._keys[pos] == keys if len(self._keys) else np.zeros(len(keys), dtype=bool)
         if not hit.all():
-            new = np.unique(keys[~hit])
+            new = _distinct(keys[~hit])
             plans, colors = [], []
             for k in new.tolist():
                 cp, cid = divmod(k, self.COLOURS)
@@ -492,7 +499,7 @@ class CharColumn:
             tile_of_shade = np.full(len(shades), NONE, dtype=np.int64)
             cw, top = sprites.cw, -sprites.base_y
             triangle = [(cw - 4, top + 1), (cw + 1, top + 1), (cw + 1, top + 6)]
-            for s in np.unique(flag_shades).tolist():
+            for s in _distinct(flag_shades).tolist():
                 key = ("flag", shades[s].rgba())
                 tile = atlas.get(key)
                 if tile is None:
@@ -564,7 +571,7 @@ class OffsetColumn:
         text = "".join(lay.format_offset(lay.row_start(top + r)) for r in range(rows))
         codes = np.frombuffer(text.encode("ascii"), dtype=np.uint8)
         table = self._table
-        missing = np.unique(codes[table[codes] == UNKNOWN]).tolist()
+        missing = _distinct(codes[table[codes] == UNKNOWN]).tolist()
         if missing:
             cw, half = sprites.cw, sprites.cw // 2
             new = [(("spell", chr(c), color.rgba()),
