@@ -111,15 +111,16 @@ class TileAtlas:
         return [self._record(key, sx, sy, *g) for (key, _), (sx, sy), g in zip(tiles, places, geom)]
 
     def _add_measured(self, tiles) -> list[int]:
-        """Tiles drawn on a scratch image in cells generous enough for any character
-        (two cells either side, a row above and below), then cut to their ink."""
+        """Tiles drawn on a scratch image, one above the other in cells generous enough
+        for any character (two cells before it, six after, a row above and below: what
+        goes further is cut), then cut to their ink."""
         r = self.ratio
         cell_w, line_h, base_y = self._cell
         cell = max(4, round(cell_w * r))
         row = max(4, round(line_h * r))
-        cw, ch = 6 * cell, 3 * row
+        cw, ch = 8 * cell, 3 * row
         pen_x, pen_y = 2 * cell, row + round(base_y * r)
-        cols = max(1, min(len(tiles), 4096 // cw))
+        cols = 1     # (side by side, a wide glyph ran into its neighbour's cell)
         rows = -(-len(tiles) // cols)
         img = QImage(cols * cw, rows * ch, QImage.Format.Format_ARGB32_Premultiplied)
         img.setDevicePixelRatio(r)
