@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QPointF, QRect, QRectF, Qt
-from PySide6.QtGui import QColor, QImage, QPainter, QPen, QPixmap
+from PySide6.QtCore import QPointF, QRect, Qt
+from PySide6.QtGui import QColor, QGlyphRun, QImage, QPainter, QPen, QPixmap
 
 from inspector.gui.look import paintarrays
 from inspector.gui.look.tileatlas import TileAtlas, TileBatch
@@ -87,7 +87,6 @@ def test_a_tile_placed_is_the_glyphs_drawn(qapp, ratio):
     for x in (10, 30):
         _, parts = _glyph_tile(sprites, None, "9F")
         glyphs = parts[0][3]
-        from PySide6.QtGui import QGlyphRun
         run = QGlyphRun()
         run.setRawFont(sprites.raw)
         run.setGlyphIndexes(glyphs)
