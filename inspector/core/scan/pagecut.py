@@ -13,9 +13,10 @@ can work on whole rows at once. The views still receive the unit tuples (the doc
 caches and stitches those), which cost more to make than the cut itself (see
 ``tests/benchmarks/bench_pagecut.py``); the hex painter turns them back into arrays.
 
-Warnings are looked up per distinct code point of the page with the decoder's own
-``warnings_for`` (a few hundred at most, cached there), so the cut needs no 1.1-million
-entry table and costs nothing at start-up.
+Warnings come from the decoder's own ``warnings_for``, asked once per code point met:
+those of the Basic Multilingual Plane are kept in a table filled as they are met (a
+fancy index per page), the rest asked per distinct code point of the page. The cut needs
+no 1.1-million entry table and costs nothing at start-up.
 """
 
 from __future__ import annotations
@@ -163,6 +164,23 @@ def _pair_surrogates(dialect, st, kind, value, length, strays):
     return ~second
 
 
+# The warnings of the code points of the Basic Multilingual Plane met so far (at any
+# offset but 0), looked up by fancy indexing: a page of text has a hundred distinct
+# characters, and a call per character was half the cost of its cut.
+_BMP_WARNINGS = np.empty(0x10000, dtype=object)
+_BMP_KNOWN = np.zeros(0x10000, dtype=bool)
+
+
+def _bmp_warnings(cps: np.ndarray) -> np.ndarray:
+    """The warnings of each code point of ``cps`` (all below U+10000)."""
+    new = cps[~_BMP_KNOWN[cps]]
+    if len(new):
+        for cp in set(new.tolist()):   # (np.unique alone would import numpy.ma: 40 ms)
+            _BMP_WARNINGS[cp] = decoder.warnings_for(cp, 1)
+        _BMP_KNOWN[new] = True
+    return _BMP_WARNINGS[cps]
+
+
 def _warnings(b0, st, length, kind, value, base: int, dialect: str) -> np.ndarray:
     """The warning tuple of every unit (empty for errors)."""
     out = np.empty(len(st), dtype=object)
@@ -173,11 +191,17 @@ def _warnings(b0, st, length, kind, value, base: int, dialect: str) -> np.ndarra
         out[ascii_units] = ASCII_WARNINGS[dialect][b0[ascii_units]]
     wide = np.flatnonzero(valid & (length > 1))
     if len(wide):
-        distinct, where = np.unique(value[wide], return_inverse=True)
-        # Offset 1: any offset but 0, where U+FEFF is a BOM (set apart below).
-        found = np.fromiter((decoder.warnings_for(cp, 1) for cp in distinct.tolist()),
-                            dtype=object, count=len(distinct))
-        out[wide] = found[where.reshape(-1)]
+        cps = value[wide]
+        bmp = cps < 0x10000
+        if bmp.all():
+            out[wide] = _bmp_warnings(cps)
+        else:
+            out[wide[bmp]] = _bmp_warnings(cps[bmp])
+            distinct, where = np.unique(cps[~bmp], return_inverse=True)
+            # Offset 1: any offset but 0, where U+FEFF is a BOM (set apart below).
+            found = np.fromiter((decoder.warnings_for(cp, 1) for cp in distinct.tolist()),
+                                dtype=object, count=len(distinct))
+            out[wide[~bmp]] = found[where.reshape(-1)]
         if base == 0 and st[0] == 0 and value[0] == 0xFEFF and valid[0]:
             out[0] = decoder.warnings_for(0xFEFF, 0)
     return out

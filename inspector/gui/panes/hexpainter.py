@@ -2,9 +2,10 @@
 
 A :class:`HexPainter` belongs to one :class:`~inspector.gui.panes.hexview.HexView` and
 paints its viewport from the view's layout, top row and fonts and the document's bytes,
-units, selection, matches and origin. A page is drawn by runs
-(:mod:`~inspector.gui.panes.hexcolumns`: a few calls per colour, not one per cell), from
-the page cut's arrays (:meth:`~inspector.gui.document.Document.page_cut`). The last page
+units, selection, matches and origin. A page is drawn a page
+at a time (:mod:`~inspector.gui.panes.hexcolumns`: a few calls per colour for the fills
+and edges, one call for all the small pictures, none per cell), from the page cut's
+arrays (:meth:`~inspector.gui.document.Document.page_cut`). The last page
 without its cursor is kept as a picture: a repaint that changes none of it (a window
 repaint, a cursor move on screen) is one copy.
 
@@ -24,7 +25,8 @@ from PySide6.QtCore import QPoint, QRect, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen, QPixmap
 
 from inspector.gui.look import style
-from inspector.gui.panes.hexcolumns import CellColumn, CharColumn, PageLook, paint_offsets
+from inspector.gui.look.tileatlas import TileBatch
+from inspector.gui.panes.hexcolumns import CellColumn, CharColumn, OffsetColumn, PageLook
 from inspector.gui.panes.hexsprites import HexGrid
 from inspector.gui.panes.hexunits import PageUnits
 
@@ -44,6 +46,7 @@ class HexPainter:
         self._colors_for = None
         self.cells = CellColumn(view)
         self.chars = CharColumn(view)
+        self.offsets = OffsetColumn(view)
 
     def forget_pictures(self, *_) -> None:
         """Drop the last paint (a new layout, file or font)."""
@@ -71,7 +74,10 @@ class HexPainter:
         if self._base is None or key != self._base_key:
             pm = QPixmap(max(1, math.ceil(vp.width() * ratio)), max(1, math.ceil(vp.height() * ratio)))
             pm.setDevicePixelRatio(ratio)
-            self._paint_base(pm)
+            if not self._paint_base(pm):
+                # The page's small pictures filled the atlas, which started again
+                # midway: the page is drawn again into the emptied atlas.
+                self._paint_base(pm)
             self._base, self._base_key = pm, key
         p.drawPixmap(0, 0, self._base)
         p.translate(-hscroll, 0)
@@ -86,9 +92,10 @@ class HexPainter:
             grid = self._grid = HexGrid(lay, sprites, rows)
         return grid
 
-    def _paint_base(self, pm: QPixmap) -> None:
+    def _paint_base(self, pm: QPixmap) -> bool:
         """Everything but the cursor, on ``pm`` (the viewport's size): the columns, the
-        offsets and dividers, line numbers, the origin and sync bars, the findings."""
+        offsets and dividers, line numbers, the origin and sync bars, the findings.
+        False when the atlas started again during the paint (its tiles are void)."""
         sprites = self.view.sprites
         pal = style.Palette.current()
         lay = self.view.layout_
@@ -112,6 +119,7 @@ class HexPainter:
                     self._colors, self._colors_for = {}, (id(pal), pal.theme)
                 look = PageLook(pal, sprites, page, origin, self._colors)
         grid = self._grid_for(nrows)
+        batch = TileBatch(sprites.atlas)
         p = QPainter(pm)
         try:
             p.fillRect(vp, pal.color("background"))
@@ -121,10 +129,13 @@ class HexPainter:
             off_right = lay.cells_x_chars * cw - cw
             p.fillRect(QRect(0, 0, off_right, height), pal.color("alternate_background"))
             if data:
-                self.cells.paint(p, pal, look, start, data, top, grid)
-                self.chars.paint(p, pal, look, start, data, grid)
+                self.cells.paint(p, pal, look, start, data, top, grid, batch)
+                self.chars.paint(p, pal, look, start, data, grid, batch)
             rows_with_data = -(-len(data) // lay.bytes_per_row) if data else (1 if doc.size == 0 else 0)
-            paint_offsets(p, self.view, pal, top, min(nrows, rows_with_data), grid)
+            self.offsets.paint(pal, top, min(nrows, rows_with_data), grid, batch)
+            if batch.void:
+                return False
+            batch.draw(p)
             p.setPen(pal.color("grid"))
             p.drawLine(off_right, 0, off_right, height)
             chars_left = lay.chars_x_chars * cw - cw
@@ -142,6 +153,7 @@ class HexPainter:
             self._paint_findings(p, pal, start, end, top, last_row)
         finally:
             p.end()
+        return True
 
     def _paint_findings(self, p: QPainter, pal, start: int, end: int, top: int,
                         last_row: int) -> None:

@@ -1,21 +1,18 @@
-"""The hex view's fonts at one zoom step, their glyphs, and the few small pictures.
+"""The hex view's fonts at one zoom step, their glyphs, and its small pictures.
 
-The grid is drawn by runs (:mod:`~inspector.gui.panes.hexcolumns`): a colour's glyphs of
-a whole page are one ``QGlyphRun`` whose glyph indexes come from the tables here
-(:meth:`HexSprites.glyphs_of`) and whose positions come from the grid. A character the
-main font lacks is shaped once through ``QTextLayout`` (Qt picks the fallback font in
-C++, :meth:`HexSprites.shape`) and its glyphs kept with their raw font, so a page draws
-it in a glyph run of that font like the main font's. The
-one thing still drawn as a kept picture is a framed code (U+XXXX, a C1 control's name)
-in the character column: rare, and a frame and a fitted small text each. A zoom step
-makes a new :class:`HexSprites`; a move to a screen of another scale empties the
-pictures (:meth:`HexSprites.match_ratio`).
+A page is drawn from small pictures (:mod:`~inspector.gui.panes.hexcolumns`): a byte's
+spelling in a colour, a character in a colour, a mark, a flag, each drawn once into the
+sprites' :class:`~inspector.gui.look.tileatlas.TileAtlas` from the glyphs kept here, then
+placed by the thousand in one call. A character the main font lacks is shaped once
+through ``QTextLayout`` (Qt picks the fallback font in C++, :meth:`HexSprites.shape`) and
+its glyphs kept with their raw font; its tile is drawn from those. A framed code (U+XXXX,
+a C1 control's name) in the character column is a kept picture of its own: rare, and a
+frame and a fitted small text each. A zoom step makes a new :class:`HexSprites`; a move
+to a screen of another scale empties the pictures and the atlas
+(:meth:`HexSprites.match_ratio`).
 
-Where the glyphs go is a :class:`HexGrid`: a glyph run takes a list of ``QPointF`` and a
-flag path a list of ``QPolygonF``; making those objects one by one on every paint would
-be a Python call per cell, so a grid makes them once per geometry (layout, font, page
-height) as numpy object arrays, and a paint picks a colour's positions by fancy
-indexing: one numpy call per colour, whatever the number of cells.
+Where things go is a :class:`HexGrid`: numpy arrays of pens and rectangles made once per
+geometry (layout, font, page height), from which a paint picks by fancy indexing.
 """
 
 from __future__ import annotations
@@ -24,11 +21,14 @@ import math
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRect, Qt
-from PySide6.QtGui import (QColor, QFont, QFontMetricsF, QPainter, QPixmap, QPolygonF, QRawFont,
-                           QTextLayout, QTextOption)
+from PySide6.QtGui import (QColor, QFont, QFontMetricsF, QPainter, QPixmap, QRawFont, QTextLayout,
+                           QTextOption)
 
 from inspector.core.units.unicode_db import east_asian_width_of_char
 from inspector.gui.look import style
+from inspector.gui.look.fallbackfonts import FallbackFonts
+from inspector.gui.look.paintarrays import rects_xywh
+from inspector.gui.look.tileatlas import TileAtlas
 
 
 def monospace_font(point_size: float) -> QFont:
@@ -48,7 +48,8 @@ class HexSprites:
     ``lh``, ``ascent`` and the row's baseline ``base_y``; the small fonts of marks and
     codes; the raw fonts glyph runs are drawn in (``raw``, ``mark_raw``) with glyph
     tables; which glyphs can be drawn at all (``coverage``, shared with the text pane);
-    and the framed codes drawn at pixel ratio ``ratio``."""
+    the framed codes drawn at pixel ratio ``ratio``, and the ``atlas`` of the page's
+    small pictures at that ratio."""
 
     # A few MiB of tiny pictures at most.
     MAX_PICTURES = 8192
@@ -84,13 +85,20 @@ class HexSprites:
         # Characters from other fonts: the raw fonts met (slot 0 the main font's) and
         # each character's glyphs in them (see shape).
         self.fonts: list[QRawFont] = [self.raw]
+        self._ours = {0}           # the slots of raw fonts made here (see _font_slot)
         self._shaped: dict = {}
+        self.fallback = FallbackFonts(self.font)
+        self.atlas = self._new_atlas()
+
+    def _new_atlas(self) -> TileAtlas:
+        return TileAtlas(self.ratio, self.cw, self.lh, self.base_y)
 
     def match_ratio(self, ratio: float) -> None:
         """Moved to a screen of another scale: the small pictures are redrawn there."""
         if ratio != self.ratio:
             self.pictures.clear()
             self.ratio = ratio
+            self.atlas = self._new_atlas()
 
     def _keep(self, key, pm: QPixmap) -> None:
         if len(self.pictures) > self.MAX_PICTURES:
@@ -108,18 +116,6 @@ class HexSprites:
                 g = found[0] if len(found) == 1 else 0
             self._glyph_of[cp] = g
         return g
-
-    def glyphs_of(self, cps: np.ndarray) -> np.ndarray:
-        """The main font's glyph index of every code point in ``cps`` (a look-up per
-        distinct one)."""
-        if not len(cps):
-            return np.zeros(0, dtype=np.int64)
-        if int(cps.max()) < 128:
-            return self.ascii_glyphs[cps]
-        distinct, where = np.unique(cps, return_inverse=True)
-        table = np.fromiter((self.glyph(c) for c in distinct.tolist()), dtype=np.int64,
-                            count=len(distinct))
-        return table[where.reshape(-1)]
 
     def mark_glyphs(self, mark: str) -> tuple[list[int], list[float]]:
         """A problem mark in the small bold font: its glyph indexes and their x offsets."""
@@ -141,11 +137,19 @@ class HexSprites:
         (:meth:`shape`)."""
         return self._shaped.get(text)
 
+    # Code points from here on (emoji, most of them) are left to Qt's shaping, which
+    # draws them from a colour font where fontconfig's order would pick a plain one; the
+    # text pane decides alike (panes.textplan).
+    SHAPED_FROM = 0x1F000
+
     def shape(self, texts) -> None:
-        """Shape the ``texts`` not shaped before, all in one ``QTextLayout`` with a line
-        each, so Qt picks their fallback fonts in C++ once for the lot; keep each one's
-        glyphs (:meth:`shaped`). A character's font is decided once: a page then draws
-        its glyphs as runs, one per font and colour, without a layout."""
+        """Shape the ``texts`` not shaped before and keep each one's glyphs
+        (:meth:`shaped`): a lone code point in the font :class:`FallbackFonts` decides
+        for it (the text pane's decision; Qt's own search of its fallback fonts cost
+        ~0.1 ms a code point not met before), the others (a mark on its dotted circle, a
+        letter and its mark, an emoji) in one ``QTextLayout`` with a line each, so Qt
+        picks their fallback fonts in C++ once for the lot. A character's font is
+        decided once: a page then draws its tile without a layout."""
         texts = list(dict.fromkeys(texts))
         new = [t for t in texts if t not in self._shaped]
         if not new:
@@ -154,7 +158,32 @@ class HexSprites:
             # Emptied: the page's texts shaped before are shaped again with the new.
             self._shaped.clear()
             new = texts
-        layout = QTextLayout("\u2028".join(new), self.font)
+        left = []
+        for text in new:
+            got = None
+            if len(text) == 1 and ord(text) < self.SHAPED_FROM:
+                got = self.fallback.decide(ord(text))
+            if got is None:
+                left.append(text)
+            else:
+                font, glyph, _ = got
+                slot = self._font_slot(self.fallback.raws[font], ours=True)
+                self._shaped[text] = ((slot, glyph, 0.0, 0.0),)
+        if left:
+            self._shape_by_qt(left)
+
+    # Before a combining mark's dotted circle: a Latin letter, so that the circle and
+    # the mark are shaped as Latin text whatever came before. Left to itself the circle
+    # took the mark's script, and a script no installed font covers fully (Thaana) gave
+    # two boxes; in one layout with other texts it took the script of the text before.
+    MARK_LEAD = "x"
+
+    def _shape_by_qt(self, new: list[str]) -> None:
+        """Shape ``new`` in one ``QTextLayout`` with a line each. (One line for all was
+        cheaper, but a text's neighbours then decided the script of its dotted circle.)"""
+        lead = self.MARK_LEAD
+        leads = [len(lead) if t.startswith("\u25cc") else 0 for t in new]
+        layout = QTextLayout("\u2028".join(lead * (k > 0) + t for k, t in zip(leads, new)), self.font)
         option = QTextOption()
         option.setTextDirection(Qt.LayoutDirection.LeftToRight)
         option.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignAbsolute)
@@ -170,26 +199,56 @@ class HexSprites:
             line.setPosition(QPointF(0, 0))
             lines.append(line)
         layout.endLayout()
-        for text, line in zip(new, lines):
-            # The text alone (without the line separator after it), in UTF-16 units.
-            runs = line.glyphRuns(line.textStart(), len(text.encode("utf-16-le")) // 2)
+        for text, k, line in zip(new, leads, lines):
+            # The text alone (without its lead or the line separator after it), in UTF-16
+            # units, from its own pen.
+            start = line.textStart() + k
+            pen = line.cursorToX(start)[0] if k else 0.0
+            runs = line.glyphRuns(start, len(text.encode("utf-16-le")) // 2)
             base = line.ascent()
             pieces = []
             for run in runs:
                 slot = self._font_slot(run.rawFont())
                 for g, pt in zip(run.glyphIndexes(), run.positions()):
                     if g:
-                        pieces.append((slot, g, pt.x(), pt.y() - base))
+                        pieces.append((slot, g, pt.x() - pen, pt.y() - base))
             self._shaped[text] = tuple(pieces)
 
-    def _font_slot(self, raw: QRawFont) -> int:
-        """The index in ``fonts`` of the raw font ``raw`` (added when new). Raw fonts are
-        only compared and drawn with: a glyph run's raw font is not asked anything."""
+    def _font_slot(self, raw: QRawFont, ours: bool = False) -> int:
+        """The index in ``fonts`` of the raw font ``raw`` (added when new). A glyph run's
+        raw font is only compared and drawn with, never asked anything (asking one its
+        name crashed); one of ours (``ours``: made here, from a QFont) may be asked its
+        glyphs' bounds, and takes the place of an equal one from a run."""
         for i, known in enumerate(self.fonts):
             if known == raw:
+                if ours and i not in self._ours:
+                    self.fonts[i] = raw
+                    self._ours.add(i)
                 return i
         self.fonts.append(raw)
+        if ours:
+            self._ours.add(len(self.fonts) - 1)
         return len(self.fonts) - 1
+
+    # Room left round a glyph's bounds for hinting and antialiasing (logical pixels).
+    INK_MARGIN = 2
+
+    def ink_box(self, pieces) -> tuple | None:
+        """Where the ink of ``pieces`` ((font slot, glyph, dx, dy), as :meth:`shaped`
+        gives) lies from the pen: (left, top, right, bottom), logical pixels; None when
+        a piece's font is a glyph run's (not to be asked)."""
+        left = top = math.inf
+        right = bottom = -math.inf
+        for slot, g, dx, dy in pieces:
+            if slot not in self._ours:
+                return None
+            rect = self.fonts[slot].boundingRect(g)
+            left, top = min(left, dx + rect.left()), min(top, dy + rect.top())
+            right, bottom = max(right, dx + rect.right()), max(bottom, dy + rect.bottom())
+        if left == math.inf:
+            return (0, 0, 1, 1)
+        m = self.INK_MARGIN
+        return (left - m, top - m, right + m, bottom + m)
 
     # ------------------------------------------------------------------ framed codes
     def compact(self, text: str, color: QColor, width: int) -> QPixmap:
@@ -258,88 +317,41 @@ class HexSprites:
 
 
 class HexGrid:
-    """Positions of ``rows`` rows of ``layout`` with the font measures of ``sprites``
-    (baselines at ``sprites.base_y`` in each row of ``sprites.lh`` pixels)."""
+    """Where things go on ``rows`` rows of ``layout`` with the font measures of
+    ``sprites``, as numpy arrays made once per geometry (layout, font, page height): a
+    paint picks a page's positions and rectangles by fancy indexing.
+
+    Per byte of a page (index ``row * bytes_per_row + column``): ``cell_x`` the pen of
+    its spelling in the hex cells, ``char_x`` the pen of its character cell, ``pen_y``
+    its row's baseline. Per row: ``offset_x`` [character] the pens of the offset's
+    characters, ``row_y`` the baselines. Fill rectangles (QRect arrays, see
+    :mod:`~inspector.gui.look.paintarrays`): ``fill`` a hex cell's, ``gap`` the one
+    between a cell and the next (joining two neighbours of one colour), ``char`` a
+    character cell's, per byte; ``left`` / ``right`` per row, from the first cell to the
+    left margin / the last to the right margin (a unit that goes on in the row before /
+    after)."""
 
     def __init__(self, layout, sprites, rows: int):
         self.layout = layout
         self.rows = rows
         self.key = (id(layout), sprites.cw, sprites.lh, sprites.base_y, rows)
-        self._sprites = sprites
-        self._cells = None
-        self._chars = None
-        self._offsets = None
-        self._flags = None
-        self._marks = None
-
-    @staticmethod
-    def _points(xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
-        """An object array of QPointF(x, y) over the broadcast of ``xs`` and ``ys``."""
-        xs, ys = np.broadcast_arrays(xs, ys)
-        out = np.empty(xs.shape, dtype=object)
-        flat = out.reshape(-1)
-        flat[:] = [QPointF(x, y) for x, y in zip(xs.reshape(-1).tolist(), ys.reshape(-1).tolist())]
-        return out
-
-    def _row_ys(self) -> np.ndarray:
-        s = self._sprites
-        return np.arange(self.rows, dtype=np.float64) * s.lh + s.base_y
-
-    @property
-    def cells(self) -> np.ndarray:
-        """[row, column, character]: the pen position of each character of a byte's
-        spelling in the hex cells."""
-        if self._cells is None:
-            lay = self.layout
-            n, k = lay.bytes_per_row, lay.cell_chars
-            xs = (np.array([lay.cell_x(c) for c in range(n)], dtype=np.float64)[:, None]
-                  + np.arange(k) * lay.cw)
-            self._cells = self._points(xs[None, :, :], self._row_ys()[:, None, None])
-        return self._cells
-
-    @property
-    def chars(self) -> np.ndarray:
-        """[row, column]: the pen position of each byte's cell in the character column."""
-        if self._chars is None:
-            lay = self.layout
-            xs = np.array([lay.char_x(c) for c in range(lay.bytes_per_row)], dtype=np.float64)
-            self._chars = self._points(xs[None, :], self._row_ys()[:, None])
-        return self._chars
-
-    @property
-    def offsets(self) -> np.ndarray:
-        """[row, character]: the pen position of each character of a row's offset."""
-        if self._offsets is None:
-            lay = self.layout
-            xs = lay.offset_x + np.arange(lay.offset_chars, dtype=np.float64) * lay.cw
-            self._offsets = self._points(xs[None, :], self._row_ys()[:, None])
-        return self._offsets
-
-    @property
-    def marks(self) -> np.ndarray:
-        """[row, column]: where a problem's mark starts (the box's top right, on the
-        small font's baseline from the row's top)."""
-        if self._marks is None:
-            lay, s = self.layout, self._sprites
-            xs = np.array([lay.cell_x(c) + lay.cell_w - 2 for c in range(lay.bytes_per_row)],
-                          dtype=np.float64)
-            ys = np.arange(self.rows, dtype=np.float64) * s.lh + s.mark_ascent
-            self._marks = self._points(xs[None, :], ys[:, None])
-        return self._marks
-
-    @property
-    def flags(self) -> np.ndarray:
-        """[row, column]: a problem's flag, a small triangle in the top right corner of
-        its character cell (it reads without colour)."""
-        if self._flags is None:
-            lay, s = self.layout, self._sprites
-            n, cw, lh = lay.bytes_per_row, s.cw, s.lh
-            out = np.empty((self.rows, n), dtype=object)
-            for r in range(self.rows):
-                y = r * lh
-                for c in range(n):
-                    x = lay.char_x(c)
-                    out[r, c] = QPolygonF([QPointF(x + cw - 4, y + 1), QPointF(x + cw + 1, y + 1),
-                                           QPointF(x + cw + 1, y + 6)])
-            self._flags = out
-        return self._flags
+        lay, cw, lh = layout, sprites.cw, sprites.lh
+        n = lay.bytes_per_row
+        cols = np.array([lay.cell_x(c) for c in range(n)], dtype=np.int64)
+        chars = np.array([lay.char_x(c) for c in range(n + 1)], dtype=np.int64)
+        self.row_y = np.arange(rows, dtype=np.float64) * lh + sprites.base_y
+        self.cell_x = np.tile(cols.astype(np.float64), rows)
+        self.char_x = np.tile(chars[:n].astype(np.float64), rows)
+        self.pen_y = np.repeat(self.row_y, n)
+        self.offset_x = lay.offset_x + np.arange(lay.offset_chars, dtype=np.float64) * cw
+        half, cell_w, h = cw // 2, lay.cell_w, lh - 2
+        tops = np.repeat(np.arange(rows, dtype=np.int64) * lh + 1, n)
+        xs = np.tile(cols, rows)
+        nxt = np.tile(np.append(cols[1:], cols[-1] + cell_w + 2 * half), rows)
+        self.fill = rects_xywh(xs - half + 1, tops, cell_w + 2 * half - 2, h)
+        self.gap = rects_xywh(xs + cell_w + half - 1, tops, nxt - xs - cell_w - 2 * half + 2, h)
+        self.char = rects_xywh(np.tile(chars[:n], rows), tops, np.tile(np.diff(chars), rows), h)
+        row_tops = np.arange(rows, dtype=np.int64) * lh + 1
+        self.left = rects_xywh(cols[0] - cw, row_tops, cw - half + 1, h)
+        right = int(cols[-1]) + cell_w + half - 1
+        self.right = rects_xywh(right, row_tops, lay.cells_end_chars * cw + cw - right, h)
