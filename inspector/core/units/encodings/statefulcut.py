@@ -43,7 +43,8 @@ from itertools import repeat
 
 import numpy as np
 
-from inspector.core.units.encodings.codecunits import C_UNDECODABLE, C_VALID
+from inspector.core.units.encodings.codecunits import C_UNDECODABLE, make_cut
+from inspector.core.units.unitarrays import PageCut, concatenate
 
 # What the recording handler writes for an error: the ISO-2022 and HZ decoders never
 # write U+FFFF (their tables' mark for "unmappable"), and it needs no surrogatepass.
@@ -59,6 +60,8 @@ _ESC, _SO, _SI, _LF, _TILDE = 0x1B, 0x0E, 0x0F, 0x0A, 0x7E
 _FINAL = re.compile(rb"[@-Z]")    # what ends an escape sequence for CPython's decoder
 _FAR = np.iinfo(np.int64).max
 _FEED = np.array([_LF], dtype=np.int64)
+_FAR_1 = np.array([_FAR], dtype=np.int64)
+_NONE_1 = np.array([-1], dtype=np.int64)
 _SHIFTED = 3 * 256       # ISO-2022-KR: state variable 3, SO in force (G0-G2: 0-2)
 
 
@@ -104,10 +107,11 @@ def _place_events(cps: np.ndarray, counts: np.ndarray, events: np.ndarray,
     after the other as their MARKs are."""
     if not len(events):
         return
-    marks = np.concatenate(([0], np.cumsum(cps == MARK)))
-    ends = np.cumsum(counts)
+    marks = np.zeros(len(cps) + 1, dtype=np.int64)
+    (cps == MARK).cumsum(out=marks[1:])
+    ends = counts.cumsum()
     per_piece = marks[ends] - marks[ends - counts]
-    events[:, :2] += np.repeat(starts, per_piece)[:, None]
+    events[:, :2] += starts.repeat(per_piece)[:, None]
 
 
 # ------------------------------------------------------------------ helpers
@@ -115,8 +119,8 @@ def _covered(pos: np.ndarray, start: np.ndarray, end: np.ndarray) -> np.ndarray:
     """Whether each of ``pos`` lies in one of the sorted, disjoint spans [start, end)."""
     if not len(start):
         return np.zeros(len(pos), dtype=bool)
-    j = np.searchsorted(end, pos, side="right")          # the first span ending after it
-    return np.append(start, _FAR)[j] <= pos
+    j = end.searchsorted(pos, side="right")             # the first span ending after it
+    return np.concatenate((start, _FAR_1))[j] <= pos
 
 
 # What a special span is: a line's start (no bytes), an error, one character (a control
@@ -146,14 +150,14 @@ class Specials:
         """(start, end, kind, sets), in the order of the bytes (a line's start first)."""
         st = np.concatenate(self.starts)
         en = np.concatenate(self.ends)
-        kind = np.repeat(np.array(self.kinds, dtype=np.int8), self.sizes)
+        kind = np.array(self.kinds, dtype=np.int8).repeat(self.sizes)
         sets = np.full(len(st), -1, dtype=np.int64)
         at = 0
         for value, size in zip(self.sets, self.sizes):
             if value is not None:
                 sets[at:at + size] = value
             at += size
-        order = np.argsort(st * 2 + (kind != LINE), kind="stable")
+        order = (st * 2 + (kind != LINE)).argsort(kind="stable")
         return st[order], en[order], kind[order], sets[order]
 
 
@@ -178,13 +182,13 @@ class Lines:
         self.lo, self.hi = lo, hi
         self.count = len(lo)
         self.bad = np.zeros(self.count, dtype=bool)
-        self.ends_fresh = np.ones(self.count, dtype=bool)
-        self.final = np.ones(self.count, dtype=bool)
+        self.ends_fresh = ~self.bad
+        self.final = ~self.bad
         if self.count and self.m[hi[-1] - 1] != _LF:
             self.final[-1] = final_last
 
     def line_of(self, pos) -> np.ndarray:
-        return np.searchsorted(self.lo, pos, side="right") - 1
+        return self.lo.searchsorted(pos, side="right") - 1
 
     def mark_bad(self, positions) -> None:
         if len(positions):
@@ -193,7 +197,7 @@ class Lines:
 
 def _last_of_line(line_start: np.ndarray) -> np.ndarray:
     """Per line, the index of its last special."""
-    last = np.flatnonzero(line_start) - 1
+    last = line_start.nonzero()[0] - 1
     last[:-1] = last[1:]
     last[-1] = len(line_start) - 1
     return last
@@ -221,7 +225,7 @@ def iso2022_specials(lines: Lines, dec: Decoded, kr: bool, g2: bool):
     spec = Specials()
     spec.add(lo, lo, LINE)
     spec.add(es, ee, ERROR)
-    low = np.flatnonzero(m < 0x20)
+    low = (m < 0x20).nonzero()[0]
     if len(es):
         low = low[~_covered(low, es, ee)]
     byte = m[low]
@@ -347,12 +351,13 @@ def hz_specials(lines: Lines, dec: Decoded):
     spec = Specials()
     spec.add(lo, lo, LINE)
     spec.add(es, ee, ERROR)
-    t = np.flatnonzero(m == _TILDE)
+    t = (m == _TILDE).nonzero()[0]
     t = t[~_covered(t, es, ee)]
     if len(t):
         line_t = lines.line_of(t)
         # In ASCII the tildes of a run pair up from its start (~~ is a tilde).
-        run = np.ones(len(t), dtype=bool)
+        run = np.empty(len(t), dtype=bool)
+        run[0] = True
         run[1:] = (t[1:] != t[:-1] + 1) | (line_t[1:] != line_t[:-1])
         first = np.where(run, np.arange(len(t)), 0)
         np.maximum.accumulate(first, out=first)
@@ -364,7 +369,7 @@ def hz_specials(lines: Lines, dec: Decoded):
         opens = t[is_open]                                       # ~{
         g, g_end, closes = _gb_stretches(lines, opens, t, es, ee)
         in_gb = _covered(t, g, g_end)
-        in_gb[np.searchsorted(t, closes)] = True                 # the ~} tildes
+        in_gb[t.searchsorted(closes)] = True                 # the ~} tildes
         ascii_lead = lead & ~in_gb
         tilde = ascii_lead & (after == _TILDE) & free            # ~~: a tilde
         # (~ before the line feed takes it in: such a line is read split in two)
@@ -386,21 +391,21 @@ def _gb_stretches(lines: Lines, opens: np.ndarray, t: np.ndarray, es, ee):
     g = opens + 2
     line_end = lines.hi[lines.line_of(opens)]
     # Before the first error after g: a tilde at an even distance from g.
-    k = np.searchsorted(es, g)
-    first_error = np.append(es, _FAR)[k]
+    k = es.searchsorted(g)
+    first_error = np.concatenate((es, _FAR_1))[k]
     close = np.full(len(g), _FAR)
     for parity in (0, 1):
         mine = (g & 1) == parity
-        pool = np.append(t[(t & 1) == parity], _FAR)
-        close[mine] = pool[np.searchsorted(pool, g[mine])]
+        pool = np.concatenate((t[(t & 1) == parity], _FAR_1))
+        close[mine] = pool[pool.searchsorted(g[mine])]
     close[close >= first_error] = _FAR
     # After it: a tilde at an even distance from the end of the last error before it.
     after = close == _FAR
     if after.any() and len(es):
-        last_end = np.append(-1, ee)[np.searchsorted(ee, t, side="right")]
-        pool = np.append(t[((t - last_end) & 1) == 0], _FAR)
-        resume = np.append(ee, _FAR)[k[after]]
-        close[after] = pool[np.searchsorted(pool, resume)]
+        last_end = np.concatenate(([-1], ee))[ee.searchsorted(t, side="right")]
+        pool = np.concatenate((t[((t - last_end) & 1) == 0], _FAR_1))
+        resume = np.concatenate((ee, _FAR_1))[k[after]]
+        close[after] = pool[pool.searchsorted(resume)]
     end = np.minimum(close, line_end)
     closes = end[end < line_end]
     after_close = np.concatenate((lines.m, [0]))[closes + 1]
@@ -471,9 +476,9 @@ def units_of(lines: Lines, st, en, kind, wide, dec: Decoded):
     if lines.bad.any():
         if dec.counts is None:
             return None
-        keep_cp = np.repeat(~lines.bad, dec.counts)
+        keep_cp = (~lines.bad).repeat(dec.counts)
         value, mark = value[keep_cp], mark[keep_cp]
-        ends = ends[np.repeat(~lines.bad, per_line)]
+        ends = ends[(~lines.bad).repeat(per_line)]
         keep_ev = ~lines.bad[ev_line]
         ev_line, es, ee, inc = ev_line[keep_ev], es[keep_ev], ee[keep_ev], inc[keep_ev]
         ev_tok = mark.nonzero()[0]
@@ -510,11 +515,11 @@ def _mark_misread(lines: Lines, per_line, ev_tok, mark, counts) -> None:
     """Mark bad the lines whose characters and errors are not the decoded text's: as
     many, and the errors at the same places among them."""
     lines.bad |= per_line != counts
-    tok_line = np.repeat(np.arange(lines.count), per_line)
+    tok_line = np.arange(lines.count).repeat(per_line)
     is_ev = np.zeros(len(tok_line), dtype=bool)
     is_ev[ev_tok] = True
     keep_tok = ~lines.bad[tok_line]
-    keep_cp = ~np.repeat(lines.bad, counts)
+    keep_cp = ~lines.bad.repeat(counts)
     differ = is_ev[keep_tok] != mark[keep_cp]
     lines.bad[tok_line[keep_tok][differ]] = True
 
@@ -523,9 +528,9 @@ def _mark_misread(lines: Lines, per_line, ev_tok, mark, counts) -> None:
 def line_bounds(m: np.ndarray, stop: int) -> tuple[np.ndarray, np.ndarray]:
     """The lines (each its line feed last, the last one maybe without) that begin
     before ``stop``: their starts and ends."""
-    hi = np.flatnonzero(m == _LF) + 1
+    hi = (m == _LF).nonzero()[0] + 1
     if not len(hi) or hi[-1] != len(m):
-        hi = np.append(hi, len(m))
+        hi = np.concatenate((hi, [len(m)]))
     lo = np.concatenate(([0], hi[:-1]))
     keep = lo < stop
     return lo[keep], hi[keep]
@@ -575,9 +580,9 @@ class StatefulCut:
         _place_events(cps, counts, events, lo - len(head))
         count = len(lo)
         origin = np.arange(count)
-        last_cp = np.append(-1, cps)[np.where(counts > 0, np.cumsum(counts), 0)]
+        last_cp = np.concatenate((_NONE_1, cps))[np.where(counts > 0, counts.cumsum(), 0)]
         m = np.frombuffer(data, dtype=np.uint8)
-        split = np.flatnonzero((m[hi - 1] == _LF) & (last_cp != _LF))
+        split = ((m[hi - 1] == _LF) & (last_cp != _LF)).nonzero()[0]
         if len(split):
             cps, counts, events, lo, hi, origin = self._split(data, split, cps, counts,
                                                               events, lo, hi)
@@ -586,7 +591,7 @@ class StatefulCut:
         slow = np.zeros(count, dtype=bool)
         slow[origin[lines.bad]] = True
         if slow.any():
-            keep = np.repeat(~slow[origin], per_line)      # (a line cut in two: both)
+            keep = (~slow[origin]).repeat(per_line)        # (a line cut in two: both)
             arrays = tuple(a[keep] for a in arrays)
         return arrays, slow
 
@@ -595,54 +600,52 @@ class StatefulCut:
         feed a line of its own: the code points, counts, errors, starts, ends and
         original line of each line."""
         head = self.head
+        feed_at = hi[split] - 1
         piece_cps, piece_counts, piece_events = _decode(
-            self.decode, [head + data[a:b - 1] for a, b in zip(lo[split].tolist(),
-                                                               hi[split].tolist())])
+            self.decode, [head + data[a:b] for a, b in zip(lo[split].tolist(),
+                                                           feed_at.tolist())])
         _place_events(piece_cps, piece_counts, piece_events, lo[split] - len(head))
-        ends = np.cumsum(counts)
-        begins = ends - counts
-        piece_ends = np.cumsum(piece_counts)
-        parts, done = [], 0
-        for j, i in enumerate(split.tolist()):
-            parts += [cps[done:begins[i]], piece_cps[piece_ends[j] - piece_counts[j]:
-                                                     piece_ends[j]], _FEED]
-            done = ends[i]
+        ends = counts.cumsum().tolist()
+        piece_ends = piece_counts.cumsum().tolist()
+        parts, done, piece_done = [], 0, 0
+        for i, count, piece_end in zip(split.tolist(), counts[split].tolist(), piece_ends):
+            parts += [cps[done:ends[i] - count], piece_cps[piece_done:piece_end], _FEED]
+            done, piece_done = ends[i], piece_end
         parts.append(cps[done:])
         gone = np.zeros(len(lo), dtype=bool)
         gone[split] = True
         if len(events):
-            events = events[~gone[np.searchsorted(lo, events[:, 0], side="right") - 1]]
+            events = events[~gone[lo.searchsorted(events[:, 0], side="right") - 1]]
         events = np.concatenate((events, piece_events))
-        events = events[np.argsort(events[:, 0], kind="stable")]
-        counts = np.insert(counts, split + 1, 1)
-        counts[split + np.arange(len(split))] = piece_counts
-        return (np.concatenate(parts), counts, events, np.insert(lo, split + 1, hi[split] - 1),
-                np.insert(hi, split, hi[split] - 1),
-                np.insert(np.arange(len(lo)), split + 1, split))
+        events = events[events[:, 0].argsort(kind="stable")]
+        origin = np.arange(len(lo)).repeat(gone + 1)         # each line split: twice
+        feed = split + np.arange(1, len(split) + 1)          # where its line feed's is
+        new_lo, new_hi, new_counts = lo[origin], hi[origin], counts[origin]
+        new_lo[feed] = feed_at
+        new_hi[feed - 1] = feed_at
+        new_counts[feed - 1] = piece_counts
+        new_counts[feed] = 1
+        return np.concatenate(parts), new_counts, events, new_lo, new_hi, origin
 
-    def page_cut(self, data: bytes, base: int, final: bool, stop: int):
+    def page_cut(self, data: bytes, base: int, final: bool, stop: int) -> PageCut:
         """``data`` (beginning at a line start, or in the initial state) cut; only the
-        units beginning before ``stop`` are kept. A PageCut."""
-        from inspector.core.units.encodings.codecunits import make_cut
-        from inspector.core.units.unitarrays import concatenate
-
-        m = np.frombuffer(data, dtype=np.uint8)
-        lo, hi = line_bounds(m, stop)
+        units beginning before ``stop`` are kept."""
+        lo, hi = line_bounds(np.frombuffer(data, dtype=np.uint8), stop)
         data = data[:int(hi[-1])]
-        found = None
-        if not (m[:len(data)] >= 0x80).any():     # 7-bit: likely clean, try one decode
-            found = self._in_one_call(data, lo, hi, final)
+        found = self._in_one_call(data, lo, hi, final) if data.isascii() else None
         slow = None
         if found is not None:
             arrays = found[0]
         else:
             arrays, slow = self._line_by_line(data, lo, hi, final)
+        offset = arrays[0]
+        if len(offset) and offset[-1] >= stop:            # (before their warnings)
+            arrays = tuple(a[:int(offset.searchsorted(stop))] for a in arrays)
         cut = make_cut(*arrays, base)
         if slow is not None and slow.any():
-            pieces = [cut] + [self.slow_line(data[a:b], base + a, final)
-                              for a, b in zip(lo[slow].tolist(), hi[slow].tolist())]
-            cut = concatenate(pieces)
-            cut = cut.take(np.argsort(cut.offset, kind="stable"))
-        if len(cut) and cut.offset[-1] >= base + stop:
-            cut = cut.take(slice(0, int(np.searchsorted(cut.offset, base + stop))))
+            cut = concatenate([cut] + [self.slow_line(data[a:b], base + a, final) for a, b in
+                                       zip(lo[slow].tolist(), hi[slow].tolist())])
+            cut = cut.take(cut.offset.argsort(kind="stable"))
+            if cut.offset[-1] >= base + stop:
+                cut = cut.take(slice(0, int(cut.offset.searchsorted(base + stop))))
         return cut
