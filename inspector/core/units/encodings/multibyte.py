@@ -302,6 +302,16 @@ class MultiByteCodec(CodecInterpretation):
     def _last_mark(self, source, lo: int, hi: int) -> int:
         """The last offset in [lo, hi] where a unit must start, or -1."""
         shape = self.shape
+        if shape.stateful:
+            # Right after a line feed, and only there: the last one, found in C.
+            top, reach = hi, 512
+            while top > lo:
+                a = max(lo, top - reach)
+                k = source.read(a, top - a).rfind(b"\n")
+                if k >= 0:
+                    return a + k + 1
+                top, reach = a, reach * 8
+            return -1
         top = hi + 1
         reach = 256
         while top > lo:

@@ -243,9 +243,6 @@ def iso2022_specials(lines: Lines, dec: Decoded, kr: bool, g2: bool):
         shift = (byte == _SO) | (byte == _SI)
         spec.add(low[shift], low[shift] + 1, SHIFT, _SHIFTED + (byte[shift] == _SO))
         plain &= ~shift
-    # Every other control byte no error covers is a character of its own.
-    at = low[plain]
-    spec.add(at, at + 1, CHAR)
     st, en, kind, sets = spec.ordered()
     line_start = kind == LINE
     g0 = _state(sets, line_start, 0, _ASCII)
@@ -262,6 +259,16 @@ def iso2022_specials(lines: Lines, dec: Decoded, kr: bool, g2: bool):
     if t_end is not None:
         open_end = t_end[~_FINAL_BYTE[m[t_end - 1]]]
         lines.ends_fresh[lines.line_of(open_end - 1)] = False   # still writing it out
+    # Any other control byte no error covers is a character of its own: amid a
+    # two-byte set's pairs it is where they pair up again.
+    at = low[plain]
+    if len(at) and wide.any():
+        i = st.searchsorted(at, side="right") - 1
+        amid = wide[i]
+        if amid.any():
+            put, at = i[amid] + 1, at[amid]
+            st, en = np.insert(st, put, at), np.insert(en, put, at + 1)
+            kind, wide = np.insert(kind, put, CHAR), np.insert(wide, put, True)
     return st, en, kind, wide
 
 
