@@ -267,9 +267,19 @@ def iso2022_specials(lines: Lines, dec: Decoded, kr: bool, g2: bool):
         amid = wide[i]
         if amid.any():
             put, at = i[amid] + 1, at[amid]
-            st, en = np.insert(st, put, at), np.insert(en, put, at + 1)
-            kind, wide = np.insert(kind, put, CHAR), np.insert(wide, put, True)
+            old = np.arange(len(st)) + np.bincount(put, minlength=len(st)).cumsum()[:len(st)]
+            new = put + np.arange(len(put))
+            st, en, kind, wide = (_merged(a, old, b, new) for a, b in
+                                  ((st, at), (en, at + 1), (kind, CHAR), (wide, True)))
     return st, en, kind, wide
+
+
+def _merged(a: np.ndarray, where_a: np.ndarray, b, where_b: np.ndarray) -> np.ndarray:
+    """``a`` and ``b`` together, each element at its place."""
+    out = np.empty(len(where_a) + len(where_b), dtype=a.dtype)
+    out[where_a] = a
+    out[where_b] = b
+    return out
 
 
 def _other_escapes(lines: Lines, spec: Specials, esc, what, low, pad, es, ee):
