@@ -553,6 +553,23 @@ def line_bounds(m: np.ndarray, stop: int) -> tuple[np.ndarray, np.ndarray]:
     return lo[keep], hi[keep]
 
 
+def _split_lines(split: np.ndarray, counts: np.ndarray, lo: np.ndarray, hi: np.ndarray):
+    """The lines ``split`` cut in two, the line feed a line of its own (each line's code
+    points its piece's, then the line feed's): the counts, starts, ends, and each new
+    line's line."""
+    feed_at = hi[split] - 1
+    gone = np.zeros(len(lo), dtype=bool)
+    gone[split] = True
+    origin = np.arange(len(lo)).repeat(gone + 1)
+    feed = split + np.arange(1, len(split) + 1)              # where its line feed's is
+    new_lo, new_hi, new_counts = lo[origin], hi[origin], counts[origin]
+    new_lo[feed] = feed_at
+    new_hi[feed - 1] = feed_at
+    new_counts[feed - 1] -= 1
+    new_counts[feed] = 1
+    return new_counts, new_lo, new_hi, origin
+
+
 class StatefulCut:
     """The cut of one state-carrying codec (see the module); ``slow_line(line, base,
     final)``: the byte-by-byte cut of one line, a PageCut."""
@@ -591,37 +608,83 @@ class StatefulCut:
         """The units read from each line decoded alone (a line whose line feed no
         character takes read without it, the line feed a line of its own), the lines
         the fast cut cannot vouch for (of ``lo``, ``hi``)."""
-        head = self.head
-        cps, counts, events = _decode(self.decode, [head + data[a:b] for a, b in
-                                                    zip(lo.tolist(), hi.tolist())])
-        _place_events(cps, counts, events, lo - len(head))
         count = len(lo)
-        origin = np.arange(count)
-        last_cp = np.concatenate((_NONE_1, cps))[np.where(counts > 0, counts.cumsum(), 0)]
         m = np.frombuffer(data, dtype=np.uint8)
-        split = ((m[hi - 1] == _LF) & (last_cp != _LF)).nonzero()[0]
+        if self.hz:
+            cps, counts, events, split, slow = self._hz_lines(data, m, lo, hi)
+        else:
+            cps, counts, events, split, slow = self._iso2022_lines(data, m, lo, hi)
+        origin = np.arange(count)
         if len(split):
-            cps, counts, events, lo, hi, origin = self._split(data, split, cps, counts,
-                                                              events, lo, hi)
+            counts, lo, hi, origin = _split_lines(split, counts, lo, hi)
         lines = Lines(data, lo, hi, final)
+        if slow.any():
+            lines.bad |= slow[origin]
         arrays, per_line = self._units(lines, Decoded(cps, events, counts))
-        slow = np.zeros(count, dtype=bool)
         slow[origin[lines.bad]] = True
         if slow.any():
             keep = (~slow[origin]).repeat(per_line)        # (a line cut in two: both)
             arrays = tuple(a[keep] for a in arrays)
         return arrays, slow
 
-    def _split(self, data, split, cps, counts, events, lo, hi):
-        """The lines ``split`` cut in two, each read without its line feed, the line
-        feed a line of its own: the code points, counts, errors, starts, ends and
-        original line of each line."""
+    def _iso2022_lines(self, data: bytes, m: np.ndarray, lo: np.ndarray, hi: np.ndarray):
+        """ISO-2022 lines decoded alone, each without its line feed, which the decoder
+        reads as a line feed after a piece that ends between characters: per line the
+        code points (its piece's, then the line feed's) and their count, the errors,
+        the lines whose piece ends inside a character (the line feed taken in: they
+        are read without it) and those not for the fast cut (an ESC or ESC N before
+        the line feed, which the decoder would write out with it)."""
         head = self.head
+        pieces = data.split(b"\n")
+        feed = data[-1] == _LF
+        if feed:
+            pieces.pop()
+        if head:
+            pieces = [head + piece for piece in pieces]
+        _local.events = events = []
+        texts = [text for text, _ in map(self.decode, pieces, repeat(_HANDLER))]
+        counts = np.fromiter(map(len, texts), np.int64, len(texts)) + 1
+        joined = "\n".join(texts)
+        if feed:
+            joined += "\n"
+        else:
+            counts[-1] -= 1
+        cps = np.frombuffer(joined.encode("utf-32-le"), dtype="<u4").astype(np.int64)
+        events = np.array(events, dtype=np.int64).reshape(-1, 3)
+        _place_events(cps, counts, events, lo - len(head))
+        slow = np.zeros(len(lo), dtype=bool)
+        pending = events[events[:, 2] > 0]
+        split = np.zeros(0, dtype=np.int64)
+        if len(pending):
+            line = lo.searchsorted(pending[:, 0], side="right") - 1
+            inside = (pending[:, 1] == hi[line] - 1) & (m[hi[line] - 1] == _LF)
+            start, size = pending[:, 0], pending[:, 1] - pending[:, 0]
+            escape = (m[start] == _ESC) & ((size == 1) | self.g2 & (size == 2)
+                                           & (m[np.minimum(start + 1, len(m) - 1)] == 0x4E))
+            slow[line[inside & escape]] = True
+            split = line[inside & ~escape]
+        return cps, counts, events, split, slow
+
+    def _hz_lines(self, data: bytes, m: np.ndarray, lo: np.ndarray, hi: np.ndarray):
+        """HZ lines decoded alone; those whose line feed no character takes (in GB2312,
+        or after a tilde) decoded again without it: as :meth:`_iso2022_lines`."""
+        cps, counts, events = _decode(self.decode, [data[a:b] for a, b in
+                                                    zip(lo.tolist(), hi.tolist())])
+        _place_events(cps, counts, events, lo)
+        last_cp = np.concatenate((_NONE_1, cps))[np.where(counts > 0, counts.cumsum(), 0)]
+        split = ((m[hi - 1] == _LF) & (last_cp != _LF)).nonzero()[0]
+        if len(split):
+            cps, counts, events = self._without_feeds(data, split, cps, counts, events,
+                                                      lo, hi)
+        return cps, counts, events, split, np.zeros(len(lo), dtype=bool)
+
+    def _without_feeds(self, data, split, cps, counts, events, lo, hi):
+        """The lines ``split`` decoded again without their line feed: the code points
+        (each such line's, then its line feed's), counts and errors of all lines."""
         feed_at = hi[split] - 1
         piece_cps, piece_counts, piece_events = _decode(
-            self.decode, [head + data[a:b] for a, b in zip(lo[split].tolist(),
-                                                           feed_at.tolist())])
-        _place_events(piece_cps, piece_counts, piece_events, lo[split] - len(head))
+            self.decode, [data[a:b] for a, b in zip(lo[split].tolist(), feed_at.tolist())])
+        _place_events(piece_cps, piece_counts, piece_events, lo[split])
         ends = counts.cumsum().tolist()
         piece_ends = piece_counts.cumsum().tolist()
         parts, done, piece_done = [], 0, 0
@@ -634,15 +697,9 @@ class StatefulCut:
         if len(events):
             events = events[~gone[lo.searchsorted(events[:, 0], side="right") - 1]]
         events = np.concatenate((events, piece_events))
-        events = events[events[:, 0].argsort(kind="stable")]
-        origin = np.arange(len(lo)).repeat(gone + 1)         # each line split: twice
-        feed = split + np.arange(1, len(split) + 1)          # where its line feed's is
-        new_lo, new_hi, new_counts = lo[origin], hi[origin], counts[origin]
-        new_lo[feed] = feed_at
-        new_hi[feed - 1] = feed_at
-        new_counts[feed - 1] = piece_counts
-        new_counts[feed] = 1
-        return np.concatenate(parts), new_counts, events, new_lo, new_hi, origin
+        counts = counts.copy()
+        counts[split] = piece_counts + 1
+        return np.concatenate(parts), counts, events[events[:, 0].argsort(kind="stable")]
 
     def page_cut(self, data: bytes, base: int, final: bool, stop: int) -> PageCut:
         """``data`` (beginning at a line start, or in the initial state) cut; only the
