@@ -63,6 +63,8 @@ _FEED = np.array([_LF], dtype=np.int64)
 _FAR_1 = np.array([_FAR], dtype=np.int64)
 _NONE_1 = np.array([-1], dtype=np.int64)
 _SHIFTED = 3 * 256       # ISO-2022-KR: state variable 3, SO in force (G0-G2: 0-2)
+_NO_UNITS = (np.zeros(0, dtype=np.int64),) * 2 + (np.zeros(0, dtype=np.uint8),) \
+    + (np.zeros(0, dtype=np.int64),) * 2 + (np.zeros(0, dtype=bool),)
 
 
 def _record(error: UnicodeDecodeError):
@@ -571,7 +573,8 @@ def _split_lines(split: np.ndarray, counts: np.ndarray, lo: np.ndarray, hi: np.n
 
 
 class StatefulCut:
-    """The cut of one state-carrying codec (see the module); ``slow_line(line, base,
+    """The cut of one state-carrying codec (see the module; UTF-7, whose shifts are no
+    escapes, a line at a time by the byte-by-byte decoder); ``slow_line(line, base,
     final)``: the byte-by-byte cut of one line, a PageCut."""
 
     def __init__(self, codec: str, slow_line):
@@ -580,6 +583,7 @@ class StatefulCut:
         self.kr = codec == "iso2022_kr"
         self.g2 = codec == "iso2022_jp_2"
         self.head = KR_DESIGNATION if self.kr else b""
+        self.modelled = codec.startswith(("iso2022", "hz"))
         self.decode = codecs.lookup(codec).decode
         self.slow_line = slow_line
 
@@ -706,9 +710,10 @@ class StatefulCut:
         units beginning before ``stop`` are kept."""
         lo, hi = line_bounds(np.frombuffer(data, dtype=np.uint8), stop)
         data = data[:int(hi[-1])]
-        found = self._in_one_call(data, lo, hi, final) if data.isascii() else None
         slow = None
-        if found is not None:
+        if not self.modelled:                       # UTF-7: every line byte by byte
+            arrays, slow = _NO_UNITS, np.ones(len(lo), dtype=bool)
+        elif data.isascii() and (found := self._in_one_call(data, lo, hi, final)):
             arrays = found[0]
         else:
             arrays, slow = self._line_by_line(data, lo, hi, final)
