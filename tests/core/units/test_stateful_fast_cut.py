@@ -162,3 +162,11 @@ def test_text_with_one_byte_in_a_hundred_changed_needs_no_byte_by_byte_line(code
         page = page[page.index(b"\n") + 1:]
         reading.page_cut(page, start, False, 4096)
     assert slow == []
+
+
+def test_utf7_is_read_a_line_at_a_time_by_the_byte_by_byte_decoder():
+    """UTF-7 carries a state too (base64 after +), with no escapes for the ISO-2022
+    reading: each line is the byte-by-byte decoder's."""
+    data = ("日本語 text +plus ~tilde\nΑλφα\n\x1b(B esc\n" * 3).encode("utf-7")
+    for stop in (len(data), 30):
+        check("utf-7", data, True, stop)
