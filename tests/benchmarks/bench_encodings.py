@@ -1,6 +1,6 @@
 """A page in every encoding against a page in UTF-8, in the same run. Run directly:
 
-    python3 tests/benchmarks/bench_encodings.py [--repeat 50] [--size-gib 16] [--peer TREE]
+    python3 tests/benchmarks/bench_encodings.py [--repeat 50] [--size-gib 16] [--peer TREE] [--cpu]
 
 What a view does for a page: ``cuts_in_range`` of a 4 KiB page at a random offset of
 the file (the look back for a unit start included), as arrays. Two files:
@@ -19,7 +19,9 @@ multi-byte codec's probing once): shown as "first". The state-carrying encodings
 (ISO-2022-*, HZ) are each measured, their text encoded as one stream (ISO-2022-KR names
 its double-byte set once, at the start). ``--peer TREE`` measures the same pages with
 another checkout of the program (say the main branch) in a subprocess of the same run,
-and prints its figures beside this tree's: a before/after.
+and prints its figures beside this tree's: a before/after. ``--cpu`` times the process's
+CPU (user and system) instead of the wall clock: on a machine other work keeps busy,
+what a page costs, not how long it waited.
 
 ``--first`` measures instead what a user choosing View > Interpret as > Shift_JIS waits
 for: the first 4 KiB page of 1 MiB of text in each multi-byte encoding, in a fresh
@@ -84,8 +86,11 @@ def text_bytes(encoding: str, size: int, rng: random.Random, corrupt: float) -> 
     return bytes(data)
 
 
+TIMER = time.process_time if "--cpu" in sys.argv else time.perf_counter
+
+
 def best(fn, repeat: int) -> float:
-    return min(timeit.repeat(fn, number=repeat, repeat=3)) / repeat * 1000
+    return min(timeit.repeat(fn, number=repeat, repeat=3, timer=TIMER)) / repeat * 1000
 
 
 def page_time(source, encoding: str, offsets: list[int], repeat: int) -> float:
@@ -183,6 +188,7 @@ def peer_measure(encoding: str, args) -> dict:
     """:func:`measure` with the program of ``args.peer``, in a subprocess."""
     out = subprocess.run([sys.executable, __file__, "--tree", args.peer, "--json",
                           "--only", encoding, "--repeat", str(args.repeat),
+                          *(["--cpu"] if args.cpu else []),
                           "--size-gib", str(args.size_gib)],
                          capture_output=True, text=True, check=True)
     return json.loads(out.stdout)[encoding]
@@ -191,6 +197,7 @@ def peer_measure(encoding: str, args) -> dict:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=50)
+    ap.add_argument("--cpu", action="store_true", help="time the process's CPU, not the wall")
     ap.add_argument("--size-gib", type=int, default=16)
     ap.add_argument("--first", action="store_true",
                     help="the first page after choosing each multi-byte encoding, fresh process")
@@ -208,7 +215,8 @@ def main() -> None:
     if args.json:
         print(json.dumps({e: measure(e, args) for e in encodings}))
         return
-    print(f"ms per {PAGE}-byte page (best of 3, {args.repeat} pages at random offsets)"
+    print(f"ms per {PAGE}-byte page (best of 3, {args.repeat} pages at random offsets"
+          + (", CPU time)" if args.cpu else ")")
           + (f"; 'peer': {args.peer}, measured in the same run" if args.peer else ""))
     columns = (("a", "sparse 16G"), ("b", "in stretch"), ("c", "1MiB 1% bad"))
     print(f"{'encoding':>15} {'first':>7} | " + " | ".join(

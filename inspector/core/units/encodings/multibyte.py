@@ -366,10 +366,16 @@ class MultiByteCodec(CodecInterpretation):
         sync = self._sync(sync, seg_start)
         out = []
         g = (lo // SYNC_GRID + 1) * SYNC_GRID
+        begin = lo
         while g < hi + self.read_ahead:
             if g > seg_start and (sync is None or not sync.knows(g)) and \
-                    self._last_mark(source, max(seg_start, g - SYNC_GRID), g) < 0:
+                    self._last_mark(source, max(seg_start, g - SYNC_GRID), g) < 0 and \
+                    not (self.shape.stateful and
+                         _SHIFT_BYTE.search(source.read(begin, g - begin)) is None):
+                # (A state-carrying codec with no shift since the cut began is in the
+                # initial state there anyway: beginning afresh changes nothing.)
                 out.append(g)
+                begin = g
             g += SYNC_GRID
         return out
 
