@@ -6,10 +6,11 @@ each error is (CPython's decoders report the exact bytes of every error and go o
 them): that gives the characters and the problem units in C. Each character's byte
 length comes from the codec too (how many bytes it encodes the character in, asked once
 per distinct character and kept), and the lengths must add up to the bytes between the
-errors; where they do not (a character two byte sequences decode to, a state-carrying
-codec such as ISO-2022-JP whose shift sequences make no character) that page is cut by
-the codec's incremental decoder fed byte by byte, and the bytes a shift sequence takes
-belong to the character after it.
+errors; where they do not (a character two byte sequences decode to) that page is cut
+by the codec's incremental decoder fed byte by byte. The state-carrying codecs
+(ISO-2022-*, HZ), whose shift sequences make no character (their bytes belong to the
+character after them), are cut a line at a time from the initial state, in numpy, by
+:mod:`~inspector.core.units.encodings.statefulcut`.
 
 Where a unit starts. These encodings do not resynchronize the way UTF-8 does: a trail
 byte can be a lead byte too, so the unit that holds an offset is known only from a
@@ -39,6 +40,7 @@ import numpy as np
 
 from inspector.core.units.encodings.codecunits import (C_UNDECODABLE, C_VALID, CodecInterpretation,
                                              make_cut)
+from inspector.core.units.encodings.statefulcut import KR_DESIGNATION, StatefulCut
 from inspector.core.units.encodings.syncpoints import SYNC_GRID
 from inspector.core.units.unitarrays import PageCut, concatenate, empty, no_more
 
@@ -66,15 +68,8 @@ def decode_with_events(data: bytes, codec: str) -> tuple[np.ndarray, list]:
 
 
 STATEFUL_PREFIXES = ("iso2022", "hz", "utf-7", "utf_7")
-# ISO-2022 shift sequences: ESC, intermediate bytes, a final byte; SO and SI.
-_SHIFTS = re.compile(rb"\x1b[\x20-\x2f]*[\x30-\x7e]|[\x0e\x0f]")
 # A byte that may begin a shift sequence in any of them (~ also writes HZ's tilde).
 _SHIFT_BYTE = re.compile(rb"[\x1b\x0e\x0f~]")
-# HZ's: ~{ into GB2312, ~} back to ASCII, ~ before a line feed joins two lines.
-_HZ_SHIFTS = re.compile(rb"~[{}\n]")
-# ISO-2022-KR names its double-byte set once, at the start of the file (RFC 1557); a
-# read that begins later is given that designation first.
-KR_DESIGNATION = b"\x1b$)C"
 
 
 @dataclass(frozen=True)
@@ -307,6 +302,16 @@ class MultiByteCodec(CodecInterpretation):
     def _last_mark(self, source, lo: int, hi: int) -> int:
         """The last offset in [lo, hi] where a unit must start, or -1."""
         shape = self.shape
+        if shape.stateful:
+            # Right after a line feed, and only there: the last one, found in C.
+            top, reach = hi, 512
+            while top > lo:
+                a = max(lo, top - reach)
+                k = source.read(a, top - a).rfind(b"\n")
+                if k >= 0:
+                    return a + k + 1
+                top, reach = a, reach * 8
+            return -1
         top = hi + 1
         reach = 256
         while top > lo:
@@ -361,10 +366,16 @@ class MultiByteCodec(CodecInterpretation):
         sync = self._sync(sync, seg_start)
         out = []
         g = (lo // SYNC_GRID + 1) * SYNC_GRID
+        begin = lo
         while g < hi + self.read_ahead:
             if g > seg_start and (sync is None or not sync.knows(g)) and \
-                    self._last_mark(source, max(seg_start, g - SYNC_GRID), g) < 0:
+                    self._last_mark(source, max(seg_start, g - SYNC_GRID), g) < 0 and \
+                    not (self.shape.stateful and
+                         _SHIFT_BYTE.search(source.read(begin, g - begin)) is None):
+                # (A state-carrying codec with no shift since the cut began is in the
+                # initial state there anyway: beginning afresh changes nothing.)
                 out.append(g)
+                begin = g
             g += SYNC_GRID
         return out
 
@@ -387,112 +398,48 @@ class MultiByteCodec(CodecInterpretation):
         if stop <= 0:
             return empty()
         data = bytes(data)
-        return self._cut(data, base, final, stop, self.shape.stateful and b"\n" in data)
+        if self.shape.stateful:
+            return StatefulCut(self.codec, self.line_by_bytes).page_cut(data, base, final, stop)
+        return self._cut(data, base, final, stop)
 
-    def _cut(self, data: bytes, base: int, final: bool, stop: int, by_lines: bool):
-        """The cut of ``data``; ``by_lines``: a state-carrying codec's bytes with a line
-        feed, each line read from the initial state."""
-        if self.codec == "iso2022_kr" and not data.startswith(KR_DESIGNATION):
-            return self._designated(data, base, final, stop, by_lines)
-        n = len(data)
+    def _cut(self, data: bytes, base: int, final: bool, stop: int):
         cps, events = decode_with_events(data, self.codec)
-        if by_lines and events:
-            return self._line_by_line(data, base, final, stop, events)
-        fast = self._by_escapes(data, cps) if self.shape.stateful and not events else None
-        if fast is not None and (fast[1] or not by_lines):
-            return self._kept(fast[0], stop, base)
-        if by_lines and not self._reads_line_by_line_alike(data, cps):
-            return self._line_by_line(data, base, final, stop, events)
-        if not self.shape.stateful:
-            cut = self._by_lengths(data, cps, events, final)
-        elif not events:
-            cut = self._by_segments(data, cps)
-        elif len(events) == 1 and not final and events[0][1] == n and events[0][0] >= stop:
-            # The read ended inside a character past the page: cut what came before.
-            upto = events[0][0]
-            cut = self._by_segments(data[:upto], cps[:-1])
-        else:
-            cut = None
+        cut = self._by_lengths(data, cps, events, final)
         if cut is None:
             cut = self.by_bytes(data, events, final)
-        if by_lines and not _feeds_end_units(cut, data):
-            # The decoder took a line feed into a shift sequence without an error
-            # (CPython's ISO-2022 after a lone ESC "("): read line by line instead.
-            return self._line_by_line(data, base, final, stop)
         return self._kept(cut, stop, base)
 
-    def _designated(self, data: bytes, base: int, final: bool, stop: int, by_lines: bool):
-        """ISO-2022-KR bytes read from past the file's designation: cut after the
-        designation, which then goes with nothing (the first unit keeps its own bytes)."""
-        k = len(KR_DESIGNATION)
-        cut = self._cut(KR_DESIGNATION + data, base - k, final, stop + k, by_lines)
-        if not len(cut):
+    def line_by_bytes(self, line: bytes, base: int, final: bool) -> PageCut:
+        """A state-carrying codec's line (its line feed last, if it has one) cut by the
+        codec's incremental decoder fed byte by byte, read from the initial state
+        (ISO-2022-KR's with the file's designation before it): the reference the fast
+        cut (:mod:`~inspector.core.units.encodings.statefulcut`) is held to, and the cut
+        of a line that holds what the fast one does not model. A shift sequence that
+        takes the line feed in (or an error) makes the line cut without it and the line
+        feed a unit of its own."""
+        def alone(piece: bytes, at: int, last: bool) -> PageCut:
+            head = KR_DESIGNATION if self.codec == "iso2022_kr" and \
+                not piece.startswith(KR_DESIGNATION) else b""
+            raw = head + piece
+            cps, events = decode_with_events(raw, self.codec)
+            cut = self._kept(self.by_bytes(raw, events, last), len(raw), at - len(head))
+            if head and len(cut):
+                # The designation goes with nothing: the first unit keeps its own bytes.
+                offset, length = cut.offset.copy(), cut.length.copy()
+                offset[0] += len(head)
+                length[0] -= len(head)
+                cut = PageCut(offset, length, *cut.arrays()[2:], more=cut.more)
+                if length[0] <= 0:
+                    cut = cut.take(slice(1, None))
             return cut
-        offset, length = cut.offset.copy(), cut.length.copy()
-        offset[0] += k
-        length[0] -= k
-        keep = length > 0
-        cut = PageCut(offset, length, *cut.arrays()[2:], more=cut.more)
-        return cut if keep.all() else cut.take(keep)
 
-    def _reads_line_by_line_alike(self, data: bytes, cps: np.ndarray) -> bool:
-        """Whether clean bytes decode to the same text read a line at a time, each line
-        from the initial state, as read in one go (CPython's decoders keep a shift
-        across a line feed: a line feed lost from an ISO-2022 shift-out)."""
-        head = KR_DESIGNATION if self.codec == "iso2022_kr" else b""
-        try:
-            lines = data.split(b"\n")
-            by_lines = "\n".join((head + line).decode(self.codec) for line in lines)
-        except UnicodeDecodeError:
-            return False
-        return by_lines == "".join(map(chr, cps.tolist()))
-
-    def _line_by_line(self, data: bytes, base: int, final: bool, stop: int, events=()):
-        """A state-carrying codec's bytes with errors, cut a line at a time: each line is
-        read from the initial state (the contract), so a broken shift or escape sequence
-        never carries over a line feed and a line is cut the same wherever a read of
-        the file begins. Lines between the ``events`` (errors of a read in one go)
-        are cut together, as one read (it reads them alike, or splits them again)."""
-        n = len(data)
-        feeds = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 0x0A)
-        ends = np.append(feeds + 1, n) if not len(feeds) or feeds[-1] != n - 1 else feeds + 1
-        starts = np.concatenate(([0], ends[:-1]))
-        alone = np.ones(len(ends), dtype=bool)
-        if events:
-            alone[:] = False
-            hit = np.array([e[0] for e in events] + [max(e[1] - 1, e[0]) for e in events])
-            line_of = np.searchsorted(ends, hit, side="right")
-            alone[line_of[line_of < len(ends)]] = True
-        cuts = []
-        k = 0
-        while k < len(ends) and starts[k] < stop:
-            if alone[k]:
-                cuts.append(self._one_line(data, int(starts[k]), int(ends[k]), base, final))
-                k += 1
-                continue
-            first = k
-            while k < len(ends) and not alone[k] and starts[k] < stop:
-                k += 1
-            # (an error marks at least one line alone: the rest is shorter than data)
-            a, b = int(starts[first]), int(ends[k - 1])
-            cuts.append(self.page_cut(data[a:b], base + a, final or b < n))
-        cut = concatenate(cuts)
-        if len(cut) and cut.offset[-1] >= base + stop:
-            cut = cut.take(slice(0, int(np.searchsorted(cut.offset, base + stop))))
+        if not line.endswith(b"\n"):
+            return alone(line, base, final)
+        cut = alone(line, base, True)
+        if not _feeds_end_units(cut.arrays(), line, base):
+            cut = concatenate([alone(line[:-1], base, True),
+                               alone(b"\n", base + len(line) - 1, True)])
         return cut
-
-    def _one_line(self, data: bytes, pos: int, end: int, base: int, final: bool):
-        """The line data[pos:end] (its line feed last, if it has one) read on its own."""
-        def alone(a: int, b: int, last: bool):
-            return self._cut(data[a:b], base + a, last, b - a, False) if b > a else empty()
-
-        if data[end - 1:end] != b"\n":
-            return alone(pos, end, final)
-        line = alone(pos, end, True)
-        if not _feeds_end_units(line.arrays(), data[pos:end], base + pos):
-            # A shift sequence took the line feed in: the line, then the feed alone.
-            line = concatenate([alone(pos, end - 1, True), alone(end - 1, end, True)])
-        return line
 
     @staticmethod
     def _kept(arrays, stop: int, base: int):
@@ -531,108 +478,6 @@ class MultiByteCodec(CodecInterpretation):
         if final and events and events[-1][1] == n and _incomplete(events[-1][2]):
             at_end[-1] = True
         return offset, length, kind, value, marker.astype(np.int64), at_end
-
-    def _by_segments(self, data, cps):
-        """A state-carrying codec's cut without errors, one decode per stretch between
-        shift sequences: a stretch whose characters all take one byte, or all two,
-        has them at once (the shift sequence goes with its first character). None when
-        a stretch is otherwise, or the stretches do not decode to the whole's text."""
-        n = len(data)
-        shifts = _HZ_SHIFTS if self.codec.startswith("hz") else _SHIFTS
-        found = [(m.start(), m.end() - m.start()) for m in shifts.finditer(data)]
-        escapes = dict(found)
-        bounds = sorted({0, *escapes, n})
-        firsts, shifts, counts, widths, texts = [], [], [], [], []
-        decode = self.codec
-        for a, b in zip(bounds, bounds[1:]):
-            shift = escapes.get(a, 0)
-            try:
-                text = data[a:b].decode(decode)
-            except UnicodeDecodeError:
-                return None
-            k, body = len(text), b - a - shift
-            if k == 0:
-                if not counts:
-                    return None
-                shifts[-1] = (shifts[-1][0], shifts[-1][1] + b - a)  # no character follows
-                continue
-            if k == body and shift and data[a + 1:a + 2] == b"$":
-                return None   # a double-byte set: each pair two code points (JIS X 0213)
-            if k == body:
-                width = 1
-            elif 2 * k == body:
-                width = 2
-            else:
-                return None
-            firsts.append(a)
-            shifts.append((shift, 0))
-            counts.append(k)
-            widths.append(width)
-            texts.append(text)
-        if not counts:
-            return None
-        value = np.frombuffer("".join(texts).encode("utf-32-le"), dtype="<u4").astype(np.int64)
-        if not np.array_equal(value, cps):
-            return None
-        return _segment_arrays(firsts, shifts, counts, widths, value)
-
-    def _by_escapes(self, data: bytes, cps: np.ndarray):
-        """:meth:`_by_segments` without a decode per stretch, for the shift sequences
-        whose effect is known (ISO-2022: a set into G0, SO, SI, designations of G1-G3;
-        HZ: ~{ ~} and ~ before a line feed): each stretch's characters take the width
-        of the set in force, and together they must be as many as the whole's code
-        points. Also whether every line feed lies in a one-byte stretch (a line then
-        ends in the initial state, so the lines read alone read the same). None when a
-        sequence is another, or the widths do not account for the characters."""
-        hz = self.codec.startswith("hz")
-        marks = []
-        for m in (_HZ_SHIFTS if hz else _SHIFTS).finditer(data):
-            seq = m.group()
-            if hz:
-                new = 2 if seq == b"~{" else 1 if seq == b"~}" else 0
-                if seq == b"~\n":
-                    return None     # a line feed that joins two lines: no line feed unit
-            elif seq == b"\x0e":
-                new = 2
-            elif seq == b"\x0f":
-                new = 1
-            elif seq[1:2] == b"(":
-                new = 1                                   # ESC ( F: one-byte set into G0
-            elif seq[1:2] == b"$" and seq[2:3] in (b"@", b"A", b"B", b"("):
-                new = 2                                   # ESC $ F, ESC $ ( F into G0
-            elif seq[1:2] in (b")", b"-", b".") or seq[1:3] == b"$)":
-                new = 0                                   # G1-G3 named: no shift
-            else:
-                return None
-            marks.append((m.start(), m.end() - m.start(), new))
-        marks.append((len(data), 0, 0))
-        firsts, shifts, counts, widths = [], [], [], []
-        width, at, lead = 1, 0, 0   # the set in force; where its characters start; the
-        feeds_in_ascii = True       # shift bytes before them (they go with the first)
-        for start, size, new in marks:
-            body = start - at
-            if body % width:
-                return None
-            k = body // width
-            if k:
-                firsts.append(at - lead)
-                shifts.append((lead, 0))
-                counts.append(k)
-                widths.append(width)
-                if width == 2 and data.find(b"\n", at, start) >= 0:
-                    feeds_in_ascii = False
-                lead = 0
-            if new:
-                width = new
-            lead += size
-            at = start + size
-        if lead:                    # shift bytes at the end, no character after them
-            if not counts:
-                return None
-            shifts[-1] = (shifts[-1][0], shifts[-1][1] + lead)
-        if sum(counts) != len(cps):
-            return None
-        return _segment_arrays(firsts, shifts, counts, widths, cps), feeds_in_ascii
 
     def by_bytes(self, data, events, final):
         """The cut by the codec's incremental decoder fed byte by byte between the
@@ -692,27 +537,6 @@ class MultiByteCodec(CodecInterpretation):
         for k, cps in more.items():
             extra[k] = cps
         return (*arrays, extra)
-
-
-def _segment_arrays(firsts, shifts, counts, widths, value):
-    """Unit arrays of stretches: ``firsts`` where each starts, ``shifts`` its (lead,
-    tail) shift bytes (the lead goes with its first character, the tail with its last),
-    ``counts`` its characters of ``widths`` bytes each; ``value`` their code points."""
-    counts_a = np.array(counts, dtype=np.int64)
-    width_a = np.repeat(np.array(widths, dtype=np.int64), counts_a)
-    lead = np.array([s for s, _ in shifts], dtype=np.int64)
-    tail = np.array([t for _, t in shifts], dtype=np.int64)
-    seg_first = np.cumsum(counts_a) - counts_a          # index of each stretch's first
-    within = np.arange(len(value), dtype=np.int64) - np.repeat(seg_first, counts_a)
-    offset = np.repeat(np.array(firsts, dtype=np.int64) + lead, counts_a) + within * width_a
-    length = width_a.copy()
-    offset[seg_first] -= lead
-    length[seg_first] += lead
-    last = seg_first + counts_a - 1
-    length[last] += tail
-    count = len(value)
-    return (offset, length, np.zeros(count, np.uint8), value, np.zeros(count, np.int64),
-            np.zeros(count, bool))
 
 
 def _feeds_end_units(arrays, data: bytes, base: int = 0) -> bool:
