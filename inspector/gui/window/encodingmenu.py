@@ -122,7 +122,7 @@ def ask_other_encoding(window) -> None:
     dialog = QInputDialog(window)
     dialog.setObjectName("otherEncodingDialog")
     dialog.setWindowTitle("Interpret as another encoding")
-    dialog.setLabelText("A codec name Python knows (cp1006, mac-farsi, hz, utf-7, ...):")
+    dialog.setLabelText("A codec name Python knows (cp1006, mac-farsi, hz, cp424, ...):")
     dialog.setTextValue(window.document.dialect)
     dialog.textValueSelected.connect(window.set_encoding)
     dialog.setWindowModality(Qt.WindowModality.WindowModal)

@@ -164,9 +164,10 @@ def test_text_with_one_byte_in_a_hundred_changed_needs_no_byte_by_byte_line(code
     assert slow == []
 
 
-def test_utf7_is_read_a_line_at_a_time_by_the_byte_by_byte_decoder():
-    """UTF-7 carries a state too (base64 after +), with no escapes for the ISO-2022
-    reading: each line is the byte-by-byte decoder's."""
-    data = ("日本語 text +plus ~tilde\nΑλφα\n\x1b(B esc\n" * 3).encode("utf-7")
-    for stop in (len(data), 30):
-        check("utf-7", data, True, stop)
+def test_utf7_is_refused_with_why():
+    """UTF-7 carries a state too, but its base64 puts a character's bits inside bytes:
+    the byte-by-byte decoder gave a whole run's characters to one byte (and lost all but
+    the first). It is refused, saying why."""
+    for spelling in ("utf-7", "UTF7", "u7"):
+        with pytest.raises(ValueError, match="UTF-7 is not offered: it writes characters in base64"):
+            interpretation(spelling)

@@ -271,7 +271,9 @@ def strict_text(data: bytes, encoding: str) -> str | None:
         return found[1]
     try:
         text = data.decode(encoding)
-    except UnicodeDecodeError:
+    except (UnicodeDecodeError, RuntimeError):
+        # RuntimeError: CPython's decoder failing outright ("internal codec error":
+        # ISO-2022-JP-2 on ESC N after ESC . J); such bytes do not decode either.
         text = None
     if memo is not None:
         memo[key] = (data, text)

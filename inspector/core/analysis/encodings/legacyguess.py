@@ -122,7 +122,7 @@ def _decodes_cut(data: bytes, encoding: str) -> bool:
         try:
             data[:len(data) - trim].decode(encoding)
             return True
-        except UnicodeDecodeError:
+        except (UnicodeDecodeError, RuntimeError):   # RuntimeError: see _chardet
             continue
     return False
 
@@ -138,7 +138,7 @@ def _same(data: bytes, a: str, b: str) -> bool:
         return False
 
 
-def _chardet(data: bytes, every: bool = False):
+def _chardet_asked(data: bytes, every: bool = False):
     """chardet's answer for ``data`` (a dict), or all its answers, best first. chardet is
     first asked without the single-byte charsets that cannot be the answer
     (:func:`unlikely_charsets`), and again about all when it is unsure of that answer;
@@ -166,6 +166,16 @@ def _chardet(data: bytes, every: bool = False):
             never = ()
     return chardet.detect(data, encoding_era=EncodingEra.ALL, compat_names=False,
                           max_bytes=CHARDET_LIMIT, exclude_encodings=_NOT_ASKED + never)
+
+
+def _chardet(data: bytes, every: bool = False):
+    """:func:`_chardet_asked`, or None when chardet fails on the bytes: its check of
+    the escape encodings decodes them, and CPython's ISO-2022-JP-2 decoder raises
+    RuntimeError on ESC N after ESC . J instead of reporting an error."""
+    try:
+        return _chardet_asked(data, every)
+    except RuntimeError:
+        return [] if every else None
 
 
 # chardet scores every charset it may answer with a model of its own (~80 of them: most

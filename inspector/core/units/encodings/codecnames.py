@@ -119,4 +119,13 @@ def canonical(name: str) -> str:
     if not getattr(info, "_is_text_encoding", True) or codec in _NOT_TEXT:
         raise ValueError(f"{name!r} is not an encoding of text (it is the {codec!r} "
                          f"codec); choose a character set")
+    if codec in NOT_IN_BYTES:
+        raise ValueError(NOT_IN_BYTES[codec])
     return codec
+
+
+# Codecs whose characters are not groups of whole bytes: no unit could hold one.
+NOT_IN_BYTES = {
+    "utf-7": "UTF-7 is not offered: it writes characters in base64, 6 bits a byte, so a "
+             "character's bits begin and end inside bytes and no group of whole bytes is "
+             "one character (decode it with Python: data.decode('utf-7'))"}

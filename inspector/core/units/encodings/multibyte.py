@@ -62,9 +62,52 @@ def decode_with_events(data: bytes, codec: str) -> tuple[np.ndarray, list]:
     U+FFFD per error): the code points, with MARK for each error, and the errors'
     (start, end, reason)."""
     _local.events = events = []
-    text = codecs.decode(data, codec, _HANDLER)
+    try:
+        text = codecs.decode(data, codec, _HANDLER)
+    except RuntimeError:
+        text = _around_internal_errors(data, codec, events)
     cps = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype="<u4").astype(np.int64)
     return cps, events
+
+
+INTERNAL_ERROR = "internal codec error"
+
+
+def _around_internal_errors(data: bytes, codec: str, events: list) -> str:
+    """``data`` decoded where CPython's decoder fails outright instead of reporting an
+    error (ISO-2022-JP-2 on ESC N after ESC . J raises RuntimeError): the bytes it had
+    taken in since its last character are one error, and decoding goes on after them
+    from the initial state."""
+    texts = []
+    base = 0
+    while base < len(data):
+        decoder = codecs.getincrementaldecoder(codec)(_HANDLER)
+        _local.events = []   # where the failure is; the pieces' errors come below
+        fail = None
+        for i in range(base, len(data)):
+            pending = len(decoder.getstate()[0])
+            try:
+                decoder.decode(data[i:i + 1])
+            except RuntimeError:
+                fail = (i - pending, i + 1)
+                break
+        if fail is None:
+            _local.events = events
+            piece = data[base:]
+            mark = len(events)
+            texts.append(codecs.decode(piece, codec, _HANDLER))
+            events[mark:] = [(s + base, e + base, r) for s, e, r in events[mark:]]
+            break
+        start, end = max(base, fail[0]), fail[1]
+        _local.events = events
+        mark = len(events)
+        texts.append(codecs.decode(data[base:start], codec, _HANDLER))
+        events[mark:] = [(s + base, e + base, r) for s, e, r in events[mark:]]
+        events.append((start, end, INTERNAL_ERROR))
+        texts.append("\udfff")
+        base = end
+    _local.events = events
+    return "".join(texts)
 
 
 STATEFUL_PREFIXES = ("iso2022", "hz", "utf-7", "utf_7")
@@ -493,7 +536,7 @@ class MultiByteCodec(CodecInterpretation):
             for i in range(pos, s):
                 try:
                     out = decoder.decode(data[i:i + 1])
-                except UnicodeDecodeError:
+                except (UnicodeDecodeError, RuntimeError):   # RuntimeError: see above
                     rows.append([begin, i + 1 - begin, C_UNDECODABLE, -1, 1, False])
                     decoder.reset()
                     begin = i + 1

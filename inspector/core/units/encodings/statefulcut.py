@@ -711,12 +711,19 @@ class StatefulCut:
         lo, hi = line_bounds(np.frombuffer(data, dtype=np.uint8), stop)
         data = data[:int(hi[-1])]
         slow = None
+        everything_slow = _NO_UNITS, np.ones(len(lo), dtype=bool)
         if not self.modelled:                       # UTF-7: every line byte by byte
-            arrays, slow = _NO_UNITS, np.ones(len(lo), dtype=bool)
-        elif data.isascii() and (found := self._in_one_call(data, lo, hi, final)):
-            arrays = found[0]
+            arrays, slow = everything_slow
         else:
-            arrays, slow = self._line_by_line(data, lo, hi, final)
+            try:
+                if data.isascii() and (found := self._in_one_call(data, lo, hi, final)):
+                    arrays = found[0]
+                else:
+                    arrays, slow = self._line_by_line(data, lo, hi, final)
+            except RuntimeError:
+                # CPython's decoder failed outright ("internal codec error": ISO-2022-JP-2
+                # on ESC N after ESC . J); the byte-by-byte cut makes the bytes an error.
+                arrays, slow = everything_slow
         offset = arrays[0]
         if len(offset) and offset[-1] >= stop:            # (before their warnings)
             arrays = tuple(a[:int(offset.searchsorted(stop))] for a in arrays)
