@@ -189,6 +189,9 @@ def nul_pattern(data: bytes) -> tuple[str, str] | None:
     return None
 
 
+UNSPACED_HANGUL = 16  # Hangul syllables a UTF-16 text may hold without a space
+
+
 def wide_text_pattern(data: bytes) -> tuple[str, str] | None:
     """(``utf16``, codec name) for UTF-16 text without a BOM and without NULs: Chinese,
     Japanese or Korean, whose characters have no zero byte. It must decode without
@@ -196,7 +199,10 @@ def wide_text_pattern(data: bytes) -> tuple[str, str] | None:
     in a byte charset has none), unless it is a few lines at most, and be made of CJK
     characters: ideographs, kana, Hangul, CJK punctuation and full-width forms, with the
     kana, Hangul and punctuation making a tenth of it (bytes of another charset read in
-    pairs make ideographs and rarer blocks, hardly any kana or punctuation)."""
+    pairs make ideographs and rarer blocks, hardly any kana or punctuation). Mostly
+    Hangul, it must hold a space or a line end past ``UNSPACED_HANGUL`` syllables: Korean
+    writes spaces between words, and GBK or EUC-KR text read in pairs is a string of
+    Hangul syllables without any (a byte B0-D7 then A1-FE is one)."""
     import numpy as np
 
     n = len(data) - len(data) % 2
@@ -215,6 +221,10 @@ def wide_text_pattern(data: bytes) -> tuple[str, str] | None:
             continue
         if ((units >= 0xD800) & (units <= 0xDFFF)).any():
             continue  # UTF-16 text in these scripts uses no surrogate pairs
+        hangul = int(((units >= 0xAC00) & (units <= 0xD7A3)).sum())
+        if (2 * hangul > len(units) and hangul > UNSPACED_HANGUL and not newlines
+                and not (units == 0x20).any()):
+            continue
         ideographs = (units >= 0x4E00) & (units <= 0x9FFF)
         ascii_text = (units == 0x20) | (units == 0x0A) | (units == 0x0D) | (units == 0x09) \
             | ((units >= 0x21) & (units <= 0x7E))
@@ -580,8 +590,11 @@ def is_multibyte(encoding: str) -> bool:
 
 def plausible_text(data: bytes, encoding: str) -> float:
     """How well a multibyte ``encoding`` explains ``data``, from 0 to 1: the share of the
-    characters above ASCII that decode without error to letters, digits, punctuation or
-    spaces (0 when more than 2 % do not decode). The last few answers are remembered
+    characters above ASCII that decode without error to letters, digits, punctuation,
+    spaces or symbols (0 when more than 2 % do not decode). Symbols count: CJK text draws
+    tables and lists with the box drawing, arrows, shapes and full-width signs of its
+    charsets' symbol rows (━ ┃ ⇒ ■ ○ ｜), a third of the characters of some short files;
+    private-use characters and controls do not. The last few answers are remembered
     (the declaration's check and the whole-file reading ask the same)."""
     return _plausible_text(data, encoding)
 
@@ -613,7 +626,7 @@ def _plausible_text(data: bytes, encoding: str) -> float:
         first = np.flatnonzero(np.concatenate(([True], rest[1:] != rest[:-1])))
         counts = np.diff(np.append(first, len(rest)))
         good += sum(n for cp, n in zip(rest[first].tolist(), counts.tolist())
-                    if cp != 0xFFFD and category_of_char(chr(cp))[0] in "LPNZ")
+                    if cp != 0xFFFD and category_of_char(chr(cp))[0] in "LPNZSM")
     return good / len(high)
 
 

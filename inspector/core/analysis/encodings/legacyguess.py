@@ -23,8 +23,10 @@ What is added to chardet's answer (the tell-tales):
   space, œ Œ š Š between letters (Latin-1 reads ¤ ½ ¼ ¦ ¨ there), and no byte 80-9F;
 * ISO-8859-16 for Romanian (ș ț with a comma below, € „ ” « ») when no byte 80-9F makes
   it Windows-1250 and no byte that ISO-8859-16 reads otherwise than ISO-8859-2 says it is
-  not (ű, û in ISO-8859-16, of a Hungarian text); with no byte telling them apart the
-  Central European pair is named (its Windows page when it reads the same);
+  not (ű, û in ISO-8859-16, of a Hungarian text); with no byte telling them apart, or
+  with such a byte, the Central European pair is named (its Windows page when it reads
+  the same), whatever language chardet saw (it names ISO-8859-16 for Hungarian text
+  that reads the same in both, and for Slovene whose š ž it reads as č Ÿ);
 * a reading that glues letters of another script (Greek, Cyrillic, Hebrew, Arabic,
   Thai) to ASCII letters is not taken: chardet's next answer is (French text with many
   accents may score best as Mac Cyrillic);
@@ -422,8 +424,11 @@ def sharpen(data: bytes, encoding: str, language: str = "") -> tuple[str, str]:
     if language == "ro" and encoding in ("cp1250", "iso8859-2", "iso8859-16") and not c1:
         if _romanian_latin10(data):
             return "iso8859-16", ""
-        if encoding == "iso8859-16":
-            encoding = "iso8859-2"  # nothing of its own: the Central European pair reads it
+    if encoding == "iso8859-16" and not _romanian_latin10(data):
+        # Nothing of its own (a Hungarian text reads the same in both), or letters it reads
+        # otherwise than Central European text writes them (Slovene "vprašanji" would be
+        # "vpračanji"): the Central European pair.
+        encoding = "iso8859-2"
     if encoding == "iso8859-15":
         return encoding, ""
     if encoding in _OTHER_LATIN and not c1 | (encoding == "cp1250"):
@@ -540,6 +545,82 @@ def guess_charset(data: bytes):
     if found is not None and found.by == "charset-normalizer":
         found.encoding, found.same_as = sharpen(CS.head_lines(data, CS.GUESS_LIMIT), found.encoding)
     return found
+
+
+# -------------------------------------------------------------- borrowed punctuation
+
+# Latin text typed on a Chinese, Japanese or Korean system: English or pinyin with the
+# quotes, apostrophes and ellipses of a multi-byte charset ("it\xa1\xa6ll" is "it’ll" in
+# Big5, "December\xa1K" is "December…"). Its bytes above ASCII stand alone or beside an
+# ASCII letter (the trail byte of Big5's ellipsis is "K"), so chardet rules the multi-byte
+# charsets out and names a Latin one that reads them as "it¡¦ll": no word, and the text
+# would be "UTF-8 with problems". The charset is the one that reads every character above
+# ASCII as the punctuation Latin text writes (``_BORROWED``), at least ``BORROWED_LEAST``
+# of them; random bytes make such punctuation in no charset (a CJK charset reads them
+# as ideographs glued to ASCII letters, or not at all).
+BORROWED_CANDIDATES = ("big5hkscs", "gb18030", "cp932", "cp949", "euc_jp")
+BORROWED_LEAST = 2
+# General punctuation (dashes, quotes, the ellipsis, primes, angle quotes), the ideographic
+# space, comma, full stop and corner brackets, and the full-width forms of ASCII's signs.
+_BORROWED = re.compile("[\u2010-\u203a\u3000-\u3002\u300c-\u300f\uff01-\uff0f"
+                       "\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65]")
+# Of those, what Latin text writes most: dashes, quotes and the ellipsis (a tie between two
+# charsets goes to the one that reads more of these).
+_PROSE_MARKS = re.compile("[\u2010-\u2027]")
+
+
+def borrowed_punctuation(data: bytes) -> str | None:
+    """The multi-byte charset in which ``data`` is Latin text with borrowed punctuation
+    (above), or None."""
+    high = len(data.translate(None, bytes(range(0x80))))
+    if high < BORROWED_LEAST:
+        return None
+    best, best_marks = None, -1
+    for name in BORROWED_CANDIDATES:
+        text = CS.strict_text(data, name)
+        if text is None:
+            continue
+        above = [ch for ch in text if ch > "\x7f"]
+        if len(above) < BORROWED_LEAST or not all(_BORROWED.match(ch) for ch in above):
+            continue
+        marks = sum(1 for ch in above if _PROSE_MARKS.match(ch))
+        if marks > best_marks:
+            best, best_marks = name, marks
+    return best
+
+
+# ----------------------------------------------------------------------- kana text
+
+# Short Japanese text written mostly in kana ("クリスマスプレゼントにアーケードゲームはいかが?",
+# a line of hiragana with a few kanji): chardet 7 may leave the Japanese charsets out of
+# its answers altogether (CP437 or CP866 at a confidence of 0.03), and a single-byte
+# charset then reads the pairs as accented letters. Kana are a script of their own, which
+# only Japanese writes at length: a reading in a Japanese charset whose characters above
+# ASCII are a ``KANA_SHARE`` of full-width kana or more (``KANA_LEAST`` at the least; the
+# half-width katakana Shift JIS reads single bytes A1-DF as are not counted: random bytes
+# make them) and text otherwise (:func:`~.charsets.plausible_text`) is Japanese. Random
+# bytes fall on the kana rows about once in a hundred pairs.
+KANA_CANDIDATES = ("cp932", "euc_jp")
+KANA_SHARE = 0.4
+KANA_LEAST = 8
+_KANA = re.compile("[\u3041-\u3096\u309b-\u309e\u30a1-\u30fa\u30fc-\u30fe]")
+
+
+def kana_reading(data: bytes) -> str | None:
+    """The Japanese charset in which ``data`` is kana text (above), or None."""
+    for name in KANA_CANDIDATES:
+        if not decodes(data, name):
+            continue
+        text = CS.decoded(data, name)
+        above = sum(1 for ch in text if ch > "\x7f")
+        kana = len(_KANA.findall(text))
+        if (kana >= KANA_LEAST and kana >= KANA_SHARE * above
+                and CS.plausible_text(data, name) >= KANA_PLAUSIBLE):
+            return name
+    return None
+
+
+KANA_PLAUSIBLE = 0.85  # (onereading.PLAUSIBLE)
 
 
 # ------------------------------------------------------------------- escape sequences

@@ -9,10 +9,13 @@ UTF-8 with problems, or short UTF-8 regions between legacy ones.
 
 So, first: does the range hold a UTF-8 part at all? Errors of UTF-8's own shape (encoded
 surrogates, overlong forms: what a UTF-8 encoder writes) outweighing the runs a legacy
-charset makes leave it to the map too, when valid sequences carry most of the bytes above
-0x7F or no run has a legacy charset's shape (in a short Korean text a few pairs fall into
-such forms by chance, among errors that outnumber its valid sequences). Only lines
-without any error whose
+charset makes, and a quarter of all the runs of errors or more, leave it to the map too,
+when valid sequences carry most of the bytes above 0x7F or no run has a legacy charset's
+shape (in a short Korean text a few pairs fall into such forms by chance, among errors
+that outnumber its valid sequences; in kana-heavy EUC-JP, among many more runs of other
+errors). So do valid sequences carrying three times the bytes the errors hold
+(:func:`utf8_carries_most`: a line of UTF-8 with a run of damaged bytes; chance
+sequences carry at most two thirds in legacy text). Only lines without any error whose
 valid bytes above 0x7F number ``UTF8_LINE`` or more count as one (in a legacy charset a
 whole line of such chance sequences is rare), and only when such lines hold at least a
 ``UTF8_PART`` share of the bytes above 0x7F. Without such a part, and without binary
@@ -24,7 +27,8 @@ this window), else chardet names the charset (:mod:`.legacyguess`), and
 the answer is kept when the charset decodes the whole range and explains its bytes that
 are not UTF-8 (the labeller's measure, :func:`~.charsets.plausible`: letters where letters stand), and no
 control that text does not use stands near them (``NEAR`` bytes), and, when they are few
-(``FEW_ERRORS``), the words that hold them read as words (letters, not "Per@¦ssion"). Random
+(``FEW_ERRORS``), the words that hold them read as words (letters, not "Per@¦ssion";
+markup and URLs separate words: :func:`odd_words`). Random
 damage in ASCII or UTF-8 text is explained by no charset (bytes that decode to symbols
 and controls in the middle of words) and stays UTF-8 with problems, as the map says.
 """
@@ -37,7 +41,8 @@ import re
 import numpy as np
 
 from inspector.core.analysis.encodings import charsets as CS
-from inspector.core.analysis.encodings.legacyguess import chardet_sample, decodes, guess_charset, paired
+from inspector.core.analysis.encodings.legacyguess import (borrowed_punctuation, chardet_sample, decodes,
+                                                           guess_charset, kana_reading, paired)
 from inspector.core.units import kinds as K
 from inspector.core.units.unicode_db import category_of_char
 from inspector.core.analysis.encodings.stretches import (BIN, ERR, LEGACY_WEIGHT, Stretch, Window,
@@ -53,6 +58,14 @@ PLAUSIBLE = 0.85    # the labeller's PLAUSIBLE: the share of the bytes a charset
 def utf8_part(w: Window) -> int:
     """The valid bytes above 0x7F in lines of ``w`` that are UTF-8 text (module text)."""
     return _utf8_part(w.n_err, w.n_valid)
+
+
+def utf8_carries_most(errors: int, valid: int) -> bool:
+    """Valid multi-byte sequences carry ``LEGACY_WEIGHT`` times the bytes above 0x7F that
+    the errors hold, or more: UTF-8's shape, whatever the lines (a one-line UTF-8 text
+    with a run of damaged bytes). Chance sequences carry at most two thirds of them in a
+    legacy text, short ones included (a third in most CJK text)."""
+    return valid >= LEGACY_WEIGHT * errors
 
 
 def _utf8_part(n_err: np.ndarray, n_valid: np.ndarray) -> int:
@@ -106,6 +119,8 @@ def cells_rule_out_parts(data: bytes, result) -> bool:
         return False
     if (shaped_errors(result) or cut_end) and not (lead_pair and valid <= errors):
         return False
+    if utf8_carries_most(errors, valid):
+        return False
     part = _utf8_part(n_err, n_valid)
     return not (part and part >= UTF8_PART * (errors + valid))
 
@@ -131,14 +146,18 @@ def one_legacy_reading(w: Window, declared: CS.CharsetGuess | None = None) -> CS
         return None
     shaped = int(w.n_shaped.sum())
     legacy = int(w.n_legacy.sum())
-    if shaped and legacy < LEGACY_WEIGHT * shaped and (valid > errors or not legacy):
-        # Errors a UTF-8 encoder makes (surrogates, overlong forms) and valid sequences
-        # carrying most of the bytes above 0x7F: UTF-8's shape. (In a short Korean or
-        # Japanese text a few pairs fall into such forms by chance, among errors that
-        # outnumber its valid sequences.)
+    if (shaped and legacy < LEGACY_WEIGHT * shaped and (valid > errors or not legacy)
+            and len(w.run_starts) - shaped <= LEGACY_WEIGHT * shaped):
+        # Errors a UTF-8 encoder makes (surrogates, overlong forms) among few others, and
+        # valid sequences carrying most of the bytes above 0x7F or no run of a legacy
+        # charset's shape: UTF-8's. (In Japanese, Korean or Chinese text a few pairs fall
+        # into such forms by chance, among errors that outnumber its valid sequences, or
+        # among many more runs of other errors, as in kana-heavy EUC-JP.)
         return None
     if w.ctrl.any() and _controls_near_errors(w):
         return None  # random bytes among the errors: damage, not text in a charset
+    if utf8_carries_most(errors, valid):
+        return None
     part = utf8_part(w)
     if part and part >= UTF8_PART * (errors + valid):
         return None
@@ -154,7 +173,17 @@ def one_legacy_reading(w: Window, declared: CS.CharsetGuess | None = None) -> CS
     despite = guess_despite_damage(w.data)
     if despite is not None and _explains(w, despite, errors):
         return despite
-    return guess if whole and _explains(w, guess, errors) else None
+    if _paired(w.data):  # kana text that chardet left to a single-byte charset
+        kana = kana_reading(w.data)
+        if kana is not None:
+            return CS.CharsetGuess(kana, "Japanese", 0.0, 1.0, [kana], "kana")
+    if whole and _explains(w, guess, errors):
+        return guess
+    if LEGACY_WEIGHT * valid < errors:  # (a multi-byte charset's punctuation is never valid UTF-8)
+        borrowed = borrowed_punctuation(w.data)
+        if borrowed is not None:
+            return CS.CharsetGuess(borrowed, "", 0.0, 1.0, [borrowed], "punctuation")
+    return None
 
 
 def _explains(w: Window, guess: CS.CharsetGuess, errors: int) -> bool:
@@ -245,10 +274,12 @@ def odd_words(w: Window, encoding: str, lo: int = 0, hi: int | None = None) -> b
     when read in ``encoding`` (a sign or an ASCII symbol among letters: "Per@¦ssion"): a
     few random bytes in ASCII text, not a legacy charset's letters.
 
-    A word: from the last space before the byte to the first after it (at most
-    ``WORD_REACH`` characters either way), without the punctuation at its ends. Odd:
-    it holds letters and something else words do not hold ("©", "½", "10 °C" and "MP3"
-    are text)."""
+    A word: from the last space or separator before the byte to the first after it (at
+    most ``WORD_REACH`` characters either way), without the punctuation at its ends. The
+    separators are the ASCII signs that markup, URLs and prose put between words
+    (``_SEPARATORS``: "ank>שכיכבה</A>", "?sub=Тема", "&nbsp;בגלילאו" hold words of their
+    own); the other ASCII signs ("@", "#", "_"...) stay inside. Odd: it holds letters and
+    something else words do not hold ("©", "½", "10 °C" and "MP3" are text)."""
     err = np.flatnonzero(w.err[lo:hi]) + lo
     if not len(err):
         return False
@@ -304,7 +335,7 @@ def _byte_classes(encoding: str):
             return None
         if len(ch) != 1:
             return None
-        space[b] = ch.isspace()
+        space[b] = ch.isspace() or ch in _SEPARATORS
         alpha[b] = ch.isalpha()
         bad[b] = not (ch.isalnum() or ch in _IN_WORDS or category_of_char(ch) in ("Mn", "Mc"))
         edge[b] = ch in _EDGE_PUNCTUATION
@@ -330,5 +361,7 @@ def _odd_words_read(data: bytes, encoding: str, err: list[int]) -> bool:
     return odd * 3 >= len(err)
 
 
-_SPACE = re.compile(r"\s")  # str.isspace's characters
-_LAST_SPACE = re.compile(r"\s\S*\Z")
+_SEPARATORS = "<>\"=&;/?|()[]{},:!%+_"  # between words (odd_words)
+_BOUNDARY = "\\s" + re.escape(_SEPARATORS)  # str.isspace's characters and the separators
+_SPACE = re.compile(f"[{_BOUNDARY}]")
+_LAST_SPACE = re.compile(f"[{_BOUNDARY}][^{_BOUNDARY}]*\\Z")
