@@ -561,9 +561,11 @@ def guess_charset(data: bytes):
 BORROWED_CANDIDATES = ("big5hkscs", "gb18030", "cp932", "cp949", "euc_jp")
 BORROWED_LEAST = 2
 # General punctuation (dashes, quotes, the ellipsis, primes, angle quotes), the ideographic
-# space, comma, full stop and corner brackets, and the full-width forms of ASCII's signs.
-_BORROWED = re.compile("[\u2010-\u203a\u3000-\u3002\u300c-\u300f\uff01-\uff0f"
-                       "\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65]")
+# space, comma, full stop and corner brackets, and the full-width forms of ASCII's signs
+# (not the half-width katakana ones Shift JIS reads single bytes A1-A5 as).
+_BORROWED_RANGES = ((0x2010, 0x203A), (0x3000, 0x3002), (0x300C, 0x300F), (0xFF01, 0xFF0F),
+                    (0xFF1A, 0xFF20), (0xFF3B, 0xFF40), (0xFF5B, 0xFF60))
+_BORROWED = re.compile("[" + "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in _BORROWED_RANGES) + "]")
 # Of those, what Latin text writes most: dashes, quotes and the ellipsis (a tie between two
 # charsets goes to the one that reads more of these).
 _PROSE_MARKS = re.compile("[\u2010-\u2027]")
@@ -572,11 +574,24 @@ _PROSE_MARKS = re.compile("[\u2010-\u2027]")
 def borrowed_punctuation(data: bytes) -> str | None:
     """The multi-byte charset in which ``data`` is Latin text with borrowed punctuation
     (above), or None."""
-    high = len(data.translate(None, bytes(range(0x80))))
-    if high < BORROWED_LEAST:
+    a = np.frombuffer(data, dtype=np.uint8)
+    high = a >= 0x80
+    if np.count_nonzero(high) < BORROWED_LEAST:
         return None
+    counts = np.bincount(a[high], minlength=256)
     best, best_marks = None, -1
     for name in BORROWED_CANDIDATES:
+        # Each byte above ASCII leads such a character or follows one that does (a
+        # count first: damaged UTF-8 has its own leads, C3 E2..., and is passed at once).
+        leads = _borrowed_leads(name)
+        n_leads = int(counts[leads].sum())
+        if not n_leads or np.count_nonzero(high) > 2 * n_leads:
+            continue
+        is_lead = leads.take(a)
+        covered = is_lead.copy()
+        covered[1:] |= is_lead[:-1]
+        if (high & ~covered).any():
+            continue
         text = CS.strict_text(data, name)
         if text is None:
             continue
@@ -600,6 +615,21 @@ def borrowed_punctuation(data: bytes) -> str | None:
 # half-width katakana Shift JIS reads single bytes A1-DF as are not counted: random bytes
 # make them) and text otherwise (:func:`~.charsets.plausible_text`) is Japanese. Random
 # bytes fall on the kana rows about once in a hundred pairs.
+@functools.lru_cache(maxsize=None)
+def _borrowed_leads(encoding: str) -> np.ndarray:
+    """Per byte value: whether it is the first byte of a character of ``_BORROWED`` in
+    ``encoding``."""
+    leads = np.zeros(256, dtype=bool)
+    for lo, hi in _BORROWED_RANGES:
+        for cp in range(lo, hi + 1):
+            try:
+                leads[chr(cp).encode(encoding)[0]] = True
+            except UnicodeEncodeError:
+                continue
+    leads[:0x80] = False
+    return leads
+
+
 KANA_CANDIDATES = ("cp932", "euc_jp")
 KANA_SHARE = 0.4
 KANA_LEAST = 8
@@ -608,7 +638,13 @@ _KANA = re.compile("[\u3041-\u3096\u309b-\u309e\u30a1-\u30fa\u30fc-\u30fe]")
 
 def kana_reading(data: bytes) -> str | None:
     """The Japanese charset in which ``data`` is kana text (above), or None."""
-    for name in KANA_CANDIDATES:
+    high = len(data) - len(data.translate(None, _HIGH_BYTES))
+    for name, rows in zip(KANA_CANDIDATES, _KANA_ROWS):
+        # The first bytes of the kana rows first (counted at C speed): Cyrillic, Greek or
+        # Hebrew text has hardly any, and is passed without a reading.
+        leads = sum(data.count(row) for row in rows)
+        if leads < KANA_LEAST or 2 * leads < KANA_SHARE * high:
+            continue
         if not decodes(data, name):
             continue
         text = CS.decoded(data, name)
@@ -621,6 +657,9 @@ def kana_reading(data: bytes) -> str | None:
 
 
 KANA_PLAUSIBLE = 0.85  # (onereading.PLAUSIBLE)
+# The first bytes of the kana per candidate: Shift JIS 82 (hiragana) and 83 (katakana),
+# EUC-JP A4 and A5.
+_KANA_ROWS = ((b"\x82", b"\x83"), (b"\xa4", b"\xa5"))
 
 
 # ------------------------------------------------------------------- escape sequences
