@@ -27,6 +27,8 @@ What is added to chardet's answer (the tell-tales):
   with such a byte, the Central European pair is named (its Windows page when it reads
   the same), whatever language chardet saw (it names ISO-8859-16 for Hungarian text
   that reads the same in both, and for Slovene whose š ž it reads as č Ÿ);
+* KOI8-R for chardet's KOI8-U or KOI8-T when the bytes read the same in it (none of the
+  Ukrainian or Tajik letters);
 * a reading that glues letters of another script (Greek, Cyrillic, Hebrew, Arabic,
   Thai) to ASCII letters is not taken: chardet's next answer is (French text with many
   accents may score best as Mac Cyrillic);
@@ -57,6 +59,10 @@ _WIDER = {"shift_jis": "cp932", "euc_kr": "cp949", "gb2312": "gb18030", "gbk": "
           "big5": "big5hkscs", "cp950": "big5hkscs"}
 # chardet's names for charsets better known by another that reads the bytes alike.
 _USUAL = {"euc_jis_2004": "euc_jp", "shift_jis_2004": "cp932", "iso2022_jp_2": "iso2022_jp"}
+# Rarer relatives chardet names for text that reads the same in the common charset: KOI8-U
+# and KOI8-T for Russian or Bulgarian without Ukrainian or Tajik letters (not applied to a
+# declared charset, which says which one the file is in).
+_MORE_COMMON = {"koi8-u": "koi8-r", "koi8-t": "koi8-r"}
 _UNICODE = {"utf-8", "utf-8-sig", "ascii", "utf-16", "utf-16-le", "utf-16-be", "utf-32",
             "utf-32-le", "utf-32-be", "utf-7"}
 # Encodings no text file with ASCII line ends is in (EBCDIC): chardet is not asked about them.
@@ -441,7 +447,7 @@ def sharpen(data: bytes, encoding: str, language: str = "") -> tuple[str, str]:
     windows = _ISO_WINDOWS.get(encoding)
     if windows and _same(data, encoding, windows):
         return windows, encoding
-    usual = _USUAL.get(encoding)
+    usual = _USUAL.get(encoding) or _MORE_COMMON.get(encoding)
     if usual and _same(data, encoding, usual):
         return usual, ""
     wider = _WIDER.get(encoding)
@@ -545,121 +551,6 @@ def guess_charset(data: bytes):
     if found is not None and found.by == "charset-normalizer":
         found.encoding, found.same_as = sharpen(CS.head_lines(data, CS.GUESS_LIMIT), found.encoding)
     return found
-
-
-# -------------------------------------------------------------- borrowed punctuation
-
-# Latin text typed on a Chinese, Japanese or Korean system: English or pinyin with the
-# quotes, apostrophes and ellipses of a multi-byte charset ("it\xa1\xa6ll" is "it’ll" in
-# Big5, "December\xa1K" is "December…"). Its bytes above ASCII stand alone or beside an
-# ASCII letter (the trail byte of Big5's ellipsis is "K"), so chardet rules the multi-byte
-# charsets out and names a Latin one that reads them as "it¡¦ll": no word, and the text
-# would be "UTF-8 with problems". The charset is the one that reads every character above
-# ASCII as the punctuation Latin text writes (``_BORROWED``), at least ``BORROWED_LEAST``
-# of them; random bytes make such punctuation in no charset (a CJK charset reads them
-# as ideographs glued to ASCII letters, or not at all).
-BORROWED_CANDIDATES = ("big5hkscs", "gb18030", "cp932", "cp949", "euc_jp")
-BORROWED_LEAST = 2
-# General punctuation (dashes, quotes, the ellipsis, primes, angle quotes), the ideographic
-# space, comma, full stop and corner brackets, and the full-width forms of ASCII's signs
-# (not the half-width katakana ones Shift JIS reads single bytes A1-A5 as).
-_BORROWED_RANGES = ((0x2010, 0x203A), (0x3000, 0x3002), (0x300C, 0x300F), (0xFF01, 0xFF0F),
-                    (0xFF1A, 0xFF20), (0xFF3B, 0xFF40), (0xFF5B, 0xFF60))
-_BORROWED = re.compile("[" + "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in _BORROWED_RANGES) + "]")
-# Of those, what Latin text writes most: dashes, quotes and the ellipsis (a tie between two
-# charsets goes to the one that reads more of these).
-_PROSE_MARKS = re.compile("[\u2010-\u2027]")
-
-
-def borrowed_punctuation(data: bytes) -> str | None:
-    """The multi-byte charset in which ``data`` is Latin text with borrowed punctuation
-    (above), or None."""
-    a = np.frombuffer(data, dtype=np.uint8)
-    high = a >= 0x80
-    if np.count_nonzero(high) < BORROWED_LEAST:
-        return None
-    counts = np.bincount(a[high], minlength=256)
-    best, best_marks = None, -1
-    for name in BORROWED_CANDIDATES:
-        # Each byte above ASCII leads such a character or follows one that does (a
-        # count first: damaged UTF-8 has its own leads, C3 E2..., and is passed at once).
-        leads = _borrowed_leads(name)
-        n_leads = int(counts[leads].sum())
-        if not n_leads or np.count_nonzero(high) > 2 * n_leads:
-            continue
-        is_lead = leads.take(a)
-        covered = is_lead.copy()
-        covered[1:] |= is_lead[:-1]
-        if (high & ~covered).any():
-            continue
-        text = CS.strict_text(data, name)
-        if text is None:
-            continue
-        above = [ch for ch in text if ch > "\x7f"]
-        if len(above) < BORROWED_LEAST or not all(_BORROWED.match(ch) for ch in above):
-            continue
-        marks = sum(1 for ch in above if _PROSE_MARKS.match(ch))
-        if marks > best_marks:
-            best, best_marks = name, marks
-    return best
-
-
-# ----------------------------------------------------------------------- kana text
-
-# Short Japanese text written mostly in kana ("クリスマスプレゼントにアーケードゲームはいかが?",
-# a line of hiragana with a few kanji): chardet 7 may leave the Japanese charsets out of
-# its answers altogether (CP437 or CP866 at a confidence of 0.03), and a single-byte
-# charset then reads the pairs as accented letters. Kana are a script of their own, which
-# only Japanese writes at length: a reading in a Japanese charset whose characters above
-# ASCII are a ``KANA_SHARE`` of full-width kana or more (``KANA_LEAST`` at the least; the
-# half-width katakana Shift JIS reads single bytes A1-DF as are not counted: random bytes
-# make them) and text otherwise (:func:`~.charsets.plausible_text`) is Japanese. Random
-# bytes fall on the kana rows about once in a hundred pairs.
-@functools.lru_cache(maxsize=None)
-def _borrowed_leads(encoding: str) -> np.ndarray:
-    """Per byte value: whether it is the first byte of a character of ``_BORROWED`` in
-    ``encoding``."""
-    leads = np.zeros(256, dtype=bool)
-    for lo, hi in _BORROWED_RANGES:
-        for cp in range(lo, hi + 1):
-            try:
-                leads[chr(cp).encode(encoding)[0]] = True
-            except UnicodeEncodeError:
-                continue
-    leads[:0x80] = False
-    return leads
-
-
-KANA_CANDIDATES = ("cp932", "euc_jp")
-KANA_SHARE = 0.4
-KANA_LEAST = 8
-_KANA = re.compile("[\u3041-\u3096\u309b-\u309e\u30a1-\u30fa\u30fc-\u30fe]")
-
-
-def kana_reading(data: bytes) -> str | None:
-    """The Japanese charset in which ``data`` is kana text (above), or None."""
-    high = len(data) - len(data.translate(None, _HIGH_BYTES))
-    for name, rows in zip(KANA_CANDIDATES, _KANA_ROWS):
-        # The first bytes of the kana rows first (counted at C speed): Cyrillic, Greek or
-        # Hebrew text has hardly any, and is passed without a reading.
-        leads = sum(data.count(row) for row in rows)
-        if leads < KANA_LEAST or 2 * leads < KANA_SHARE * high:
-            continue
-        if not decodes(data, name):
-            continue
-        text = CS.decoded(data, name)
-        above = sum(1 for ch in text if ch > "\x7f")
-        kana = len(_KANA.findall(text))
-        if (kana >= KANA_LEAST and kana >= KANA_SHARE * above
-                and CS.plausible_text(data, name) >= KANA_PLAUSIBLE):
-            return name
-    return None
-
-
-KANA_PLAUSIBLE = 0.85  # (onereading.PLAUSIBLE)
-# The first bytes of the kana per candidate: Shift JIS 82 (hiragana) and 83 (katakana),
-# EUC-JP A4 and A5.
-_KANA_ROWS = ((b"\x82", b"\x83"), (b"\xa4", b"\xa5"))
 
 
 # ------------------------------------------------------------------- escape sequences

@@ -28,7 +28,11 @@ the answer is kept when the charset decodes the whole range and explains its byt
 are not UTF-8 (the labeller's measure, :func:`~.charsets.plausible`: letters where letters stand), and no
 control that text does not use stands near them (``NEAR`` bytes), and, when they are few
 (``FEW_ERRORS``), the words that hold them read as words (letters, not "Per@¦ssion";
-markup and URLs separate words: :func:`odd_words`). Random
+markup and URLs separate words: :func:`odd_words`). What chardet misses in short text
+(:mod:`.missedreadings`) is weighed the same way: kana text before chardet's single-byte
+answer, whole words of a non-Latin script of ``WHOLE_WORD`` bytes or more before its Latin
+page's ("Êèíî"), and, when its answer does not explain the bytes, words of such a script
+or a CJK charset's punctuation in Latin text. Random
 damage in ASCII or UTF-8 text is explained by no charset (bytes that decode to symbols
 and controls in the middle of words) and stays UTF-8 with problems, as the map says.
 """
@@ -41,8 +45,9 @@ import re
 import numpy as np
 
 from inspector.core.analysis.encodings import charsets as CS
-from inspector.core.analysis.encodings.legacyguess import (borrowed_punctuation, chardet_sample, decodes,
-                                                           guess_charset, kana_reading, paired)
+from inspector.core.analysis.encodings.legacyguess import chardet_sample, decodes, guess_charset, paired
+from inspector.core.analysis.encodings.missedreadings import (SCRIPT_CHARSETS, kana_reading,
+                                                             missed_reading, script_guess)
 from inspector.core.units import kinds as K
 from inspector.core.units.unicode_db import category_of_char
 from inspector.core.analysis.encodings.stretches import (BIN, ERR, LEGACY_WEIGHT, Stretch, Window,
@@ -53,6 +58,7 @@ UTF8_PART = 0.02    # of the bytes above 0x7F, in such lines: a UTF-8 part the m
 NEAR = 16           # bytes between a control and an error that make them one piece of damage
 FEW_ERRORS = 64     # up to this many bytes that are not UTF-8, the words holding them are read
 PLAUSIBLE = 0.85    # the labeller's PLAUSIBLE: the share of the bytes a charset must explain
+WHOLE_WORD = 3      # bytes above ASCII in a word of their own that no Latin page reads
 
 
 def utf8_part(w: Window) -> int:
@@ -177,13 +183,17 @@ def one_legacy_reading(w: Window, declared: CS.CharsetGuess | None = None) -> CS
         kana = kana_reading(w.data)
         if kana is not None:
             return CS.CharsetGuess(kana, "Japanese", 0.0, 1.0, [kana], "kana")
+    if whole and not CS.is_multibyte(guess.encoding) and guess.encoding not in SCRIPT_CHARSETS:
+        # chardet's Latin page for whole words of three letters or more above ASCII
+        # ("Êèíî" for "Кино" in Windows-1251): Latin text has accented letters inside its
+        # words, beside ASCII ones, and a lone "à" or "è" at most.
+        words = script_guess(w.data, WHOLE_WORD)
+        if words is not None and _explains(w, words, errors):
+            return words
     if whole and _explains(w, guess, errors):
         return guess
-    if LEGACY_WEIGHT * valid < errors:  # (a multi-byte charset's punctuation is never valid UTF-8)
-        borrowed = borrowed_punctuation(w.data)
-        if borrowed is not None:
-            return CS.CharsetGuess(borrowed, "", 0.0, 1.0, [borrowed], "punctuation")
-    return None
+    missed = missed_reading(w.data, LEGACY_WEIGHT * valid < errors)
+    return missed if missed is not None and _explains(w, missed, errors) else None
 
 
 def _explains(w: Window, guess: CS.CharsetGuess, errors: int) -> bool:

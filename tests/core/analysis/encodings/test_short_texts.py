@@ -10,8 +10,9 @@ import random
 import pytest
 
 from inspector.core.analysis.encodings import charsets as CS
-from inspector.core.analysis.encodings.legacyguess import (borrowed_punctuation, kana_reading,
-                                                           sharpen)
+from inspector.core.analysis.encodings.legacyguess import sharpen
+from inspector.core.analysis.encodings.missedreadings import (borrowed_punctuation, kana_reading,
+                                                              script_reading)
 from inspector.core.analysis.verdict import verdict
 from inspector.core.scan.scanner import scan
 from inspector.core.source.bytesource import MemorySource
@@ -125,3 +126,42 @@ def test_gbk_text_without_ascii_is_not_utf16():
     assert L.strict_right("gbk", v.details["encoding"]), v.text
     korean = "오늘은 날씨가 좋아서 친구들과 함께 공원에 갔습니다"
     assert CS.wide_text_pattern(korean.encode("utf-16-le")) == ("utf16", "utf-16-le")
+
+
+def test_koi8_r_for_text_that_reads_the_same():
+    """chardet names KOI8-U or KOI8-T for short Russian or Bulgarian text; without their
+    own letters it reads the same in KOI8-R, the charset such text is in."""
+    russian = "Обсуждение новой версии программы продолжится завтра.".encode("koi8-r")
+    assert sharpen(russian, "koi8-u")[0] == "koi8-r"
+    assert sharpen(russian, "koi8-t")[0] == "koi8-r"
+    ukrainian = "Їжак і білка живуть у лісі, де ростуть ґрушки.".encode("koi8-u")
+    assert sharpen(ukrainian, "koi8-u")[0] == "koi8-u"
+
+
+FEED = ("http://blog.example.org/?p=41#comments\n Sat, 10 Dec 2005 11:02:40 +0000\n marina\n"
+        " General\n http://blog.example.org/?p=41\n http://blog.example.org/?feed=rss2&p=41\n"
+        " {word}\n http://blog.example.org/?p=40\n http://blog.example.org/?p=40#comments\n")
+
+
+@pytest.mark.parametrize("word, encoding", [
+    *(("Кино", e) for e in ("cp855", "cp866", "iso8859-5", "mac-cyrillic", "koi8-r", "cp1251")),
+    *(("Отпуск", e) for e in ("cp855", "cp866", "iso8859-5"))])
+def test_one_cyrillic_word_in_a_feed(word, encoding):
+    """One Cyrillic word among ASCII lines: chardet names a Latin page (Windows-1252 reads
+    "Кино" as "Êèíî", Mac Roman, CP437) or one that leaves it undecided; the word is a
+    word of its own, in one case, and chardet asked again among the Cyrillic pages that
+    read it so names the right one."""
+    data = FEED.format(word=word).encode(encoding)
+    v = judge(data)
+    assert v.code == "legacy_charset", v.text
+    assert L.strict_right(encoding, v.details["encoding"]), v.text
+
+
+def test_script_reading_wants_whole_words_in_one_case():
+    assert script_reading("Je vais à Paris demain.".encode("cp1252")) is not None  # "а" in Cyrillic
+    assert script_reading("Je vais à Paris demain.".encode("cp1252"), 3) is None
+    assert script_reading("Permission café".encode("cp1252")) is None  # glued to ASCII letters
+    assert script_reading(b"Per\xcf\xf0ssion") is None
+    # Windows-1251 and KOI8-R swap the cases: each reads the other's "Привет" as "пРИВЕТ".
+    assert script_reading("ok Привет ok".encode("cp1251")) == "cp1251"
+    assert script_reading("ok Привет ok".encode("koi8-r")) in ("koi8-r", "koi8-u")
