@@ -151,15 +151,16 @@ _KANA_ROWS = ((b"\x82", b"\x83"), (b"\xa4", b"\xa5"))
 # accented letters), which reads them as no words. Whole words of one script are what
 # such text has and random bytes hardly make: every run of bytes above ASCII stands
 # between non-letters (a run glued to an ASCII letter is "Per\xe7\xf3ssion", not a
-# word), and a charset reads ``SCRIPT_LETTERS`` of them or more as letters of one
-# script, none as letters of another, with each word in one case ("Тема", "ТЕМА", "тема";
-# a Cyrillic page read as another swaps or mixes cases: "пРИВЕТ"). chardet, asked again
+# word), and a charset reads ``SCRIPT_LETTERS`` of them or more as letters of one cased
+# script (Cyrillic, Greek), none as letters of another, with each word in one case
+# ("Тема", "ТЕМА", "тема"; a Cyrillic page read as another swaps or mixes cases:
+# "пРИВЕТ") and most of its letters among the script's frequent ones. (Hebrew, Arabic
+# and Thai have no case, and random bytes read as their letters too often: chardet's
+# own answer stands for them.) chardet, asked again
 # only about the charsets left, tells them apart by its language models (on
 # bench_short_texts it names the right one for 13 of 14 such files).
 SCRIPT_CHARSETS = ("cp1251", "koi8-r", "koi8-u", "iso8859-5", "cp866", "cp855", "mac-cyrillic",
-                   "cp1253", "iso8859-7", "cp737", "cp869", "mac-greek",
-                   "cp1255", "iso8859-8", "cp862", "cp1256", "iso8859-6", "cp720", "cp864",
-                   "cp874", "tis-620")
+                   "cp1253", "iso8859-7", "cp737", "cp869", "mac-greek")
 SCRIPT_LETTERS = 0.8  # of the bytes above ASCII
 MIXED_CASE = 0.1      # of the words, at most, not in one case
 _SCRIPTS = ((0x0370, 0x03FF), (0x0400, 0x052F), (0x0590, 0x05FF), (0x0600, 0x06FF),
@@ -189,13 +190,28 @@ def _scripts_of(encoding: str) -> np.ndarray | None:
     return out
 
 
-def _one_case(text: str) -> bool:
+def _reads_as_words(text: str) -> bool:
     """The words of ``text`` with letters above ASCII are in one case but a ``MIXED_CASE``
-    share: all lower case, all capitals, a capital then lower case, or a script without
-    case (Hebrew, Arabic, Thai)."""
+    share (all lower case, all capitals, a capital then lower case), and ``COMMON_SHARE``
+    of their letters or more are among the most frequent of their script (random bytes
+    read as Cyrillic make "ЋЮРЖ" or "щђѓш")."""
     words = [w for w in _WORD.findall(text) if not w.isascii()]
+    if not words:
+        return False
     mixed = sum(1 for w in words if any(c.isupper() for c in w[1:]) and any(c.islower() for c in w))
-    return bool(words) and mixed <= MIXED_CASE * len(words)
+    if mixed > MIXED_CASE * len(words):
+        return False
+    letters = "".join(words).lower()
+    common = sum(1 for c in letters if c in _COMMON_LETTERS)
+    return common >= COMMON_SHARE * len(letters)
+
+
+COMMON_SHARE = 0.75
+# The letters of their script that Russian, Bulgarian, Ukrainian and Serbian (Cyrillic),
+# and Greek, write most (with their accents: ά έ ή ί ό ύ ώ), and the Latin letters of
+# ASCII that stand in a word beside them.
+_COMMON_LETTERS = frozenset("оеаинтсрвлкмдпуяъзіј" "αοιετσνηυρπκμλωάέήίόύώς"
+                            "abcdefghijklmnopqrstuvwxyz")
 
 
 def script_reading(data: bytes, longest: int = 1) -> str | None:
@@ -227,11 +243,19 @@ def script_reading(data: bytes, longest: int = 1) -> str | None:
             continue
         if int(counts[present[of > 0]].sum()) < SCRIPT_LETTERS * n_high:
             continue
-        if decodes(data, name, cut_end=False) and _one_case(CS.decoded(data, name)):
+        if decodes(data, name, cut_end=False) and _reads_as_words(CS.decoded(data, name)):
             left.append(name)
     if len(left) <= 1:
         return left[0] if left else None
     return _chardet_among(data, left) or left[0]
+
+
+def latin_page(encoding: str) -> bool:
+    """``encoding`` reads one byte as one character and most of its letters above ASCII
+    are Latin (Windows-1252, Mac Roman; CP437 with a few Greek ones for mathematics)."""
+    scripts = _scripts_of(encoding)
+    return (scripts is not None and not CS.is_multibyte(encoding)
+            and int((scripts < 0).sum()) > int((scripts > 0).sum()))
 
 
 def script_guess(data: bytes, longest: int = 1) -> CS.CharsetGuess | None:

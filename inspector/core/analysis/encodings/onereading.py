@@ -46,8 +46,8 @@ import numpy as np
 
 from inspector.core.analysis.encodings import charsets as CS
 from inspector.core.analysis.encodings.legacyguess import chardet_sample, decodes, guess_charset, paired
-from inspector.core.analysis.encodings.missedreadings import (SCRIPT_CHARSETS, kana_reading,
-                                                             missed_reading, script_guess)
+from inspector.core.analysis.encodings.missedreadings import (kana_reading, latin_page, missed_reading,
+                                                             script_guess)
 from inspector.core.units import kinds as K
 from inspector.core.units.unicode_db import category_of_char
 from inspector.core.analysis.encodings.stretches import (BIN, ERR, LEGACY_WEIGHT, Stretch, Window,
@@ -183,7 +183,7 @@ def one_legacy_reading(w: Window, declared: CS.CharsetGuess | None = None) -> CS
         kana = kana_reading(w.data)
         if kana is not None:
             return CS.CharsetGuess(kana, "Japanese", 0.0, 1.0, [kana], "kana")
-    if whole and not CS.is_multibyte(guess.encoding) and guess.encoding not in SCRIPT_CHARSETS:
+    if whole and latin_page(guess.encoding):
         # chardet's Latin page for whole words of three letters or more above ASCII
         # ("Êèíî" for "Кино" in Windows-1251): Latin text has accented letters inside its
         # words, beside ASCII ones, and a lone "à" or "è" at most.
