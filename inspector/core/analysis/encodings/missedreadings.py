@@ -154,13 +154,16 @@ _KANA_ROWS = ((b"\x82", b"\x83"), (b"\xa4", b"\xa5"))
 # word), and a charset reads ``SCRIPT_LETTERS`` of them or more as letters of one cased
 # script (Cyrillic, Greek), none as letters of another, with each word in one case
 # ("Тема", "ТЕМА", "тема"; a Cyrillic page read as another swaps or mixes cases:
-# "пРИВЕТ") and most of its letters among the script's frequent ones. (Hebrew, Arabic
-# and Thai have no case, and random bytes read as their letters too often: chardet's
-# own answer stands for them.) chardet, asked again
+# "пРИВЕТ") and most of its letters among the script's frequent ones; Hebrew too (it
+# has no case, but its pages leave most bytes undefined or symbols: a Hebrew text
+# that chardet gives to a Latin page must not become Cyrillic). (Arabic and Thai pages
+# read most random bytes as letters: chardet's own answer stands for them.) chardet,
+# asked again
 # only about the charsets left, tells them apart by its language models (on
 # bench_short_texts it names the right one for 13 of 14 such files).
 SCRIPT_CHARSETS = ("cp1251", "koi8-r", "koi8-u", "iso8859-5", "cp866", "cp855", "mac-cyrillic",
-                   "cp1253", "iso8859-7", "cp737", "cp869", "mac-greek")
+                   "cp1253", "iso8859-7", "cp737", "cp869", "mac-greek",
+                   "cp1255", "iso8859-8", "cp862")
 SCRIPT_LETTERS = 0.8  # of the bytes above ASCII
 MIXED_CASE = 0.1      # of the words, at most, not in one case
 _SCRIPTS = ((0x0370, 0x03FF), (0x0400, 0x052F), (0x0590, 0x05FF), (0x0600, 0x06FF),
@@ -192,7 +195,7 @@ def _scripts_of(encoding: str) -> np.ndarray | None:
 
 def _reads_as_words(text: str) -> bool:
     """The words of ``text`` with letters above ASCII are in one case but a ``MIXED_CASE``
-    share (all lower case, all capitals, a capital then lower case), and ``COMMON_SHARE``
+    share (all lower case, all capitals, a capital then lower case; Hebrew has none), and ``COMMON_SHARE``
     of their letters or more are among the most frequent of their script (random bytes
     read as Cyrillic make "ЋЮРЖ" or "щђѓш")."""
     words = [w for w in _WORD.findall(text) if not w.isascii()]
@@ -208,10 +211,10 @@ def _reads_as_words(text: str) -> bool:
 
 COMMON_SHARE = 0.75
 # The letters of their script that Russian, Bulgarian, Ukrainian and Serbian (Cyrillic),
-# and Greek, write most (with their accents: ά έ ή ί ό ύ ώ), and the Latin letters of
-# ASCII that stand in a word beside them.
+# Greek (with their accents: ά έ ή ί ό ύ ώ) and Hebrew (with the final forms of mem and
+# nun) write most, and the Latin letters of ASCII that stand in a word beside them.
 _COMMON_LETTERS = frozenset("оеаинтсрвлкмдпуяъзіј" "αοιετσνηυρπκμλωάέήίόύώς"
-                            "abcdefghijklmnopqrstuvwxyz")
+                            "יוהלאמרבתנשעםן" "abcdefghijklmnopqrstuvwxyz")
 
 
 def script_reading(data: bytes, longest: int = 1) -> str | None:

@@ -165,3 +165,19 @@ def test_script_reading_wants_whole_words_in_one_case():
     # Windows-1251 and KOI8-R swap the cases: each reads the other's "Привет" as "пРИВЕТ".
     assert script_reading("ok Привет ok".encode("cp1251")) == "cp1251"
     assert script_reading("ok Привет ok".encode("koi8-r")) in ("koi8-r", "koi8-u")
+
+
+TRIP = "We spent the whole week in the north, hiking every morning and swimming in the lake. " * 8
+
+
+@pytest.mark.parametrize("ending, encoding", [
+    ("The last evening we had dinner at מסעדת הים near the old port.\n", "cp1255"),
+    ("The last evening we had dinner at מסעדת הים near the old port.\n", "iso8859-8"),
+    ("My friend Ilya wrote in the guest book: Спасибо за всё.\n", "cp1251")])
+def test_a_few_words_of_another_script_in_english(ending, encoding):
+    """chardet names Windows-1252 ("ãñòãú äéí", "Ñïàñèáî"): whole words of three letters
+    or more above ASCII are no Latin text."""
+    data = (TRIP + ending).encode(encoding)
+    v = judge(data)
+    assert v.code == "legacy_charset", v.text
+    assert L.strict_right(encoding, v.details["encoding"]), v.text
