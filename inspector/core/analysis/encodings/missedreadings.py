@@ -280,7 +280,9 @@ def _chardet_among(data: bytes, names: list[str]) -> str | None:
         # (Its answer when no model fits must be one of them, or it warns and says None.)
         found = chardet.detect(data, encoding_era=EncodingEra.ALL, compat_names=False,
                                include_encodings=names, no_match_encoding=names[0])
-    except (ImportError, ValueError):  # a chardet that does not know one of the names
+    except (ImportError, ValueError, RuntimeError):
+        # (ValueError: a chardet that does not know one of the names; RuntimeError: see
+        # legacyguess._chardet)
         return None
     name = CS.codec_name(found.get("encoding") or "")
     return name if name in names else None
