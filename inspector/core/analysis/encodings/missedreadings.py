@@ -23,7 +23,7 @@ import re
 import numpy as np
 
 from inspector.core.analysis.encodings import charsets as CS
-from inspector.core.analysis.encodings.legacyguess import decodes, sharpen
+from inspector.core.analysis.encodings.legacyguess import decodes, paired, sharpen
 from inspector.core.units.unicode_db import category_of_char
 
 _HIGH_BYTES = bytes(range(0x80, 0x100))
@@ -121,12 +121,17 @@ _KANA = re.compile("[\u3041-\u3096\u309b-\u309e\u30a1-\u30fa\u30fc-\u30fe]")
 def kana_reading(data: bytes) -> str | None:
     """The Japanese charset in which ``data`` is kana text (above), or None."""
     high = len(data) - len(data.translate(None, _HIGH_BYTES))
+    checked_pairs = False
     for name, rows in zip(KANA_CANDIDATES, _KANA_ROWS):
-        # The first bytes of the kana rows first (counted at C speed): Cyrillic, Greek or
-        # Hebrew text has hardly any, and is passed without a reading.
+        # The first bytes of the kana rows first (counted at C speed): Latin, Cyrillic,
+        # Greek or Hebrew text has hardly any, and is passed without a reading.
         leads = sum(data.count(row) for row in rows)
         if leads < KANA_LEAST or 2 * leads < KANA_SHARE * high:
             continue
+        if not checked_pairs:  # the bytes above ASCII stand in pairs, as kana do
+            if not paired(np.frombuffer(data, dtype=np.uint8) >= 0x80):
+                return None
+            checked_pairs = True
         if not decodes(data, name):
             continue
         text = CS.decoded(data, name)
@@ -168,8 +173,8 @@ SCRIPT_LETTERS = 0.8  # of the bytes above ASCII
 MIXED_CASE = 0.1      # of the words, at most, not in one case
 _SCRIPTS = ((0x0370, 0x03FF), (0x0400, 0x052F), (0x0590, 0x05FF), (0x0600, 0x06FF),
             (0x0E00, 0x0E7F), (0xFB50, 0xFEFF))  # Greek, Cyrillic, Hebrew, Arabic, Thai
-_LETTER = np.zeros(256, dtype=bool)
-_LETTER[[*range(0x41, 0x5B), *range(0x61, 0x7B)]] = True
+_GLUED = re.compile(rb"[A-Za-z][\x80-\xff]|[\x80-\xff][A-Za-z]")
+_RUN: dict[int, re.Pattern] = {}  # a run of so many bytes above ASCII, by length
 _WORD = re.compile(r"[^\W\d_]+")
 
 
@@ -221,18 +226,17 @@ def script_reading(data: bytes, longest: int = 1) -> str | None:
     """The single-byte charset of a non-Latin script in which ``data`` is words among
     ASCII (above), or None. ``longest``: the bytes the longest run above ASCII must hold
     at least."""
+    # Searches that stop at the first hit first: in Latin text the first accented letter
+    # stands beside an ASCII one.
+    if _GLUED.search(data) is not None:
+        return None  # a run glued to an ASCII letter
+    if _RUN.get(longest) is None:
+        _RUN[longest] = re.compile(b"[\x80-\xff]{%d}" % longest)
+    if _RUN[longest].search(data) is None:
+        return None
     a = np.frombuffer(data, dtype=np.uint8)
     high = a >= 0x80
     n_high = int(np.count_nonzero(high))
-    if not n_high:
-        return None
-    edges = np.flatnonzero(np.diff(high, prepend=False, append=False))
-    starts, ends = edges[0::2], edges[1::2]
-    if int((ends - starts).max()) < longest:
-        return None
-    if (_LETTER.take(a[starts[starts > 0] - 1]).any()
-            or _LETTER.take(a[ends[ends < len(a)]]).any()):
-        return None  # a run glued to an ASCII letter
     counts = np.bincount(a[high], minlength=256)
     present = np.flatnonzero(counts)
     left = []

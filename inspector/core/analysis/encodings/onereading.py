@@ -179,10 +179,9 @@ def one_legacy_reading(w: Window, declared: CS.CharsetGuess | None = None) -> CS
     despite = guess_despite_damage(w.data)
     if despite is not None and _explains(w, despite, errors):
         return despite
-    if _paired(w.data):  # kana text that chardet left to a single-byte charset
-        kana = kana_reading(w.data)
-        if kana is not None:
-            return CS.CharsetGuess(kana, "Japanese", 0.0, 1.0, [kana], "kana")
+    kana = kana_reading(w.data)  # kana text that chardet left to a single-byte charset
+    if kana is not None:
+        return CS.CharsetGuess(kana, "Japanese", 0.0, 1.0, [kana], "kana")
     if whole and latin_page(guess.encoding):
         # chardet's Latin page for whole words of three letters or more above ASCII
         # ("Êèíî" for "Кино" in Windows-1251): Latin text has accented letters inside its
