@@ -35,6 +35,7 @@ from inspector.core.scan.kernels.codes import C_VALID
 from inspector.core.units import boundaries, decoder
 from inspector.core.units import kinds as K
 from inspector.core.units.interpretation import interpretation
+from inspector.gui.panes import linewrap
 from inspector.gui.panes.textlooks import (  # noqa: F401 - the layout's vocabulary
     BLANK, BOX, CONTROL_ABBREVIATIONS, CR, CR_PICTURE, GLYPH_NONE, GLYPH_UNKNOWN, LF,
     LINE_END, M_BLANK, M_BOX, M_LINE_END, M_PICTURE, M_REPLACEMENT, M_TEXT, MODE_CODE, MODES, PICTURE, PLACEHOLDER,
@@ -144,7 +145,8 @@ class Paragraph:
 
     __slots__ = ("start", "end", "offs", "lens", "kinds", "vals", "reps", "at_end", "warns",
                  "warned", "_units", "_xs", "_widths", "wrap_xs", "wrap_widths", "_texts",
-                 "_modes", "looks", "rows", "spans", "_cells", "extra", "repeated", "more")
+                 "_modes", "looks", "rows", "spans", "_cells", "extra", "repeated", "more",
+                 "batch", "base")
 
     def __init__(self, start: int, end: int, cut: pagecut.PageCut, i: int = 0,
                  j: int | None = None):
@@ -180,6 +182,10 @@ class Paragraph:
         # The byte, when the paragraph is one ASCII byte repeated (see _wrap_repeated):
         # its lines of equal length then look alike.
         self.repeated: int | None = None
+        # The arrays of the cut it was cut with (see _Batch), and its first unit's index
+        # in them.
+        self.batch: linewrap.Batch | None = None
+        self.base = i
 
     @property
     def xs(self) -> list[float]:
@@ -459,12 +465,14 @@ class TextLayout:
             cut = self._cut(start, ends[-1])
             warned = np.fromiter(map(bool, cut.warnings.tolist()), dtype=bool, count=len(cut))
             stops = np.searchsorted(cut.offset, ends, side="left").tolist()
+            batch = linewrap.Batch(self, cut, stops)
             if len(self._unwrapped) > 1024:
                 self._unwrapped.clear()
             i, s = 0, start
             for e, j in zip(ends, stops):
-                self._unwrapped[s] = Paragraph(s, e, cut, i, j)
-                self._unwrapped[s].warned = warned[i:j]
+                got = self._unwrapped[s] = Paragraph(s, e, cut, i, j)
+                got.warned = warned[i:j]
+                got.batch = batch
                 i, s = j, e
             par = self._unwrapped.pop(start)
         self._wrap(par)
@@ -523,114 +531,36 @@ class TextLayout:
         w = n * stop - x
         return w if w > 1e-9 else stop
 
-    def _wrap(self, par: Paragraph) -> None:
-        """Looks and wrap of a paragraph from its arrays: a look per distinct code point,
-        line breaks by a search in the running sum of widths (a Python step per line and
-        per tab, not per unit)."""
-        n = len(par)
-        if not n:
-            par.spans = [(0, 0, par.start, par.start, 0)]
-            return
-        if n > 64 and self.arithmetic_runs and self._wrap_repeated(par):
-            return
-        vals = par.vals
-        valid = par.kinds == C_VALID
-        keys = np.where(valid, vals, -1000 - par.reps)
-        if par.more is not None:
-            keys = several_point_keys(keys, vals, par.more, valid)
-        crlf = np.zeros(n, dtype=bool)
-        crlf[:-1] = valid[:-1] & (vals[:-1] == CR) & valid[1:] & (vals[1:] == LF)
-        keys[crlf] = -2
+    tab_width = _tab_width
+
+    def rows_for(self, keys: np.ndarray, cut: pagecut.PageCut) -> np.ndarray:
+        """The rows in ``looks`` of display ``keys`` (see _rows) of the units of ``cut``,
+        a look made for each key not seen before."""
         looks = self.looks
         rows, missing = looks.rows_of(keys)
         if missing.any():
             where = np.flatnonzero(missing)
             distinct, first = np.unique(keys[where], return_index=True)
             distinct = distinct.tolist()
-            looks.know(distinct, self._rows(distinct, par, where[first]))
+            looks.know(distinct, self._rows(distinct, Paragraph(0, 0, cut), where[first]))
             rows, _ = looks.rows_of(keys)
-        widths = looks.width[rows]
-        tabs = widths < 0
-        offs = par.offs
-        ends = offs + par.lens
-        # The line feed ending a paragraph (and the CR of a CR LF) never wraps away.
-        terminator = n
-        if looks.mode[rows[n - 1]] == M_LINE_END:
-            terminator = n - 2 if n >= 2 and crlf[n - 2] else n - 1
-        limit = self.wrap_width if self.wrap_width and self.wrap_width > 0 else None
-        word_wrap = self.word_wrap
+        return rows
 
-        spaces: list = []
-
-        def break_point(at: int, line_start: int) -> int:
-            """Where a line from ``line_start`` that cannot hold unit ``at`` breaks:
-            after its last space before ``at`` (word wrap), else right before ``at``."""
-            if word_wrap:
-                if not spaces:   # found once, when a line first breaks
-                    spaces.append(np.flatnonzero(valid & ((vals == SPACE) | (vals == TAB))))
-                k = int(np.searchsorted(spaces[0], at)) - 1
-                if k >= 0 and spaces[0][k] >= line_start:
-                    return int(spaces[0][k]) + 1
-            return at
-
-        def close_line(at: int, line_start: int) -> int:
-            """End the line from ``line_start`` that cannot hold unit ``at`` at its
-            break point; the next line's first unit."""
-            brk = break_point(at, line_start)
-            spans.append((line_start, brk, int(offs[line_start]), int(ends[brk - 1]),
-                          float(xs[brk - 1] + widths[brk - 1])))
-            return brk
-
-        flat = np.where(tabs, 0.0, widths)
-        run_sum = np.cumsum(flat)
-        before = run_sum - flat
-        tab_at = np.flatnonzero(tabs).tolist()
-        xs = np.zeros(n, dtype=np.float64)
-        spans: list[tuple] = []
-        tab_width = self._tab_width
-        ls = pos = 0          # the line's first unit; the first unit not yet placed
-        x = 0.0               # where unit ``pos`` goes on the line
-        ti = 0
-        while True:
-            while ti < len(tab_at) and tab_at[ti] < pos:
-                ti += 1
-            t = tab_at[ti] if ti < len(tab_at) else n
-            base = before[pos] - x if pos < n else 0.0
-            i = n
-            if limit is not None and pos < n:
-                i = max(pos, int(np.searchsorted(run_sum, limit + 1e-9 + base, side="right")))
-            if i < t and i < terminator:
-                # Unit i does not fit: units pos..i-1 do.
-                xs[pos:i] = before[pos:i] - base
-                if i > ls:
-                    ls = pos = close_line(i, ls)
-                    x = 0.0
-                    continue
-                # The line's first unit is wider than the line: it stays on it.
-                xs[i] = x
-                x = run_sum[i] - base
-                pos = i + 1
-                continue
-            # Everything up to the next tab fits (or may no longer break).
-            xs[pos:t] = before[pos:t] - base
-            if t > pos:
-                x = run_sum[t - 1] - base
-            if t >= n:
-                break
-            w = tab_width(x)
-            if limit is not None and x + w > limit + 1e-9 and ls < t < terminator:
-                ls = pos = close_line(t, ls)
-                x = 0.0
-                continue
-            xs[t] = x
-            widths[t] = w
-            x += w
-            pos = t + 1
-        spans.append((ls, n, int(offs[ls]), int(ends[-1]), float(x)))
-        par.wrap_xs, par.wrap_widths = xs, widths
-        par.looks = looks
-        par.rows = rows
-        par.spans = spans
+    def _wrap(self, par: Paragraph) -> None:
+        """Lay out a paragraph (see linewrap.wrap); one ASCII byte repeated is laid
+        out arithmetically."""
+        n = len(par)
+        if not n:
+            par.spans = [(0, 0, par.start, par.start, 0)]
+            return
+        if n > 64 and self.arithmetic_runs and self._wrap_repeated(par):
+            return
+        if par.batch is None:    # cut on its own
+            par.batch = linewrap.Batch(self, pagecut.PageCut(
+                par.offs, par.lens, par.kinds, par.vals, par.reps, par.at_end, par.warns,
+                par.more), [n])
+            par.base = 0
+        linewrap.wrap(self, par)
 
     def _wrap_repeated(self, par: Paragraph) -> bool:
         """Lay out a paragraph that is one ASCII byte repeated (a page of NULs, a run of
