@@ -286,6 +286,9 @@ class TextLayout:
         self.window = window
         self.word_wrap = word_wrap
         self.tab_columns = tab_columns
+        # Bytes a cut reaches past the paragraph asked for (a view sets it to about what
+        # its page shows, so that a new page is cut at once).
+        self.read_ahead = 0
         # style.glyph_for decides substitutes for every view; it is passed in (or
         # imported on first use) so this module itself never imports Qt.
         self._glyph = glyph
@@ -446,10 +449,10 @@ class TextLayout:
     def paragraph(self, start: int) -> Paragraph:
         """The paragraph beginning at the break ``start``, laid out (cached).
 
-        Short paragraphs that follow it within one window are cut with it: a screen of
-        prose is dozens of paragraphs, each cut has a fixed cost, and the document's
-        small cache of cuts stays free for the hex view. They are wrapped when asked
-        for (a jump's page ends before the window does)."""
+        Short paragraphs that follow it within one window (or ``read_ahead`` bytes,
+        what a view last showed) are cut with it: a screen of prose is dozens of
+        paragraphs, and each cut has a fixed cost. They are wrapped when asked for (a
+        jump's page ends before the window does)."""
         self._check_state()
         hit = self._paragraphs.get(start)
         if hit is not None:
@@ -459,11 +462,12 @@ class TextLayout:
         if par is None:
             size = self.size
             ends = [self.paragraph_end(start)]
-            while (ends[-1] < size and ends[-1] - start < self.window and len(ends) < 256
+            reach = max(self.window, self.read_ahead)
+            while (ends[-1] < size and ends[-1] - start < reach and len(ends) < 1024
                    and ends[-1] not in self._paragraphs and ends[-1] not in self._unwrapped):
                 ends.append(self.paragraph_end(ends[-1]))
             cut = self._cut(start, ends[-1])
-            warned = np.fromiter(map(bool, cut.warnings.tolist()), dtype=bool, count=len(cut))
+            warned = cut.warnings.astype(bool)
             stops = np.searchsorted(cut.offset, ends, side="left").tolist()
             batch = linewrap.Batch(self, cut, stops)
             if len(self._unwrapped) > 1024:

@@ -193,8 +193,10 @@ class TextView(QAbstractScrollArea):
         if self._lines_for != key:
             # The scroll bar's sync and the paint that follows a jump ask for the same
             # lines: walked once.
-            self._lines = layout.lines_from(self._top, key[2])
+            self._lines = lines = layout.lines_from(self._top, key[2])
             self._lines_for = (layout.generation,) + key[1:]
+            if lines:   # the next page is cut at once (see TextLayout.paragraph)
+                layout.read_ahead = min(1 << 16, (lines[-1].end - lines[0].start) * 5 // 4)
         return self._lines
 
     def visible_range(self) -> tuple[int, int]:
