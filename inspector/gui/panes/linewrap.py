@@ -27,7 +27,8 @@ class Batch:
     0), the units' first bytes and ends, the spaces and tabs."""
 
     __slots__ = ("rows", "widths", "xs", "sums", "sums_array", "starts", "ends", "spaces",
-                 "tabs", "line_end", "crlf", "width_list")
+                 "tabs", "line_end", "crlf", "width_list", "offs", "lens", "kinds", "reps",
+                 "warned")
 
     def __init__(self, layout, cut, stops: list[int]):
         n = len(cut)
@@ -58,6 +59,13 @@ class Batch:
         self.tabs = np.flatnonzero(tabs).tolist()
         self.line_end = (looks.mode[rows] == M_LINE_END).tolist()
         self.width_list = None     # widths as a list, made when first needed
+        # The cut's own arrays, under the names a paragraph gives its part of them.
+        self.offs, self.lens, self.kinds = cut.offset, cut.length, cut.kind
+        self.reps = cut.replacements
+        self.warned = cut.warnings.astype(bool)
+
+    wrap_xs = property(lambda self: self.xs)
+    wrap_widths = property(lambda self: self.widths)
 
     def width(self, k: int) -> float:
         if self.width_list is None:

@@ -146,7 +146,7 @@ class Paragraph:
     __slots__ = ("start", "end", "offs", "lens", "kinds", "vals", "reps", "at_end", "warns",
                  "warned", "_units", "_xs", "_widths", "wrap_xs", "wrap_widths", "_texts",
                  "_modes", "looks", "rows", "spans", "_cells", "extra", "repeated", "more",
-                 "batch", "base")
+                 "batch", "base", "placed")
 
     def __init__(self, start: int, end: int, cut: pagecut.PageCut, i: int = 0,
                  j: int | None = None):
@@ -186,17 +186,19 @@ class Paragraph:
         # in them.
         self.batch: linewrap.Batch | None = None
         self.base = i
+        # (xs, widths) as a painter placed them (set_positions), when it moved any.
+        self.placed: tuple[np.ndarray, np.ndarray] | None = None
 
     @property
     def xs(self) -> list[float]:
         if self._xs is None:
-            self._xs = self.wrap_xs.tolist()
+            self._xs = (self.wrap_xs if self.placed is None else self.placed[0]).tolist()
         return self._xs
 
     @property
     def widths(self) -> list[float]:
         if self._widths is None:
-            self._widths = self.wrap_widths.tolist()
+            self._widths = (self.wrap_widths if self.placed is None else self.placed[1]).tolist()
         return self._widths
 
     @property
@@ -236,14 +238,15 @@ class Paragraph:
     def lines(self) -> list[Line]:
         return [Line(self, i) for i in range(len(self.spans))]
 
-    def set_positions(self, first: int, xs: list, widths: list) -> None:
+    def set_positions(self, first: int, xs: np.ndarray, widths: np.ndarray) -> None:
         """Where a painter found units ``first..`` to be drawn (shaped text: right-to-left
         runs, clusters): hit tests and the cursor then agree with the pixels."""
-        self.xs[first:first + len(xs)] = xs
-        self.widths[first:first + len(widths)] = widths
-        for index, span in enumerate(self.spans):
-            if span[0] <= first < span[1]:
-                self._cells.pop(index, None)
+        if self.placed is None:
+            self.placed = (self.wrap_xs.copy(), self.wrap_widths.copy())
+        self.placed[0][first:first + len(xs)] = xs
+        self.placed[1][first:first + len(widths)] = widths
+        self._xs = self._widths = None
+        self._cells.clear()
 
     def cells_of(self, index: int) -> list[Cell]:
         """The cells of line ``index``, made once when first painted or hit-tested."""
@@ -467,9 +470,9 @@ class TextLayout:
                    and ends[-1] not in self._paragraphs and ends[-1] not in self._unwrapped):
                 ends.append(self.paragraph_end(ends[-1]))
             cut = self._cut(start, ends[-1])
-            warned = cut.warnings.astype(bool)
             stops = np.searchsorted(cut.offset, ends, side="left").tolist()
             batch = linewrap.Batch(self, cut, stops)
+            warned = batch.warned
             if len(self._unwrapped) > 1024:
                 self._unwrapped.clear()
             i, s = 0, start

@@ -81,18 +81,6 @@ class _Look:
         return got
 
 
-def _gather(rows: list, plans: list, names: tuple):
-    """The page's arrays ``names`` of its lines' plans joined, with each entry's line's
-    y, dimming and selection (None when no line has any)."""
-    got = [(plan, row) for row, plan in zip(rows, plans) if len(getattr(plan, names[0]))]
-    if not got:
-        return None
-    arrays = [np.concatenate([getattr(plan, name) for plan, _ in got]) for name in names]
-    sizes = [len(getattr(plan, names[0])) for plan, _ in got]
-    ys, dims, sels = (np.repeat(np.array([row[i] for _, row in got]), sizes) for i in range(3))
-    return arrays, ys.astype(np.float64), dims.astype(np.int64), sels.astype(bool)
-
-
 def _add_fills(fills: dict, name: str, mask, x, w, ys, dims, lh: float) -> None:
     """Rectangles over entries ``mask`` (x from the left margin, width, line y), by
     fill and dimming; entries side by side on a line are one rectangle."""
@@ -188,6 +176,7 @@ class TextPainter:
         self._line_height = 0
         self._ascent = 0.0
         self._grid: _PointGrid | None = None
+        self._last_plan = None         # (what it was made for, the last page plan)
 
     def set_metrics(self, metrics: QtMetrics, line_height: int, ascent: float) -> None:
         """The view's font changed: measures to draw with (box pictures are remade)."""
@@ -318,10 +307,11 @@ class TextPainter:
         if not lines:
             return
         row_numbers = row_numbers if row_numbers is not None else list(range(len(lines)))
-        plans = self._plans(lines, lost_end, origin, look)
+        page = self._page_plan(lines, lost_end, origin, look)
+        plans = page.lines
         selecting = sel_end > sel_start
         fills: dict = {}      # (fill colour key, dim) -> [QRectF]
-        problems: dict = {}   # (problem key, dim) -> ([x arrays], [y arrays], [counts])
+        problems: dict = {}   # (problem key, dim) -> (xs, ys, counts)
         rows = []
         for row, line, plan in zip(row_numbers, lines, plans):
             y = PAD_Y + row * lh
@@ -333,23 +323,28 @@ class TextPainter:
                 if span is not None:
                     p.setOpacity(0.45 if dim else 1.0)
                     p.fillRect(QRectF(PAD_X + span[0], y, span[1] - span[0], lh), look.sel_fill)
-        # Fills and problems for the whole page at once, from its lines' arrays.
-        got = _gather(rows, plans, ("p_x", "p_w", "p_n", "p_key", "p_off"))
-        if got is not None:
-            (x, w, n, key, off), ys, dims, sel = got
-            keep = ~(sel & (off >= sel_start) & (off < sel_end))
+        row_y = np.array([r[0] for r in rows], dtype=np.float64)
+        row_dim = np.array([r[1] for r in rows], dtype=np.int64)
+        row_sel = np.array([r[2] for r in rows], dtype=bool)
+        # Fills and problems for the whole page at once, from its arrays.
+        if len(page.p_x):
+            x, w, n, key, off, at = (page.p_x, page.p_w, page.p_n, page.p_key, page.p_off,
+                                     page.p_line)
+            ys, dims = row_y[at], row_dim[at]
+            keep = ~(row_sel[at] & (off >= sel_start) & (off < sel_end)) if selecting else \
+                np.ones(len(x), dtype=bool)
             lost = key == TP.LOST
             _add_fills(fills, "error", ~lost & keep, x, w, ys, dims, lh)
             _add_fills(fills, "lost", lost & keep, x, w, ys, dims, lh)
             both = key * 2 + dims
             for k in sorted(set(both.tolist())):  # np.unique would load numpy.ma
                 mask = both == k
-                problems[(k >> 1, bool(k & 1))] = ([x[mask]], [ys[mask]], [n[mask]])
-        got = _gather(rows, plans, ("w_x", "w_w", "w_off"))
-        if got is not None:
-            (x, w, off), ys, dims, sel = got
-            keep = ~(sel & (off >= sel_start) & (off < sel_end))
-            _add_fills(fills, "warning", keep, x, w, ys, dims, lh)
+                problems[(k >> 1, bool(k & 1))] = (x[mask], ys[mask], n[mask])
+        if len(page.w_x):
+            x, w, off, at = page.w_x, page.w_w, page.w_off, page.w_line
+            keep = ~(row_sel[at] & (off >= sel_start) & (off < sel_end)) if selecting else \
+                np.ones(len(x), dtype=bool)
+            _add_fills(fills, "warning", keep, x, w, row_y[at], row_dim[at], lh)
         for (name, dim), rects in fills.items():
             if rects:
                 p.setOpacity(0.45 if dim else 1.0)
@@ -361,16 +356,13 @@ class TextPainter:
         # Text: the page's glyphs, one glyph run per font and colour; each shaped
         # segment's layout (what has no colour range is in the text colour).
         p.setPen(look.colors["text"])
-        plain = []
-        for (y, dim, _), plan in zip(rows, plans):
-            if len(plan.g_x):
-                plain.append((plan, y, dim))
-            if plan.segments:
+        for (y, dim, _), segments in zip(rows, page.segments):
+            if segments:
                 p.setOpacity(0.45 if dim else 1.0)
-                for tl, x, seg_ascent, _ in plan.segments:
+                for tl, x, seg_ascent, _ in segments:
                     tl.draw(p, TP.baseline_point(seg_ascent, PAD_X + x, y, ascent))
         p.setOpacity(1.0)
-        self._draw_plain(p, look, plain)
+        self._draw_plain(p, look, page, row_y, row_dim)
 
         # Problems: U+FFFD glyphs and marks, one glyph run per colour.
         self._draw_problems(p, look, problems)
@@ -401,17 +393,16 @@ class TextPainter:
         p.setOpacity(1.0)
         self._paint_overlays(p, lines, plans, look, origin, lost_end, row_numbers)
 
-    def _draw_plain(self, p: QPainter, look: _Look, plain: list) -> None:
+    def _draw_plain(self, p: QPainter, look: _Look, page, row_y, row_dim) -> None:
         """The page's glyphs (see textplan.make_plans), one glyph run per font, colour
         and dimming."""
-        if not plain:
+        if not len(page.g_x):
             return
-        glyphs = np.concatenate([plan.g_glyph for plan, _, _ in plain])
-        xs = np.concatenate([plan.g_x for plan, _, _ in plain]) + PAD_X
-        ys = np.concatenate([np.full(len(plan.g_x), y) for plan, y, _ in plain])
+        glyphs = page.g_glyph
+        xs = page.g_x + PAD_X
+        ys = row_y[page.g_line]
         codes = len(look.text_colors)
-        keys = np.concatenate([(plan.g_font * codes + plan.g_code) * 2 + dim
-                               for plan, _, dim in plain])
+        keys = (page.g_font * codes + page.g_code) * 2 + row_dim[page.g_line]
         raws = self._metrics.fallback.raws
         order = np.argsort(keys, kind="stable")
         keys = keys[order]
@@ -438,10 +429,8 @@ class TextPainter:
         ascent = self._ascent
         small_ascent = look.small_ascent
         step = look.fffd_width
-        for (key, dim), (xs, ys, counts) in problems.items():
-            x = np.concatenate(xs) + PAD_X
-            y = np.concatenate(ys)
-            n = np.concatenate(counts)
+        for (key, dim), (x, y, n) in problems.items():
+            x = x + PAD_X
             color = look.problem_colors[key]
             p.setOpacity(0.45 if dim else 1.0)
             p.setPen(color)
@@ -552,31 +541,34 @@ class TextPainter:
                           self._look_for(style.Palette.current()))
 
     def _plan(self, line: TL.Line, lost_end, origin, look: _Look) -> LinePlan:
-        return self._plans([line], lost_end, origin, look)[0]
-
-    def _plans(self, lines: list, lost_end, origin, look: _Look) -> list[LinePlan]:
-        """What to draw for each line, worked out once per laid-out line and look (the
-        paragraph keeps it), the missing ones together (see textplan.make_plans)."""
+        """The plan of one shown line (the paragraph keeps the last one made)."""
         key = ("plans", look.key, lost_end, origin)
-        out: list = []
-        missing = []
-        for line in lines:
+        plans = line.paragraph.extra.get(key)
+        plan = plans.get(line.index) if plans is not None else None
+        if plan is None:
+            plan = self._page_plan([line], lost_end, origin, look).lines[0]
+        return plan
+
+    def _page_plan(self, lines: list, lost_end, origin, look: _Look) -> TP.PagePlan:
+        """What to draw for ``lines``, worked out together (see textplan.make_plans);
+        the last one is kept while the same lines are drawn again (a selection), and
+        each paragraph keeps its lines' plans for the cursor and hit tests."""
+        key = ("plans", look.key, lost_end, origin)
+        ids = (key, self.view.text_layout.generation,
+               tuple((ln.paragraph, ln.index) for ln in lines))
+        if self._last_plan is not None and self._last_plan[0] == ids:
+            return self._last_plan[1]
+        page = TP.make_plans(self.view.text_layout, lines, self._metrics, lost_end, origin,
+                             look.formats)
+        self._last_plan = (ids, page)
+        for line, plan in zip(lines, page.lines):
             extra = line.paragraph.extra
             plans = extra.get(key)
             if plans is None:
                 extra.clear()
                 plans = extra[key] = {}
-            plan = plans.get(line.index)
-            if plan is None:
-                missing.append(len(out))
-            out.append(plan)
-        if missing:
-            made = TP.make_plans(self.view.text_layout, [lines[i] for i in missing],
-                                 self._metrics, lost_end, origin, look.formats)
-            for i, plan in zip(missing, made):
-                out[i] = plan
-                lines[i].paragraph.extra[key][lines[i].index] = plan
-        return out
+            plans[line.index] = plan
+        return page
 
     def _paint_boxes(self, p, key, x, y, count, lh, pal) -> None:
         """``count`` identical small tagged boxes side by side: invisible characters,

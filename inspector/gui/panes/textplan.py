@@ -138,17 +138,56 @@ def _option(tab: float) -> QTextOption:
     return option
 
 
-class LinePlan:
-    """One line's drawing: its glyphs on their units' places (``g_glyph``, ``g_x``,
-    ``g_code``, ``g_font``: index, x, colour code, font; the painter draws the page's
-    by font and colour, one glyph run each), its shaped ``segments`` (each (layout, x,
-    ascent, width): the layout drawn with its left edge at x), the units'
-    ``offsets``, ``ends``, ``xs`` and ``rights`` (arrays, for the cursor, selection and
-    matches), and arrays of its problems (``p_*``), warning fills (``w_*``) and its box
-    runs (each [label, width, warned, x, [offsets]]). Made by :func:`make_plans`."""
+class PagePlan:
+    """The drawing of lines laid out together (made by :func:`make_plans`), as arrays
+    for all of them: the units' ``offsets``, ``ends``, ``xs`` and ``rights`` (``bounds``:
+    each line's first unit); the glyphs drawn as such (``g_glyph``, ``g_x``, ``g_code``,
+    ``g_font``: index, x, colour code, font; ``g_line``: their line); the problems
+    (``p_*``) and warning fills (``w_*``), each with its line; per line, its shaped
+    ``segments`` (each (layout, x, ascent, width): the layout drawn with its left edge
+    at x) and its box runs (each [label, width, warned, x, [offsets]]). ``lines``: a
+    :class:`LinePlan` per line."""
 
-    __slots__ = ("offsets", "ends", "xs", "rights", "segments", "g_glyph", "g_x", "g_code",
-                 "g_font", "p_x", "p_w", "p_n", "p_key", "p_off", "w_x", "w_w", "w_off", "boxes")
+    __slots__ = ("bounds", "offsets", "ends", "xs", "rights", "segments", "boxes",
+                 "g_glyph", "g_x", "g_code", "g_font", "g_line", "g_cut",
+                 "p_x", "p_w", "p_n", "p_key", "p_off", "p_line", "p_cut",
+                 "w_x", "w_w", "w_off", "w_line", "w_cut", "lines")
+
+
+class LinePlan:
+    """One line of a :class:`PagePlan`: the same fields, its own part of each array
+    (the cursor, the selection and matches search them)."""
+
+    __slots__ = ("page", "k")
+
+    def __init__(self, page: PagePlan, k: int):
+        self.page = page
+        self.k = k
+
+    @property
+    def segments(self) -> list:
+        return self.page.segments[self.k]
+
+    @property
+    def boxes(self) -> list:
+        return self.page.boxes[self.k]
+
+
+def _part(name: str, cut: str) -> property:
+    def get(self):
+        page = self.page
+        bounds = getattr(page, cut)
+        return getattr(page, name)[bounds[self.k]:bounds[self.k + 1]]
+    return property(get)
+
+
+for _name, _cut in (("offsets", "bounds"), ("ends", "bounds"), ("xs", "bounds"),
+                    ("rights", "bounds"), ("g_glyph", "g_cut"), ("g_x", "g_cut"),
+                    ("g_code", "g_cut"), ("g_font", "g_cut"), ("p_x", "p_cut"),
+                    ("p_w", "p_cut"), ("p_n", "p_cut"), ("p_key", "p_cut"),
+                    ("p_off", "p_cut"), ("w_x", "w_cut"), ("w_w", "w_cut"),
+                    ("w_off", "w_cut")):
+    setattr(LinePlan, _name, _part(_name, _cut))
 
 
 def _runs(keys: np.ndarray, breaks: np.ndarray) -> tuple[list, list]:
@@ -162,7 +201,7 @@ def _runs(keys: np.ndarray, breaks: np.ndarray) -> tuple[list, list]:
 
 
 def make_plans(layout: TL.TextLayout, lines: list, metrics: QtMetrics, lost_end, origin,
-               formats: list) -> list[LinePlan]:
+               formats: list) -> PagePlan:
     """The plans of ``lines`` (TL.Line), worked out together: the arrays of all their
     units are looked at in one pass of numpy calls for the page; what must be shaped
     costs one small layout per segment not seen before."""
@@ -172,8 +211,22 @@ def make_plans(layout: TL.TextLayout, lines: list, metrics: QtMetrics, lost_end,
     firsts = [ln.first for ln in lines]
     lasts = [ln.last for ln in lines]
 
+    # The units side by side in one batch's arrays (a paragraph's lines, paragraphs cut
+    # together) are taken as one slice.
+    runs: list = []
+    for par, a, b in zip(pars, firsts, lasts):
+        src = par.batch if par.repeated is None and par.batch is not None else par
+        lo = a + (par.base if src is not par else 0)
+        if runs and runs[-1][0] is src and runs[-1][2] == lo:
+            runs[-1][2] = lo + b - a
+        else:
+            runs.append([src, lo, lo + b - a])
+
     def gather(field):
-        return np.concatenate([getattr(p, field)[a:b] for p, a, b in zip(pars, firsts, lasts)])
+        if len(runs) == 1:
+            src, lo, hi = runs[0]
+            return getattr(src, field)[lo:hi].copy()
+        return np.concatenate([getattr(src, field)[lo:hi] for src, lo, hi in runs])
 
     rows = gather("rows")
     offs = gather("offs")
@@ -242,60 +295,60 @@ def make_plans(layout: TL.TextLayout, lines: list, metrics: QtMetrics, lost_end,
     colors = tuple(f.foreground().color().rgba() for f in formats)   # the look
     segs: list = [[] for _ in range(count)]
     in_seg = np.zeros(n, dtype=bool)
-    b_list = bounds.tolist()
-    seg_line = line_of[seg_s].tolist() if len(seg_s) else []
-    moved_lines = set()
-    for s_, e_, k in zip(seg_s.tolist(), seg_e.tolist(), seg_line):
-        in_seg[s_:e_] = True
-        seg_codes = code[s_:e_]
-        key = ("".join(ltexts[s_:e_]), seg_codes.tobytes(), colors)
-        got = shaped.get(key)
-        if got is None:
-            got = _shape(key[0], seg_codes, starts[s_:e_ + 1] - starts[s_], widths[s_:e_],
-                         ~shown[s_:e_], bool(rtl[s_:e_].any()), font, option, formats,
-                         metrics)
-            if len(shaped) >= SHAPED_SEGMENTS:
-                shaped.clear()
-            shaped[key] = got
-        tl, seg_ascent, lefts, rights, width = got
-        # The segment in place of its units: they take the places Qt gave them, and
-        # the units after it on its line move by what it grew or shrank (by whole
-        # characters: everything stays on the character grid).
-        x0 = xs[s_]
-        line_end = b_list[k + 1]
-        if e_ < line_end:
-            xs[e_:line_end] += x0 + width - xs[e_]
-        xs[s_:e_] = x0 + lefts
-        widths[s_:e_] = rights - lefts
-        segs[k].append((tl, float(x0), seg_ascent, width))
-        moved_lines.add(k)
-    plans = []
-    for k in range(count):
-        plan = LinePlan()
-        plan.segments = segs[k]
-        plans.append(plan)
-        if k in moved_lines:
-            a, b = b_list[k], b_list[k + 1]
-            pars[k].set_positions(firsts[k], xs[a:b].tolist(), widths[a:b].tolist())
+    if len(seg_s):
+        got_list = []
+        for s_, e_ in zip(seg_s.tolist(), seg_e.tolist()):
+            seg_codes = code[s_:e_]
+            key = ("".join(ltexts[s_:e_]), seg_codes.tobytes(), colors)
+            got = shaped.get(key)
+            if got is None:
+                got = _shape(key[0], seg_codes, starts[s_:e_ + 1] - starts[s_], widths[s_:e_],
+                             ~shown[s_:e_], bool(rtl[s_:e_].any()), font, option, formats,
+                             metrics)
+                if len(shaped) >= SHAPED_SEGMENTS:
+                    shaped.clear()
+                shaped[key] = got
+            got_list.append(got)
+        _place_segments(got_list, seg_s, seg_e, line_of, bounds, xs, widths, in_seg, segs)
+        # The paragraphs' places too, for hit tests (a paragraph's lines on the page
+        # are one run of units).
+        moved = np.zeros(count, dtype=bool)
+        moved[line_of[seg_s]] = True
+        b_list = bounds.tolist()
+        k = 0
+        while k < count:
+            j = k + 1
+            while j < count and pars[j] is pars[k]:
+                j += 1
+            if moved[k:j].any():
+                a, b = b_list[k], b_list[j]
+                pars[k].set_positions(firsts[k], xs[a:b], widths[a:b])
+            k = j
 
-    # Per unit, now placed: the arrays the cursor and overlays search.
-    ends_a = offs + lens
-    rights_a = xs + widths
+    page = PagePlan()
+    page.bounds = bounds.tolist()
+    page.segments = segs
+    page.offsets = offs
+    page.ends = offs + lens
+    page.xs = xs
+    page.rights = xs + widths
     # The glyphs drawn as such, with their fonts and colour codes.
     gi = np.flatnonzero(~in_seg & (glyph > 0) & (code != _HIDDEN))
-    g_cut = np.searchsorted(gi, bounds).tolist()
-    g_glyph, g_x, g_code, g_font = glyph[gi], xs[gi], code[gi], font_of[gi]
+    page.g_cut = np.searchsorted(gi, bounds).tolist()
+    page.g_glyph, page.g_x, page.g_code, page.g_font = glyph[gi], xs[gi], code[gi], font_of[gi]
+    page.g_line = line_of[gi]
     # Problems: their U+FFFD count, colour (lost bytes apart) and place.
     pi = np.flatnonzero(modes == TL.M_REPLACEMENT)
     p_key = kinds[pi].astype(np.int64)
     if lost_end is not None and origin is not None:
         p_key = np.where((offs[pi] >= origin) & (offs[pi] < lost_end), LOST, p_key)
-    p_cut = np.searchsorted(pi, bounds).tolist()
-    p_x, p_w, p_n, p_off = xs[pi], widths[pi], np.maximum(reps[pi], 1), offs[pi]
+    page.p_cut = np.searchsorted(pi, bounds).tolist()
+    page.p_x, page.p_w, page.p_n, page.p_off = xs[pi], widths[pi], np.maximum(reps[pi], 1), offs[pi]
+    page.p_key, page.p_line = p_key, line_of[pi]
     # Warning fills (text and marks drawn with a warning).
     wi = np.flatnonzero(warned & (modes != TL.M_REPLACEMENT) & (modes != TL.M_BOX))
-    w_cut = np.searchsorted(wi, bounds).tolist()
-    w_x, w_w, w_off = xs[wi], widths[wi], offs[wi]
+    page.w_cut = np.searchsorted(wi, bounds).tolist()
+    page.w_x, page.w_w, page.w_off, page.w_line = xs[wi], widths[wi], offs[wi], line_of[wi]
     # Boxes: runs of one look side by side.
     bi = np.flatnonzero(modes == TL.M_BOX)
     box_runs = [[] for _ in range(count)]
@@ -310,25 +363,44 @@ def make_plans(layout: TL.TextLayout, lines: list, metrics: QtMetrics, lost_end,
         bx = xs[bi].tolist()
         bwarn = warned[bi].tolist()
         boffs = offs[bi].tolist()
-        bline = line_of[bi].tolist()
+        bline = bline_a.tolist()
         for h, t in zip(bheads, btails):
             box_runs[bline[h]].append([labels[h], bw[h], bwarn[h], bx[h], boffs[h:t]])
-    for k, plan in enumerate(plans):
-        a, b = b_list[k], b_list[k + 1]
-        plan.offsets = offs[a:b]
-        plan.ends = ends_a[a:b]
-        plan.xs = xs[a:b]
-        plan.rights = rights_a[a:b]
-        pa, pb = p_cut[k], p_cut[k + 1]
-        plan.p_x, plan.p_w, plan.p_n = p_x[pa:pb], p_w[pa:pb], p_n[pa:pb]
-        plan.p_key, plan.p_off = p_key[pa:pb], p_off[pa:pb]
-        wa, wb = w_cut[k], w_cut[k + 1]
-        plan.w_x, plan.w_w, plan.w_off = w_x[wa:wb], w_w[wa:wb], w_off[wa:wb]
-        plan.boxes = box_runs[k]
-        ga, gb = g_cut[k], g_cut[k + 1]
-        plan.g_glyph, plan.g_x, plan.g_code = g_glyph[ga:gb], g_x[ga:gb], g_code[ga:gb]
-        plan.g_font = g_font[ga:gb]
-    return plans
+    page.boxes = box_runs
+    page.lines = [LinePlan(page, k) for k in range(count)]
+    return page
+
+
+def _place_segments(got_list: list, seg_s: np.ndarray, seg_e: np.ndarray,
+                    line_of: np.ndarray, bounds: np.ndarray, xs: np.ndarray,
+                    widths: np.ndarray, in_seg: np.ndarray, segs: list) -> None:
+    """Each shaped segment in place of its units: they take the places Qt gave them,
+    and the units after it on its line move by what it grew or shrank (by whole
+    characters: everything stays on the character grid). A segment's growth does not
+    depend on the segments before it on its line (they move its start and its end
+    alike), so every move is worked out at once."""
+    n = len(xs)
+    seg_width = np.array([g[4] for g in got_list], dtype=np.float64)
+    seg_line = line_of[seg_s]
+    line_end = bounds[1:][seg_line]
+    inner = seg_e < line_end
+    ei = seg_e[inner]
+    grow = seg_width[inner] - (xs[ei] - xs[seg_s[inner]])
+    shift = np.zeros(n + 1, dtype=np.float64)
+    np.add.at(shift, ei, grow)
+    np.add.at(shift, line_end[inner], -grow)
+    xs += np.cumsum(shift[:n])
+    x0 = xs[seg_s]
+    sizes = seg_e - seg_s
+    heads = np.repeat(np.cumsum(sizes) - sizes, sizes)
+    at = np.arange(len(heads)) - heads + np.repeat(seg_s, sizes)
+    lefts = np.concatenate([g[2] for g in got_list])
+    rights = np.concatenate([g[3] for g in got_list])
+    xs[at] = np.repeat(x0, sizes) + lefts
+    widths[at] = rights - lefts
+    in_seg[at] = True
+    for (tl, seg_ascent, _, _, width), x, k in zip(got_list, x0.tolist(), seg_line.tolist()):
+        segs[k].append((tl, x, seg_ascent, width))
 
 
 def _glyphs(looks, rows: np.ndarray, fallback: FallbackFonts) -> tuple[np.ndarray, np.ndarray]:
