@@ -177,6 +177,8 @@ class TextPainter:
         self._ascent = 0.0
         self._grid: _PointGrid | None = None
         self._last_plan = None         # (what it was made for, the last page plan)
+        self._problem_pictures: dict = {}   # a problem's look -> its picture
+        self._problem_pictures_for = None
 
     def set_metrics(self, metrics: QtMetrics, line_height: int, ascent: float) -> None:
         """The view's font changed: measures to draw with (box pictures are remade)."""
@@ -311,7 +313,7 @@ class TextPainter:
         plans = page.lines
         selecting = sel_end > sel_start
         fills: dict = {}      # (fill colour key, dim) -> [QRectF]
-        problems: dict = {}   # (problem key, dim) -> (xs, ys, counts)
+        problems = None       # the problems' arrays (see _draw_problems)
         rows = []
         for row, line, plan in zip(row_numbers, lines, plans):
             y = PAD_Y + row * lh
@@ -328,18 +330,11 @@ class TextPainter:
         row_sel = np.array([r[2] for r in rows], dtype=bool)
         # Fills and problems for the whole page at once, from its arrays.
         if len(page.p_x):
-            x, w, n, key, off, at = (page.p_x, page.p_w, page.p_n, page.p_key, page.p_off,
-                                     page.p_line)
-            ys, dims = row_y[at], row_dim[at]
-            keep = ~(row_sel[at] & (off >= sel_start) & (off < sel_end)) if selecting else \
-                np.ones(len(x), dtype=bool)
-            lost = key == TP.LOST
-            _add_fills(fills, "error", ~lost & keep, x, w, ys, dims, lh)
-            _add_fills(fills, "lost", lost & keep, x, w, ys, dims, lh)
-            both = key * 2 + dims
-            for k in sorted(set(both.tolist())):  # np.unique would load numpy.ma
-                mask = both == k
-                problems[(k >> 1, bool(k & 1))] = (x[mask], ys[mask], n[mask])
+            at = page.p_line
+            off = page.p_off
+            sel = row_sel[at] & (off >= sel_start) & (off < sel_end) if selecting else \
+                np.zeros(len(off), dtype=bool)
+            problems = (page.p_x, row_y[at], page.p_key, page.p_n, page.p_w, sel, row_dim[at])
         if len(page.w_x):
             x, w, off, at = page.w_x, page.w_w, page.w_off, page.w_line
             keep = ~(row_sel[at] & (off >= sel_start) & (off < sel_end)) if selecting else \
@@ -364,8 +359,9 @@ class TextPainter:
         p.setOpacity(1.0)
         self._draw_plain(p, look, page, row_y, row_dim)
 
-        # Problems: U+FFFD glyphs and marks, one glyph run per colour.
-        self._draw_problems(p, look, problems)
+        # Problems: a picture per look (fill, U+FFFD glyphs, mark).
+        if problems is not None:
+            self._draw_problems(p, look, *problems)
 
         # Boxes: a picture per look, tiled over a run of equal ones.
         pictures: dict = {}
@@ -423,44 +419,79 @@ class TextPainter:
             p.drawGlyphRun(QPointF(0, 0), run)
         p.setOpacity(1.0)
 
-    def _draw_problems(self, p: QPainter, look: _Look, problems: dict) -> None:
-        """Every problem's U+FFFD glyphs (as many as its replacements) and its mark, one
-        glyph run per colour for the page."""
-        ascent = self._ascent
-        small_ascent = look.small_ascent
-        step = look.fffd_width
-        for (key, dim), (x, y, n) in problems.items():
-            x = x + PAD_X
-            color = look.problem_colors[key]
-            p.setOpacity(0.45 if dim else 1.0)
-            p.setPen(color)
-            # The glyphs: a problem of n replacements is n glyphs side by side.
-            gx = np.repeat(x, n) + (np.arange(int(n.sum())) - np.repeat(np.cumsum(n) - n, n)) * step
+    def _draw_problems(self, p: QPainter, look: _Look, x, y, key, n, w, selected, dims) -> None:
+        """Every problem (left edge ``x``, line top ``y``, colour ``key``, ``n``
+        replacements, width ``w``; ``selected``: no fill, the selection's shows) as the
+        picture of its look: its fill, its U+FFFD glyphs side by side and its mark, made
+        once per look; one drawPixmap each."""
+        pictures = self._problem_pictures
+        made_for = (look.key, self._line_height, self.view.devicePixelRatioF())
+        if self._problem_pictures_for != made_for:
+            pictures.clear()
+            self._problem_pictures_for = made_for
+        ratio = made_for[2]
+        order = np.argsort(dims, kind="stable") if dims.any() else slice(None)
+        # A picture goes on a whole device pixel: what it shows is drawn at the
+        # problem's fraction of one (in quarters, as Qt places glyphs), so its glyphs
+        # sit where a glyph run would put them.
+        device = (x[order] + PAD_X) * ratio
+        whole = np.floor(device)
+        frac = np.rint((device - whole) * 4)
+        whole += frac == 4
+        frac[frac == 4] = 0
+        opacity = None
+        for left, top, k, c, width, sel, f, dim in zip(
+                (whole / ratio).tolist(), y[order].tolist(), key[order].tolist(),
+                n[order].tolist(), w[order].tolist(), selected[order].tolist(),
+                (frac / (4 * ratio)).tolist(), dims[order].tolist()):
+            if dim != opacity:
+                opacity = dim
+                p.setOpacity(0.45 if dim else 1.0)
+            look_key = (k, c, width, sel, f)
+            pm = pictures.get(look_key)
+            if pm is None:
+                if len(pictures) > 2048:
+                    pictures.clear()
+                pm = pictures[look_key] = self._render_problem(look, *look_key)
+            p.drawPixmap(QPointF(left, top), pm)
+        p.setOpacity(1.0)
+
+    def _render_problem(self, look: _Look, key: int, count: int, width: float,
+                        selected: bool, shift: float) -> QPixmap:
+        """The picture of a problem: its fill (none when selected), ``count`` U+FFFD
+        glyphs in its kind's colour and its kind's mark after them in the small font,
+        all ``shift`` pixels right of the picture's left edge."""
+        lh = self._line_height
+        pm = style.clear_picture(width + 1, lh, self.view.devicePixelRatioF())
+        q = QPainter(pm)
+        try:
+            q.translate(shift, 0)
+            if not selected:
+                q.fillRect(QRectF(0, 1, width, lh - 2),
+                           look.fill_colors["lost" if key == TP.LOST else "error"])
+            q.setPen(look.problem_colors[key])
+            step = look.fffd_width
             if look.fffd:
                 run = QGlyphRun()
                 run.setRawFont(look.raw)
-                run.setGlyphIndexes([look.fffd] * len(gx))
-                run.setPositions(self._grid.points(gx, np.repeat(y, n), 0.0, ascent))
-                p.drawGlyphRun(QPointF(0, 0), run)
+                run.setGlyphIndexes([look.fffd] * count)
+                run.setPositions([QPointF(k * step, self._ascent) for k in range(count)])
+                q.drawGlyphRun(QPointF(0, 0), run)
             else:
-                p.setFont(look.font)
-                for a, b, k in zip(x.tolist(), (y + ascent).tolist(), n.tolist()):
-                    p.drawText(QPointF(a, b), TL.REPLACEMENT_CHAR * k)
+                q.setFont(look.font)
+                q.drawText(QPointF(0, self._ascent), TL.REPLACEMENT_CHAR * count)
             mark = "" if key == TP.LOST else TP.MARKS[key]
-            if not mark:
-                continue
-            glyphs, offsets = look.mark_glyphs(mark)
-            if not glyphs:
-                continue
-            mx = x + n * step
-            at = [self._grid.points(mx, y, 0.5 + d, small_ascent) for d in offsets]
-            positions = at[0] if len(at) == 1 else [q for qs in zip(*at) for q in qs]
-            run = QGlyphRun()
-            run.setRawFont(look.small_raw)
-            run.setGlyphIndexes(glyphs * len(mx))
-            run.setPositions(positions)
-            p.drawGlyphRun(QPointF(0, 0), run)
-        p.setOpacity(1.0)
+            glyphs, offsets = look.mark_glyphs(mark) if mark else ([], [])
+            if glyphs:
+                run = QGlyphRun()
+                run.setRawFont(look.small_raw)
+                run.setGlyphIndexes(glyphs)
+                run.setPositions([QPointF(count * step + 0.5 + d, look.small_ascent)
+                                  for d in offsets])
+                q.drawGlyphRun(QPointF(0, 0), run)
+        finally:
+            q.end()
+        return pm
 
     def _paint_overlays(self, p: QPainter, lines, plans, look: _Look, origin, lost_end,
                         row_numbers: list) -> None:
