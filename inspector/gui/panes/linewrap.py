@@ -24,10 +24,10 @@ class Batch:
     ``rows`` into the layout's looks, ``widths`` (a tab's set when its paragraph is
     wrapped), ``xs`` (set as each paragraph is wrapped), and as lists for the wrap's
     Python steps: ``sums`` (``sums[k]``: the widths of units before k, tabs counted as
-    0), the units' first bytes and ends, the spaces and tabs."""
+    0), the spaces and tabs; the units' first bytes and ends are read one a line."""
 
     __slots__ = ("rows", "widths", "xs", "sums", "sums_array", "starts", "ends", "spaces",
-                 "tabs", "line_end", "crlf", "width_list", "offs", "lens", "kinds", "reps",
+                 "tabs", "line_end", "crlf", "offs", "lens", "kinds", "reps",
                  "warned")
 
     def __init__(self, layout, cut, stops: list[int]):
@@ -53,12 +53,11 @@ class Batch:
         np.cumsum(np.where(tabs, 0.0, widths), out=sums[1:])
         self.sums = sums.tolist()
         self.xs = np.zeros(n, dtype=np.float64)
-        self.starts = cut.offset.tolist()
-        self.ends = (cut.offset + cut.length).tolist()
+        self.starts = cut.offset
+        self.ends = cut.offset + cut.length
         self.spaces = np.flatnonzero(valid & ((vals == SPACE) | (vals == TAB))).tolist()
         self.tabs = np.flatnonzero(tabs).tolist()
-        self.line_end = (looks.mode[rows] == M_LINE_END).tolist()
-        self.width_list = None     # widths as a list, made when first needed
+        self.line_end = looks.mode[rows] == M_LINE_END
         # The cut's own arrays, under the names a paragraph gives its part of them.
         self.offs, self.lens, self.kinds = cut.offset, cut.length, cut.kind
         self.reps = cut.replacements
@@ -67,15 +66,8 @@ class Batch:
     wrap_xs = property(lambda self: self.xs)
     wrap_widths = property(lambda self: self.widths)
 
-    def width(self, k: int) -> float:
-        if self.width_list is None:
-            self.width_list = self.widths.tolist()
-        return self.width_list[k]
-
     def set_tab(self, k: int, width: float) -> None:
         self.widths[k] = width
-        if self.width_list is not None:
-            self.width_list[k] = width
 
 
 def wrap(layout, par) -> None:
@@ -90,7 +82,7 @@ def wrap(layout, par) -> None:
     n = len(par)
     hi = lo + n
     S = b.sums
-    starts, ends = b.starts, b.ends
+    starts, ends, widths = b.starts, b.ends, b.widths
     terminator = hi
     if b.line_end[hi - 1]:
         terminator = hi - 2 if n >= 2 and b.crlf[hi - 2] else hi - 1
@@ -122,8 +114,8 @@ def wrap(layout, par) -> None:
         if segs and segs[-1][1] > brk:
             segs[-1][1] = brk
         last = brk - 1
-        spans.append((line_start - lo, brk - lo, starts[line_start], ends[last],
-                      x_of(last) + b.width(last)))
+        spans.append((line_start - lo, brk - lo, int(starts[line_start]), int(ends[last]),
+                      x_of(last) + float(widths[last])))
         return brk
 
     ls = pos = lo         # the line's first unit; the first unit not yet placed
@@ -166,7 +158,7 @@ def wrap(layout, par) -> None:
         b.set_tab(t, w)
         x += w
         pos = t + 1
-    spans.append((ls - lo, n, starts[ls], ends[hi - 1], float(x)))
+    spans.append((ls - lo, n, int(starts[ls]), int(ends[hi - 1]), float(x)))
     # The units' places: S[k] less their segment's base, for the paragraph at once.
     if segs:
         firsts = [s[0] for s in segs]

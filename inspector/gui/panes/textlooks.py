@@ -99,6 +99,10 @@ MODE_CODE = {m: i for i, m in enumerate(MODES)}
 M_TEXT, M_PICTURE, M_BOX, M_REPLACEMENT, M_BLANK, M_LINE_END = range(len(MODES))
 MODE_NAMES = np.array(MODES, dtype=object)
 GLYPH_UNKNOWN, GLYPH_NONE = -2, -1     # Looks.glyph: not looked up yet; nothing to draw
+# Display keys looked up by table (Looks.rows_of): problems (-1000 - replacements), the
+# CR of a CR LF (-2) and the BMP.
+KEY_LOW = -1100
+KEY_TABLE = 0x10000 - KEY_LOW
 
 
 class Looks:
@@ -129,7 +133,10 @@ class Looks:
         self.number = np.zeros(256, dtype=bool)
         self.text = np.empty(256, dtype=object)
         self.ltext = np.empty(256, dtype=object)
-        self._keys = np.zeros(0, dtype=np.int64)    # display keys, sorted
+        # Each display key's row: keys from KEY_LOW below the BMP's end by a table
+        # (-1: none yet), the others (astral code points, sequences) by a search.
+        self._table = np.full(KEY_TABLE, -1, dtype=np.int32)
+        self._keys = np.zeros(0, dtype=np.int64)    # the other display keys, sorted
         self._rows = np.zeros(0, dtype=np.int64)    # their rows
 
     def add(self, text: str, mode: str, width: float, ltext: str, safe: bool) -> int:
@@ -163,18 +170,32 @@ class Looks:
 
     def rows_of(self, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(rows, missing): each key's row, and where a key has none yet."""
-        at = np.searchsorted(self._keys, keys)
-        at = np.minimum(at, max(len(self._keys) - 1, 0))
-        if not len(self._keys):
-            return np.zeros(len(keys), dtype=np.int64), np.ones(len(keys), dtype=bool)
-        missing = self._keys[at] != keys
-        return self._rows[at], missing
+        at = keys - KEY_LOW
+        inside = (at >= 0) & (at < KEY_TABLE)
+        if inside.all():
+            rows = self._table[at].astype(np.int64)
+        else:
+            rows = np.full(len(keys), -1, dtype=np.int64)
+            rows[inside] = self._table[at[inside]]
+            outside = keys[~inside]
+            if len(self._keys):
+                where = np.minimum(np.searchsorted(self._keys, outside), len(self._keys) - 1)
+                rows[~inside] = np.where(self._keys[where] == outside, self._rows[where], -1)
+        missing = rows < 0
+        rows[missing] = 0
+        return rows, missing
 
     def know(self, keys: list, rows: list) -> None:
-        keys = np.concatenate((self._keys, np.array(keys, dtype=np.int64)))
-        rows = np.concatenate((self._rows, np.array(rows, dtype=np.int64)))
-        order = np.argsort(keys, kind="stable")
-        self._keys, self._rows = keys[order], rows[order]
+        keys = np.array(keys, dtype=np.int64)
+        rows = np.array(rows, dtype=np.int64)
+        at = keys - KEY_LOW
+        inside = (at >= 0) & (at < KEY_TABLE)
+        self._table[at[inside]] = rows[inside]
+        if not inside.all():
+            keys = np.concatenate((self._keys, keys[~inside]))
+            rows = np.concatenate((self._rows, rows[~inside]))
+            order = np.argsort(keys, kind="stable")
+            self._keys, self._rows = keys[order], rows[order]
 
 
 class Cell:
