@@ -167,6 +167,7 @@ class TextPainter:
         self.view = view
         # The last page without its cursor, and what it showed (see paint).
         self._page_picture: QPixmap | None = None
+        self._spare_picture: QPixmap | None = None
         self._page_key = None
         self._page_ids: list = []      # (paragraph, line) of each row of the picture
         self._page_static = None       # what else the picture depends on
@@ -189,7 +190,7 @@ class TextPainter:
         self._grid = _PointGrid(metrics.text_width(" "), line_height)
 
     def forget_images(self) -> None:
-        self._page_picture = None
+        self._page_picture = self._spare_picture = None
 
     def paint(self, p: QPainter, lines: list[TL.Line], top: int) -> None:
         """The viewport showing ``lines``, the first of them starting at byte ``top``
@@ -222,8 +223,12 @@ class TextPainter:
                origin, lost_end, tuple(doc.matches_in(first, last)),
                tuple((f.start, f.end) for f in doc.findings_in(first, last)))
         if self._page_picture is None or key != self._page_key:
-            pm = QPixmap(max(1, math.ceil(rect.width() * ratio)),
-                         max(1, math.ceil(rect.height() * ratio)))
+            size = (max(1, math.ceil(rect.width() * ratio)),
+                    max(1, math.ceil(rect.height() * ratio)))
+            pm = self._spare_picture
+            if pm is None or (pm.width(), pm.height()) != size:
+                pm = QPixmap(*size)
+            self._spare_picture = None
             pm.setDevicePixelRatio(ratio)
             pm.fill(background)
             ids = [(ln.paragraph.start, ln.index) for ln in lines]
@@ -236,7 +241,9 @@ class TextPainter:
                                   sel_end, origin, lost_end, todo)
             finally:
                 q.end()
-            self._page_picture, self._page_key = pm, key
+            # The picture replaced is the next one's canvas (no new 3 MB a page).
+            self._spare_picture, self._page_picture = self._page_picture, pm
+            self._page_key = key
             self._page_ids, self._page_static = ids, static
         p.drawPixmap(0, 0, self._page_picture)
 
