@@ -505,6 +505,14 @@ class TextLayout:
     def paragraph_at(self, offset: int) -> Paragraph:
         return self.paragraph(self.paragraph_start(offset))
 
+    def cut_with_one_before(self, offset: int) -> None:
+        """Lay out the paragraph before the one holding ``offset`` together with it (one
+        cut, not two): a jump shows a few lines above its target."""
+        self._check_state()
+        start = self.paragraph_start(offset)
+        if start > 0 and start not in self._paragraphs and start not in self._unwrapped:
+            self.paragraph(self.paragraph_start(start - 1))
+
     # ----------------------------------------------------------------- cells
     def _rows(self, keys: list, par: Paragraph, at: np.ndarray) -> list[int]:
         """The rows in ``looks`` of display ``keys`` (a code point, -1: none, -2: the CR of

@@ -322,6 +322,8 @@ class TextView(QAbstractScrollArea):
         if self.document.size == 0:
             return
         layout = self.text_layout
+        if jump:
+            layout.cut_with_one_before(offset)
         target = layout.line_at(offset)
         full = self.visible_line_count(partial=False)
         context = min(self.JUMP_CONTEXT_LINES, full // 4) if jump else 0
