@@ -35,7 +35,7 @@ from inspector.core.scan.kernels.codes import C_VALID
 from inspector.core.units import boundaries, decoder
 from inspector.core.units import kinds as K
 from inspector.core.units.interpretation import interpretation
-from inspector.gui.panes import linewrap
+from inspector.gui.panes import textlooks
 from inspector.gui.panes.textlooks import (  # noqa: F401 - the layout's vocabulary
     BLANK, BOX, CONTROL_ABBREVIATIONS, CR, CR_PICTURE, GLYPH_NONE, GLYPH_UNKNOWN, LF,
     LINE_END, M_BLANK, M_BOX, M_LINE_END, M_PICTURE, M_REPLACEMENT, M_TEXT, MODE_CODE, MODES, PICTURE, PLACEHOLDER,
@@ -184,7 +184,7 @@ class Paragraph:
         self.repeated: int | None = None
         # The arrays of the cut it was cut with (see _Batch), and its first unit's index
         # in them.
-        self.batch: linewrap.Batch | None = None
+        self.batch: textlooks.Batch | None = None
         self.base = i
         # (xs, widths) as a painter placed them (set_positions), when it moved any.
         self.placed: tuple[np.ndarray, np.ndarray] | None = None
@@ -471,7 +471,7 @@ class TextLayout:
                 ends.append(self.paragraph_end(ends[-1]))
             cut = self._cut(start, ends[-1])
             stops = np.searchsorted(cut.offset, ends, side="left").tolist()
-            batch = linewrap.Batch(self, cut, stops)
+            batch = textlooks.Batch(self, cut, stops)
             warned = batch.warned
             if len(self._unwrapped) > 1024:
                 self._unwrapped.clear()
@@ -562,7 +562,7 @@ class TextLayout:
         return rows
 
     def _wrap(self, par: Paragraph) -> None:
-        """Lay out a paragraph (see linewrap.wrap); one ASCII byte repeated is laid
+        """Lay out a paragraph (see textlooks.wrap); one ASCII byte repeated is laid
         out arithmetically."""
         n = len(par)
         if not n:
@@ -571,11 +571,11 @@ class TextLayout:
         if n > 64 and self.arithmetic_runs and self._wrap_repeated(par):
             return
         if par.batch is None:    # cut on its own
-            par.batch = linewrap.Batch(self, pagecut.PageCut(
+            par.batch = textlooks.Batch(self, pagecut.PageCut(
                 par.offs, par.lens, par.kinds, par.vals, par.reps, par.at_end, par.warns,
                 par.more), [n])
             par.base = 0
-        linewrap.wrap(self, par)
+        textlooks.wrap(self, par)
 
     def _wrap_repeated(self, par: Paragraph) -> bool:
         """Lay out a paragraph that is one ASCII byte repeated (a page of NULs, a run of
