@@ -446,21 +446,29 @@ class TextPainter:
         frac = np.rint((device - whole) * 4)
         whole += frac == 4
         frac[frac == 4] = 0
+        looks = list(zip(key[order].tolist(), n[order].tolist(), w[order].tolist(),
+                         selected[order].tolist(), (frac / (4 * ratio)).tolist()))
+        new = set(looks).difference(pictures)
+        if len(pictures) + len(new) > 2048:
+            pictures.clear()
+            new = set(looks)
+        for look_key in new:
+            pictures[look_key] = self._render_problem(look, *look_key)
+        drawn = [pictures[k] for k in looks]
+        tops = y[order]
+        if ratio == 1:   # whole pixels: the quicker call
+            places = zip(whole.astype(np.int64).tolist(), tops.astype(np.int64).tolist())
+        else:
+            places = (QPointF(a, b) for a, b in zip((whole / ratio).tolist(), tops.tolist()))
         opacity = None
-        for left, top, k, c, width, sel, f, dim in zip(
-                (whole / ratio).tolist(), y[order].tolist(), key[order].tolist(),
-                n[order].tolist(), w[order].tolist(), selected[order].tolist(),
-                (frac / (4 * ratio)).tolist(), dims[order].tolist()):
+        for place, pm, dim in zip(places, drawn, dims[order].tolist()):
             if dim != opacity:
                 opacity = dim
                 p.setOpacity(0.45 if dim else 1.0)
-            look_key = (k, c, width, sel, f)
-            pm = pictures.get(look_key)
-            if pm is None:
-                if len(pictures) > 2048:
-                    pictures.clear()
-                pm = pictures[look_key] = self._render_problem(look, *look_key)
-            p.drawPixmap(QPointF(left, top), pm)
+            if ratio == 1:
+                p.drawPixmap(place[0], place[1], pm)
+            else:
+                p.drawPixmap(place, pm)
         p.setOpacity(1.0)
 
     def _render_problem(self, look: _Look, key: int, count: int, width: float,
