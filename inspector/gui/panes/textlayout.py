@@ -43,6 +43,9 @@ from inspector.gui.panes.textlooks import (  # noqa: F401 - the layout's vocabul
     Cell, ColumnMetrics, Looks, Metrics, MODE_NAMES, column_width, display, layout_text,
     runs_safely, several_point_keys)
 
+_NO_FLOATS = np.zeros(0)
+_NO_INTS = np.zeros(0, dtype=np.int64)
+
 # Bytes per virtual-break window. A paragraph is at most about 2 * WINDOW bytes, which
 # bounds both what one lookup reads and what one paragraph costs to decode and wrap.
 WINDOW = 2048
@@ -143,38 +146,32 @@ class Paragraph:
     cut's arrays (``offs``, ``lens``, ``kinds``, ``vals``, ``reps``, ``warns``); the
     unit tuples are made only when something asks for them (hit tests, tooltips)."""
 
-    __slots__ = ("start", "end", "offs", "lens", "kinds", "vals", "reps", "at_end", "warns",
-                 "warned", "_units", "_xs", "_widths", "wrap_xs", "wrap_widths", "_texts",
-                 "_modes", "looks", "rows", "spans", "_cells", "extra", "repeated", "more",
-                 "batch", "base", "placed")
+    __slots__ = ("start", "end", "cut", "stop", "_warned", "_units", "_xs", "_widths",
+                 "wrap_xs", "wrap_widths", "_texts", "_modes", "looks", "rows", "spans",
+                 "_cells", "extra", "repeated", "batch", "base", "placed")
 
     def __init__(self, start: int, end: int, cut: pagecut.PageCut, i: int = 0,
                  j: int | None = None):
         self.start = start
         self.end = end
-        j = len(cut) if j is None else j
-        self.offs = cut.offset[i:j]
-        self.lens = cut.length[i:j]
-        self.kinds = cut.kind[i:j]
-        self.vals = cut.value[i:j]
-        self.reps = cut.replacements[i:j]
-        self.at_end = cut.at_end[i:j]
-        self.warns = cut.warnings[i:j]
-        # Units of several code points (Big5-HKSCS, JIS X 0213): the others (PageCut.more).
-        self.more = None if cut.more is None else cut.more[i:j]
-        self.warned = np.zeros(j - i, dtype=bool)   # whether each unit has warnings
+        # Its units: [i, j) of ``cut`` (the arrays are sliced when asked for: a cut of a
+        # page holds dozens of paragraphs, most of them only wrapped).
+        self.cut = cut
+        self.base = i
+        self.stop = len(cut) if j is None else j
+        self._warned: np.ndarray | None = None
         self._units: list | None = None
         # Per unit: x and width as the wrap measured them, ``rows`` into ``looks``. The
         # lists xs, widths, texts, modes (for hit tests and cells; xs and widths as a
         # painter corrects them, set_positions) are made when first asked for.
-        self.wrap_xs = np.zeros(0)
-        self.wrap_widths = np.zeros(0)
+        self.wrap_xs = _NO_FLOATS
+        self.wrap_widths = _NO_FLOATS
         self._xs: list[float] | None = None
         self._widths: list[float] | None = None
         self._texts: list[str] | None = None
         self._modes: list[str] | None = None
         self.looks: Looks | None = None
-        self.rows = np.zeros(0, dtype=np.int64)
+        self.rows = _NO_INTS
         # Per visual line: (first unit, last unit exclusive, start byte, end byte, width).
         self.spans: list[tuple] = []
         self._cells: dict[int, list[Cell]] = {}
@@ -182,12 +179,31 @@ class Paragraph:
         # The byte, when the paragraph is one ASCII byte repeated (see _wrap_repeated):
         # its lines of equal length then look alike.
         self.repeated: int | None = None
-        # The arrays of the cut it was cut with (see _Batch), and its first unit's index
-        # in them.
+        # The arrays of the cut shared with the paragraphs cut with it (textlooks.Batch);
+        # its units are [base, stop) of them.
         self.batch: textlooks.Batch | None = None
-        self.base = i
         # (xs, widths) as a painter placed them (set_positions), when it moved any.
         self.placed: tuple[np.ndarray, np.ndarray] | None = None
+
+    offs = property(lambda self: self.cut.offset[self.base:self.stop])
+    lens = property(lambda self: self.cut.length[self.base:self.stop])
+    kinds = property(lambda self: self.cut.kind[self.base:self.stop])
+    vals = property(lambda self: self.cut.value[self.base:self.stop])
+    reps = property(lambda self: self.cut.replacements[self.base:self.stop])
+    at_end = property(lambda self: self.cut.at_end[self.base:self.stop])
+    warns = property(lambda self: self.cut.warnings[self.base:self.stop])
+    # Units of several code points (Big5-HKSCS, JIS X 0213): the others (PageCut.more).
+    more = property(lambda self: None if self.cut.more is None
+                    else self.cut.more[self.base:self.stop])
+
+    @property
+    def warned(self) -> np.ndarray:
+        """Whether each unit has warnings."""
+        if self._warned is None:
+            source = self.batch.warned if self.batch is not None else \
+                self.cut.warnings.astype(bool)
+            self._warned = source[self.base:self.stop]
+        return self._warned
 
     @property
     def xs(self) -> list[float]:
@@ -225,7 +241,7 @@ class Paragraph:
         return self.units[i]
 
     def __len__(self) -> int:
-        return len(self.offs)
+        return self.stop - self.base
 
     @property
     def line_count(self) -> int:
@@ -472,13 +488,11 @@ class TextLayout:
             cut = self._cut(start, ends[-1])
             stops = np.searchsorted(cut.offset, ends, side="left").tolist()
             batch = textlooks.Batch(self, cut, stops)
-            warned = batch.warned
             if len(self._unwrapped) > 1024:
                 self._unwrapped.clear()
             i, s = 0, start
             for e, j in zip(ends, stops):
                 got = self._unwrapped[s] = Paragraph(s, e, cut, i, j)
-                got.warned = warned[i:j]
                 got.batch = batch
                 i, s = j, e
             par = self._unwrapped.pop(start)
@@ -571,10 +585,7 @@ class TextLayout:
         if n > 64 and self.arithmetic_runs and self._wrap_repeated(par):
             return
         if par.batch is None:    # cut on its own
-            par.batch = textlooks.Batch(self, pagecut.PageCut(
-                par.offs, par.lens, par.kinds, par.vals, par.reps, par.at_end, par.warns,
-                par.more), [n])
-            par.base = 0
+            par.batch = textlooks.Batch(self, par.cut, [par.stop])
         textlooks.wrap(self, par)
 
     def _wrap_repeated(self, par: Paragraph) -> bool:

@@ -75,6 +75,7 @@ class TextView(QAbstractScrollArea):
         self._jump_to_show = False   # the pending cursor is a jump's target
         # (top, first byte, end) of the last paint: what a resize keeps on screen.
         self._painted_range: tuple[int, int, int] | None = None
+        self._painted_generation = None   # the layout's generation at that paint
         self._laid_out_for = None
         self._lines: list = []       # the lines last shown, and for what (visible_lines)
         self._lines_for = None
@@ -334,13 +335,18 @@ class TextView(QAbstractScrollArea):
                           else layout.step(target, -context).start)
             return
         line = top_line
-        for _ in range(full):
-            if line.start == target.start:
-                return
-            nxt = layout.next_line(line)
-            if nxt is None:
-                break
-            line = nxt
+        painted = self._painted_range
+        if (painted is not None and painted[0] == self._top and target.start >= painted[2]
+                and self._painted_generation == layout.generation):
+            pass   # beyond the page shown: no need to walk it
+        else:
+            for _ in range(full):
+                if line.start == target.start:
+                    return
+                nxt = layout.next_line(line)
+                if nxt is None:
+                    break
+                line = nxt
         if not context or line.start == target.start:
             # The least scrolling: the target on the bottom line.
             self._set_top(layout.step(target, -(full - 1)).start)
@@ -505,4 +511,5 @@ class TextView(QAbstractScrollArea):
         lines = self.visible_lines() if self.document.size else []
         if lines:
             self._painted_range = (self._top, lines[0].start, lines[-1].end)
+            self._painted_generation = self.text_layout.generation
         self.painter.paint(p, lines, self._top)
