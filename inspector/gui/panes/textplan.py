@@ -427,10 +427,12 @@ def _segments(shape: np.ndarray, rtl: np.ndarray, strong: np.ndarray, mark: np.n
               bounds: np.ndarray, line_of: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(starts, ends) of the page's segments to shape: the runs of units that must be
     shaped, and around each right-to-left one the units back to the last and on to the
-    next strong left-to-right unit drawn as a glyph (or its line's ends). A strong
-    left-to-right character is never reordered and ends what a right-to-left run can
-    carry along (neutrals, digits), so a segment shaped alone reads as it would in its
-    whole line. A segment that starts with a combining mark takes its base too."""
+    next strong left-to-right unit (or its line's ends). A strong left-to-right
+    character is never reordered and ends what a right-to-left run can carry along
+    (neutrals, digits), so a segment shaped alone reads as it would in its whole line;
+    one that must be shaped itself (Devanagari beside Arabic) starts a segment of its
+    own: shorter segments, met again more often (they are kept by content). A segment
+    that starts with a combining mark takes its base too."""
     n = len(shape)
     if not shape.any():
         empty = np.zeros(0, dtype=np.int64)
@@ -441,20 +443,24 @@ def _segments(shape: np.ndarray, rtl: np.ndarray, strong: np.ndarray, mark: np.n
     np.add.at(cover, np.flatnonzero(shape), 1)
     np.add.at(cover, np.flatnonzero(shape) + 1, -1)
     need = np.flatnonzero(shape & rtl)
+    apart = np.zeros(n + 1, dtype=bool)     # where a segment must start
     if len(need):
-        stop = strong & ~shape
-        last = np.maximum.accumulate(np.where(stop, idx, -1))
-        following = np.minimum.accumulate(np.where(stop, idx, n)[::-1])[::-1]
+        last = np.maximum.accumulate(np.where(strong, idx, -1))
+        following = np.minimum.accumulate(np.where(strong, idx, n)[::-1])[::-1]
         starts = np.maximum(np.where(need > 0, last[need - 1], -1) + 1, line_first[need])
         ends = np.minimum(following[need], bounds[1:][line_of[need]])
         np.add.at(cover, starts, 1)
         np.add.at(cover, ends, -1)
+        apart[starts] = True
+        apart[ends] = True
     covered = np.cumsum(cover[:n]) > 0
-    head = covered & (np.r_[True, ~covered[:-1]] | (idx == line_first))
+    head = covered & (np.r_[True, ~covered[:-1]] | (idx == line_first) | apart[:n])
     starts = np.flatnonzero(head)
-    tail = covered & (np.r_[~covered[1:], True] | np.r_[idx[1:] == line_first[1:], True])
+    tail = covered & (np.r_[~covered[1:], True] | np.r_[idx[1:] == line_first[1:], True]
+                      | apart[1:])
     ends = np.flatnonzero(tail) + 1
-    base = mark[starts] & (starts > line_first[starts])
+    # A combining mark takes its base along, unless the base is another segment's.
+    base = mark[starts] & (starts > line_first[starts]) & ~np.r_[False, covered[:-1]][starts]
     return starts - base, ends
 
 
