@@ -543,7 +543,8 @@ class TextLayout:
         if r is None:
             text, mode, width = self._compute_display(u, key)
             ltext, safe = self._layout_text(text, mode, width)
-            r = self._display[key] = self.looks.add(text, mode, width, ltext, safe)
+            r = self._display[key] = self.looks.add(text, mode, width, ltext, safe,
+                                                    bool(u.warnings))
         return r
 
     def _compute_display(self, unit: decoder.Unit, key) -> tuple[str, str, float]:

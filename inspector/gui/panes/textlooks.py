@@ -21,6 +21,7 @@ from typing import Protocol
 import numpy as np
 
 from inspector.core.scan.kernels.codes import C_VALID
+from inspector.core.scan.pagecut import ASCII_WARNINGS
 from inspector.core.units import decoder
 from inspector.core.units import kinds as K
 from inspector.core.units import unicode_db
@@ -141,6 +142,9 @@ class Looks:
         # Whether it is a number to the bidi algorithm (a right-to-left letter before
         # it takes it into its run).
         self.number = np.zeros(256, dtype=bool)
+        # Whether the unit it was made for has warnings (in the UTF-8 readings, a code
+        # point's warnings are the same wherever it is: see Batch).
+        self.warned = np.zeros(256, dtype=bool)
         self.text = np.empty(256, dtype=object)
         self.ltext = np.empty(256, dtype=object)
         # Each display key's row: keys from KEY_LOW below the BMP's end by a table
@@ -149,11 +153,12 @@ class Looks:
         self._keys = np.zeros(0, dtype=np.int64)    # the other display keys, sorted
         self._rows = np.zeros(0, dtype=np.int64)    # their rows
 
-    def add(self, text: str, mode: str, width: float, ltext: str, safe: bool) -> int:
+    def add(self, text: str, mode: str, width: float, ltext: str, safe: bool,
+            warned: bool = False) -> int:
         r = self.count
         if r == len(self.width):
             for name in ("width", "u16", "safe", "strong_ltr", "rtl", "mode", "glyph", "font",
-                         "mark", "number", "text", "ltext"):
+                         "mark", "number", "text", "ltext", "warned"):
                 old = getattr(self, name)
                 new = np.zeros(2 * len(old), dtype=old.dtype) if old.dtype != object else \
                     np.empty(2 * len(old), dtype=object)
@@ -173,6 +178,7 @@ class Looks:
                           for c in ltext)
         self.mark[r] = bool(ltext) and unicode_db.category(ord(ltext[0])).startswith("M")
         self.mode[r] = MODE_CODE[mode]
+        self.warned[r] = warned
         self.text[r] = text
         self.ltext[r] = ltext
         self.count += 1
@@ -310,6 +316,13 @@ def layout_text(text: str, mode: str, width: float, metrics: Metrics) -> tuple[s
 
 # ------------------------------------------------------------------------- wrapping
 
+@lru_cache(maxsize=None)
+def _ascii_warned(dialect: str) -> np.ndarray:
+    """Whether each ASCII byte has warnings in a UTF-8 reading (as the page cut gives
+    them)."""
+    return np.array([bool(w) for w in ASCII_WARNINGS[dialect]], dtype=bool)
+
+
 class Batch:
     """The arrays of one cut for the paragraphs cut with it (indexes into the cut):
     ``rows`` into the layout's looks, ``widths`` (a tab's set when its paragraph is
@@ -352,7 +365,21 @@ class Batch:
         # The cut's own arrays, under the names a paragraph gives its part of them.
         self.offs, self.lens, self.kinds = cut.offset, cut.length, cut.kind
         self.reps = cut.replacements
-        self.warned = cut.warnings.astype(bool)
+        dialect = layout.document.dialect
+        if dialect in K.DIALECTS:
+            # A UTF-8 reading's warnings belong to the code point (the looks keep them),
+            # an ASCII byte's to the byte (the reading's table), and only an ASCII value
+            # in a longer form (Modified UTF-8's C0 80) is asked.
+            warned = looks.warned[rows] & valid
+            low = np.flatnonzero(valid & (vals < 0x80))
+            if len(low):
+                warned[low] = _ascii_warned(dialect)[vals[low]]
+                odd = low[cut.length[low] > 1]
+                if len(odd):
+                    warned[odd] = [bool(w) for w in cut.warnings[odd].tolist()]
+            self.warned = warned
+        else:
+            self.warned = cut.warnings.astype(bool)
 
     wrap_xs = property(lambda self: self.xs)
     wrap_widths = property(lambda self: self.widths)
