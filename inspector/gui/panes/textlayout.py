@@ -434,8 +434,10 @@ class TextLayout:
             start = origin
         return start
 
-    def paragraph_end(self, start: int) -> int:
-        """The first break after the break ``start`` (the size at the end)."""
+    def paragraph_end(self, start: int, buffer: tuple | None = None) -> int:
+        """The first break after the break ``start`` (the size at the end); ``buffer``:
+        (bytes, their first offset) read already, searched when they hold what is
+        needed."""
         self._check_state()
         size = self.size
         if start >= size:
@@ -457,9 +459,16 @@ class TextLayout:
                     break
         # Without a virtual break, windows k and k + 1 both hold a line feed, so one
         # lies before the end of window k + 1: never read further than that.
-        data = self.document.read(start, max(0, min(end, (k + 2) * W) - start))
+        length = max(0, min(end, (k + 2) * W) - start)
         nl = self._line_feed()
-        p = data.find(nl)
+        if buffer is not None and buffer[1] <= start and (
+                start + length <= buffer[1] + len(buffer[0])
+                or buffer[1] + len(buffer[0]) >= size):
+            data, base = buffer
+            p = data.find(nl, start - base, start - base + length)
+            p = p - (start - base) if p >= 0 else -1
+        else:
+            p = self.document.read(start, length).find(nl)
         if p >= 0:
             end = min(end, start + p + len(nl))
         return end
@@ -480,11 +489,13 @@ class TextLayout:
         par = self._unwrapped.pop(start, None)
         if par is None:
             size = self.size
-            ends = [self.paragraph_end(start)]
             reach = max(self.window, self.read_ahead)
+            # The bytes the paragraphs' ends are searched in, read once.
+            buffer = (self.document.read(start, reach), start)
+            ends = [self.paragraph_end(start, buffer)]
             while (ends[-1] < size and ends[-1] - start < reach and len(ends) < 1024
                    and ends[-1] not in self._paragraphs and ends[-1] not in self._unwrapped):
-                ends.append(self.paragraph_end(ends[-1]))
+                ends.append(self.paragraph_end(ends[-1], buffer))
             cut = self._cut(start, ends[-1])
             stops = np.searchsorted(cut.offset, ends, side="left").tolist()
             batch = textlooks.Batch(self, cut, stops)
