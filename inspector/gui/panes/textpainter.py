@@ -20,7 +20,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QGlyphRun, QPainter, QPen, QPixmap, QPolygonF, QRawFont
 
 from inspector.core.units import kinds as K
-from inspector.gui.look import style
+from inspector.gui.look import paintarrays, style
 from inspector.gui.panes import textlayout as TL
 from inspector.gui.panes import textplan as TP
 from inspector.gui.panes.textplan import PAD_X, PAD_Y, QtMetrics
@@ -434,45 +434,60 @@ class TextPainter:
         """Every problem (left edge ``x``, line top ``y``, colour ``key``, ``n``
         replacements, width ``w``; ``selected``: no fill, the selection's shows) as the
         picture of its look: its fill, its U+FFFD glyphs side by side and its mark, made
-        once per look; one drawPixmap each."""
+        once per look; the problems of one look and dimming in one drawPixmapFragments
+        call from numpy (paintarrays)."""
         pictures = self._problem_pictures
         made_for = (look.key, self._line_height, self.view.devicePixelRatioF())
         if self._problem_pictures_for != made_for:
             pictures.clear()
             self._problem_pictures_for = made_for
         ratio = made_for[2]
-        order = np.argsort(dims, kind="stable") if dims.any() else slice(None)
         # A picture goes on a whole device pixel: what it shows is drawn at the
         # problem's fraction of one (in quarters, as Qt places glyphs), so its glyphs
         # sit where a glyph run would put them.
-        device = (x[order] + PAD_X) * ratio
+        device = (x + PAD_X) * ratio
         whole = np.floor(device)
-        frac = np.rint((device - whole) * 4)
-        whole += frac == 4
-        frac[frac == 4] = 0
-        looks = list(zip(key[order].tolist(), n[order].tolist(), w[order].tolist(),
-                         selected[order].tolist(), (frac / (4 * ratio)).tolist()))
-        new = set(looks).difference(pictures)
+        quarter = np.rint((device - whole) * 4).astype(np.int64)
+        whole += quarter == 4
+        quarter[quarter == 4] = 0
+        # The problems by look and dimming: one call each.
+        order = np.lexsort((quarter, selected, w, n, key, dims))
+        fields = (dims[order], key[order], n[order], w[order], selected[order], quarter[order])
+        change = np.zeros(len(order), dtype=bool)
+        change[0] = True
+        for f in fields:
+            change[1:] |= f[1:] != f[:-1]
+        heads = np.flatnonzero(change).tolist()
+        tails = heads[1:] + [len(order)]
+        left = whole[order] / ratio
+        top = y[order]
+        groups = [tuple(f[h].item() for f in fields) for h in heads]
+        looks = {g[1:5] + (g[5] / (4 * ratio),) for g in groups}
+        new = looks.difference(pictures)
         if len(pictures) + len(new) > 2048:
             pictures.clear()
-            new = set(looks)
+            new = looks
         for look_key in new:
             pictures[look_key] = self._render_problem(look, *look_key)
-        drawn = [pictures[k] for k in looks]
-        tops = y[order]
-        if ratio == 1:   # whole pixels: the quicker call
-            places = zip(whole.astype(np.int64).tolist(), tops.astype(np.int64).tolist())
-        else:
-            places = (QPointF(a, b) for a, b in zip((whole / ratio).tolist(), tops.tolist()))
+        frags = np.empty((len(order), paintarrays.FRAGMENT_FIELDS), dtype=np.float64)
+        frags[:, 2:4] = 0.0
+        frags[:, 6:8] = 1.0 / ratio
+        frags[:, 8] = 0.0
+        frags[:, 9] = 1.0
         opacity = None
-        for place, pm, dim in zip(places, drawn, dims[order].tolist()):
+        for (dim, k, c, width, sel, q), h, t in zip(groups, heads, tails):
+            pm = pictures[(k, c, width, sel, q / (4 * ratio))]
+            pw, ph = pm.width(), pm.height()
+            part = frags[h:t]
+            # A fragment is placed by its centre.
+            part[:, 0] = left[h:t] + pw / (2 * ratio)
+            part[:, 1] = top[h:t] + ph / (2 * ratio)
+            part[:, 4] = pw
+            part[:, 5] = ph
             if dim != opacity:
                 opacity = dim
                 p.setOpacity(0.45 if dim else 1.0)
-            if ratio == 1:
-                p.drawPixmap(place[0], place[1], pm)
-            else:
-                p.drawPixmap(place, pm)
+            paintarrays.draw_fragments(p, part, pm)
         p.setOpacity(1.0)
 
     def _render_problem(self, look: _Look, key: int, count: int, width: float,
