@@ -84,20 +84,20 @@ class QtMetrics:
         """The advances of the glyphs chosen for ``text``'s characters (look.fallbackfonts), a
         fallback font's in whole characters of the main font, so that what follows
         stays on the character grid; combining marks and format characters take none,
-        as when shaped. (QFontMetricsF would search Qt's fallback fonts, up to
-        milliseconds for a script not met before.) Qt measures what no font of the
-        list has."""
+        as when shaped. A character no font of the list draws alone counts a column
+        (two when wide): Qt's own measure searches its fallback fonts, milliseconds for
+        a script not met before, and such a character is shaped, what follows it moved
+        by what it takes (make_plans)."""
         total = 0.0
         for ch in text:
             cp = ord(ch)
-            if unicode_db.category(cp)[0] in "MC" and cp >= 0x20:
-                if unicode_db.category(cp) in ("Mn", "Me", "Cf"):
-                    continue
-                return self.fm.horizontalAdvance(text)
+            if cp >= 0x20 and unicode_db.category(cp) in ("Mn", "Me", "Cf"):
+                continue
             got = self.fallback.decide(cp)
             if got is None:
-                return self.fm.horizontalAdvance(text)
-            total += got[2] if got[0] == 0 else self.to_grid(got[2]) if got[2] > 0 else 0.0
+                total += self.to_grid(self.char_width * max(1, TL.column_width(ch)))
+            else:
+                total += got[2] if got[0] == 0 else self.to_grid(got[2]) if got[2] > 0 else 0.0
         return total
 
     def box_width(self, label: str) -> float:
