@@ -148,7 +148,7 @@ class Paragraph:
 
     __slots__ = ("start", "end", "cut", "stop", "_warned", "_units", "_xs", "_widths",
                  "wrap_xs", "wrap_widths", "_texts", "_modes", "looks", "rows", "spans",
-                 "_cells", "extra", "repeated", "batch", "base", "placed")
+                 "_cells", "extra", "repeated", "batch", "base", "_placed", "_moves")
 
     def __init__(self, start: int, end: int, cut: pagecut.PageCut, i: int = 0,
                  j: int | None = None):
@@ -182,8 +182,10 @@ class Paragraph:
         # The arrays of the cut shared with the paragraphs cut with it (textlooks.Batch);
         # its units are [base, stop) of them.
         self.batch: textlooks.Batch | None = None
-        # (xs, widths) as a painter placed them (set_positions), when it moved any.
-        self.placed: tuple[np.ndarray, np.ndarray] | None = None
+        # (xs, widths) as a painter placed them (set_positions), when it moved any, and
+        # its moves not applied yet.
+        self._placed: tuple[np.ndarray, np.ndarray] | None = None
+        self._moves: list = []
 
     offs = property(lambda self: self.cut.offset[self.base:self.stop])
     lens = property(lambda self: self.cut.length[self.base:self.stop])
@@ -206,15 +208,34 @@ class Paragraph:
         return self._warned
 
     @property
+    def placed(self) -> tuple[np.ndarray, np.ndarray]:
+        """(xs, widths) of the units as drawn: as wrapped, moved where a painter placed
+        them (set_positions)."""
+        self._apply_moves()
+        if self._placed is None:
+            return self.wrap_xs, self.wrap_widths
+        return self._placed
+
+    def _apply_moves(self) -> None:
+        if self._moves:
+            if self._placed is None:
+                self._placed = (self.wrap_xs.copy(), self.wrap_widths.copy())
+            xs, widths = self._placed
+            for first, a, b in self._moves:
+                xs[first:first + len(a)] = a
+                widths[first:first + len(b)] = b
+            self._moves = []
+
+    @property
     def xs(self) -> list[float]:
         if self._xs is None:
-            self._xs = (self.wrap_xs if self.placed is None else self.placed[0]).tolist()
+            self._xs = self.placed[0].tolist()
         return self._xs
 
     @property
     def widths(self) -> list[float]:
         if self._widths is None:
-            self._widths = (self.wrap_widths if self.placed is None else self.placed[1]).tolist()
+            self._widths = self.placed[1].tolist()
         return self._widths
 
     @property
@@ -257,10 +278,10 @@ class Paragraph:
     def set_positions(self, first: int, xs: np.ndarray, widths: np.ndarray) -> None:
         """Where a painter found units ``first..`` to be drawn (shaped text: right-to-left
         runs, clusters): hit tests and the cursor then agree with the pixels."""
-        if self.placed is None:
-            self.placed = (self.wrap_xs.copy(), self.wrap_widths.copy())
-        self.placed[0][first:first + len(xs)] = xs
-        self.placed[1][first:first + len(widths)] = widths
+        # Applied when the lists are asked for (hit tests), not at every paint.
+        self._moves.append((first, xs, widths))
+        if len(self._moves) > 16:   # a paragraph painted again and again
+            self._apply_moves()
         self._xs = self._widths = None
         self._cells.clear()
 

@@ -246,7 +246,6 @@ def make_plans(layout: TL.TextLayout, lines: list, metrics: QtMetrics, lost_end,
     u16 = looks.u16[rows]
     starts = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(u16, out=starts[1:])
-    ltexts = looks.ltext[rows].tolist()
 
     # Colours of the text: a code per unit (glyph runs by colour; a segment's format
     # ranges). The letters that hold a box's or a problem's place in a segment are
@@ -284,7 +283,8 @@ def make_plans(layout: TL.TextLayout, lines: list, metrics: QtMetrics, lost_end,
             # The one unit to shape: where the count of them goes up by one.
             at = np.searchsorted(counted, counted[seg_s[lone]] + 1, side="left") - 1
             ok = (glyph[at] > 0) & ~looks.mark[rows[at]]
-            ok[ok] = np.array([ord(ltexts[i]) < 0x1F000 for i in at[ok].tolist()], dtype=bool)
+            ok[ok] = np.array([ord(t) < 0x1F000 for t in looks.ltext[rows[at[ok]]].tolist()],
+                              dtype=bool)
             keep = np.ones(len(seg_s), dtype=bool)
             keep[lone[ok]] = False
             seg_s, seg_e = seg_s[keep], seg_e[keep]
@@ -299,10 +299,11 @@ def make_plans(layout: TL.TextLayout, lines: list, metrics: QtMetrics, lost_end,
         got_list = []
         for s_, e_ in zip(seg_s.tolist(), seg_e.tolist()):
             seg_codes = code[s_:e_]
-            key = ("".join(ltexts[s_:e_]), seg_codes.tobytes(), colors)
+            # By its units' looks (rows of this layout's looks, dropped with them).
+            key = (rows[s_:e_].tobytes(), seg_codes.tobytes(), colors)
             got = shaped.get(key)
             if got is None:
-                got = _shape(key[0], seg_codes, starts[s_:e_ + 1] - starts[s_], widths[s_:e_],
+                got = _shape("".join(looks.ltext[rows[s_:e_]].tolist()), seg_codes, starts[s_:e_ + 1] - starts[s_], widths[s_:e_],
                              ~shown[s_:e_], bool(rtl[s_:e_].any()), font, option, formats,
                              metrics)
                 if len(shaped) >= SHAPED_SEGMENTS:
