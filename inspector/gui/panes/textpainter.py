@@ -370,34 +370,13 @@ class TextPainter:
         if problems is not None:
             self._draw_problems(p, look, *problems)
 
-        # Boxes: a picture per look, tiled over a run of equal ones.
-        pictures: dict = {}
-        opacity = None
-        whole = self.view.devicePixelRatioF() == 1 and float(lh).is_integer()
-        for (y, dim, selected), plan in zip(rows, plans):
-            if not plan.boxes:
-                continue
-            if opacity != dim:
-                opacity = dim
-                p.setOpacity(0.45 if dim else 1.0)
-            for label, width, warned, x, offsets_in_run in plan.boxes:
-                if selected and offsets_in_run[0] < sel_end and offsets_in_run[-1] >= sel_start:
-                    for k, off in enumerate(offsets_in_run):
-                        box = (label, width, warned, sel_start <= off < sel_end)
-                        self._paint_boxes(p, box, PAD_X + x + k * width, y, 1, lh, pal)
-                    continue
-                key = (label, width, warned)
-                pm = pictures.get(key)
-                if pm is None:
-                    pm = pictures[key] = self._box_picture(key + (False,), lh, pal)
-                if len(offsets_in_run) == 1:
-                    if whole:   # at whole pixels the integer call is quicker
-                        p.drawPixmap(int(PAD_X + x + 0.5), int(y), pm)
-                    else:
-                        p.drawPixmap(QPointF(PAD_X + x, y), pm)
-                else:
-                    p.drawTiledPixmap(QRectF(PAD_X + x, y, width * len(offsets_in_run), lh), pm)
-        p.setOpacity(1.0)
+        # Boxes: a picture per look, those of one look in one call.
+        if len(page.b_x):
+            at = page.b_line
+            off = page.b_off
+            sel = row_sel[at] & (off >= sel_start) & (off < sel_end) if selecting else \
+                np.zeros(len(off), dtype=bool)
+            self._draw_boxes(p, page, row_y[at], row_dim[at], sel, pal)
         self._paint_overlays(p, lines, plans, look, origin, lost_end, row_numbers)
 
     def _draw_plain(self, p: QPainter, look: _Look, page, row_y, row_dim) -> None:
@@ -480,6 +459,46 @@ class TextPainter:
             pw, ph = pm.width(), pm.height()
             part = frags[h:t]
             # A fragment is placed by its centre.
+            part[:, 0] = left[h:t] + pw / (2 * ratio)
+            part[:, 1] = top[h:t] + ph / (2 * ratio)
+            part[:, 4] = pw
+            part[:, 5] = ph
+            if dim != opacity:
+                opacity = dim
+                p.setOpacity(0.45 if dim else 1.0)
+            paintarrays.draw_fragments(p, part, pm)
+        p.setOpacity(1.0)
+
+    def _draw_boxes(self, p: QPainter, page, y, dims, selected, pal) -> None:
+        """The page's boxes (see textplan.PagePlan), each the picture of its look on the
+        device pixel nearest its place, those of one look, selection and dimming in one
+        drawPixmapFragments call from numpy (paintarrays)."""
+        lh = self._line_height
+        ratio = self.view.devicePixelRatioF()
+        row, warned = page.b_row, page.b_warned
+        order = np.lexsort((selected, warned, row, dims))
+        fields = (dims[order], row[order], warned[order], selected[order])
+        change = np.zeros(len(order), dtype=bool)
+        change[0] = True
+        for f in fields:
+            change[1:] |= f[1:] != f[:-1]
+        heads = np.flatnonzero(change).tolist()
+        tails = heads[1:] + [len(order)]
+        left = np.floor((page.b_x[order] + PAD_X) * ratio + 0.5) / ratio
+        top = y[order]
+        widths = page.b_w[order]
+        labels = self.view.text_layout.looks.text
+        frags = np.empty((len(order), paintarrays.FRAGMENT_FIELDS), dtype=np.float64)
+        frags[:, 2:4] = 0.0
+        frags[:, 6:8] = 1.0 / ratio
+        frags[:, 8] = 0.0
+        frags[:, 9] = 1.0
+        opacity = None
+        for h, t in zip(heads, tails):
+            dim, r, warn, sel = (f[h].item() for f in fields)
+            pm = self._box_picture((labels[r], float(widths[h]), warn, sel), lh, pal)
+            pw, ph = pm.width(), pm.height()
+            part = frags[h:t]
             part[:, 0] = left[h:t] + pw / (2 * ratio)
             part[:, 1] = top[h:t] + ph / (2 * ratio)
             part[:, 4] = pw
@@ -635,19 +654,11 @@ class TextPainter:
             plans[line.index] = plan
         return page
 
-    def _paint_boxes(self, p, key, x, y, count, lh, pal) -> None:
-        """``count`` identical small tagged boxes side by side: invisible characters,
-        controls, U+XXXX for glyphs no font has, so hidden characters are seen and
-        nothing turns into tofu. Boxes repeat (a file of zeros is all NUL boxes), so each
-        look is drawn once into a pixmap and tiled."""
-        pm = self._box_picture(key, lh, pal)
-        if count == 1:
-            p.drawPixmap(QPointF(x, y), pm)
-        else:
-            p.drawTiledPixmap(QRectF(x, y, key[1] * count, lh), pm)
-
     def _box_picture(self, key, lh, pal) -> QPixmap:
-        """The picture of one box look ``key`` (label, width, warned, selected)."""
+        """The picture of one box look ``key`` (label, width, warned, selected): small
+        tagged boxes for invisible characters, controls, U+XXXX for glyphs no font has,
+        so hidden characters are seen and nothing turns into tofu. Boxes repeat (a file
+        of zeros is all NUL boxes): each look is drawn once."""
         cache_key = key + (pal.theme, lh, self.view.devicePixelRatioF())
         pm = self._box_cache.get(cache_key)
         if pm is None:

@@ -145,10 +145,11 @@ class PagePlan:
     ``g_font``: index, x, colour code, font; ``g_line``: their line); the problems
     (``p_*``) and warning fills (``w_*``), each with its line; per line, its shaped
     ``segments`` (each (layout, x, ascent, width): the layout drawn with its left edge
-    at x) and its box runs (each [label, width, warned, x, [offsets]]). ``lines``: a
+    at x); the boxes (``b_*``: look row, x, width, warned, offset, line). ``lines``: a
     :class:`LinePlan` per line."""
 
-    __slots__ = ("bounds", "offsets", "ends", "xs", "rights", "segments", "boxes",
+    __slots__ = ("bounds", "offsets", "ends", "xs", "rights", "segments", "b_row", "b_x",
+                 "b_w", "b_warned", "b_off", "b_line",
                  "g_glyph", "g_x", "g_code", "g_font", "g_line", "g_cut",
                  "p_x", "p_w", "p_n", "p_key", "p_off", "p_line", "p_cut",
                  "w_x", "w_w", "w_off", "w_line", "w_cut", "lines")
@@ -168,10 +169,6 @@ class LinePlan:
     def segments(self) -> list:
         return self.page.segments[self.k]
 
-    @property
-    def boxes(self) -> list:
-        return self.page.boxes[self.k]
-
 
 def _part(name: str, cut: str) -> property:
     def get(self):
@@ -188,16 +185,6 @@ for _name, _cut in (("offsets", "bounds"), ("ends", "bounds"), ("xs", "bounds"),
                     ("p_off", "p_cut"), ("w_x", "w_cut"), ("w_w", "w_cut"),
                     ("w_off", "w_cut")):
     setattr(LinePlan, _name, _part(_name, _cut))
-
-
-def _runs(keys: np.ndarray, breaks: np.ndarray) -> tuple[list, list]:
-    """(heads, tails) of the runs of equal ``keys``, also cut where ``breaks`` is True
-    (a new line starts)."""
-    n = len(keys)
-    if not n:
-        return [], []
-    cut = np.flatnonzero((keys[1:] != keys[:-1]) | breaks[1:]) + 1
-    return np.concatenate(([0], cut)).tolist(), np.concatenate((cut, [n])).tolist()
 
 
 def make_plans(layout: TL.TextLayout, lines: list, metrics: QtMetrics, lost_end, origin,
@@ -350,24 +337,10 @@ def make_plans(layout: TL.TextLayout, lines: list, metrics: QtMetrics, lost_end,
     wi = np.flatnonzero(warned & (modes != TL.M_REPLACEMENT) & (modes != TL.M_BOX))
     page.w_cut = np.searchsorted(wi, bounds).tolist()
     page.w_x, page.w_w, page.w_off, page.w_line = xs[wi], widths[wi], offs[wi], line_of[wi]
-    # Boxes: runs of one look side by side.
+    # Boxes: their looks, places and lines (the painter draws those of one look at once).
     bi = np.flatnonzero(modes == TL.M_BOX)
-    box_runs = [[] for _ in range(count)]
-    if len(bi):
-        brow = rows[bi]
-        adjacent = np.r_[False, bi[1:] == bi[:-1] + 1]
-        key = brow * 2 + warned[bi]
-        bline_a = line_of[bi]
-        bheads, btails = _runs(key, ~adjacent | np.r_[True, bline_a[1:] != bline_a[:-1]])
-        labels = looks.text[brow].tolist()
-        bw = widths[bi].tolist()
-        bx = xs[bi].tolist()
-        bwarn = warned[bi].tolist()
-        boffs = offs[bi].tolist()
-        bline = bline_a.tolist()
-        for h, t in zip(bheads, btails):
-            box_runs[bline[h]].append([labels[h], bw[h], bwarn[h], bx[h], boffs[h:t]])
-    page.boxes = box_runs
+    page.b_row, page.b_x, page.b_w = rows[bi], xs[bi], widths[bi]
+    page.b_warned, page.b_off, page.b_line = warned[bi], offs[bi], line_of[bi]
     page.lines = [LinePlan(page, k) for k in range(count)]
     return page
 
