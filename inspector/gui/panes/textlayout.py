@@ -551,13 +551,22 @@ class TextLayout:
     def paragraph_at(self, offset: int) -> Paragraph:
         return self.paragraph(self.paragraph_start(offset))
 
-    def cut_with_one_before(self, offset: int) -> None:
-        """Lay out the paragraph before the one holding ``offset`` together with it (one
-        cut, not two): a jump shows a few lines above its target."""
+    def cut_with_lines_before(self, offset: int, lines: int) -> None:
+        """Lay out the paragraphs that hold the ``lines`` lines above the one holding
+        ``offset`` together with it (one cut, not one a paragraph): a jump shows a few
+        lines above its target. Every paragraph is at least a line."""
         self._check_state()
         start = self.paragraph_start(offset)
-        if start > 0 and start not in self._paragraphs and start not in self._unwrapped:
-            self.paragraph(self.paragraph_start(start - 1))
+        if start in self._paragraphs or start in self._unwrapped:
+            return
+        for _ in range(lines):
+            if start <= 0:
+                break
+            before = self.paragraph_start(start - 1)
+            if before in self._paragraphs or before in self._unwrapped:
+                break
+            start = before
+        self.paragraph(start)
 
     # ----------------------------------------------------------------- cells
     def _rows(self, keys: list, par: Paragraph, at: np.ndarray) -> list[int]:

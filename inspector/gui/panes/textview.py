@@ -323,11 +323,11 @@ class TextView(QAbstractScrollArea):
         if self.document.size == 0:
             return
         layout = self.text_layout
-        if jump:
-            layout.cut_with_one_before(offset)
-        target = layout.line_at(offset)
         full = self.visible_line_count(partial=False)
         context = min(self.JUMP_CONTEXT_LINES, full // 4) if jump else 0
+        if context:
+            layout.cut_with_lines_before(offset, context)
+        target = layout.line_at(offset)
         top_line = layout.line_at(self._top)
         if target.start < self._top:
             step = layout.step(top_line, -1).start == target.start
