@@ -31,13 +31,16 @@ and controls in the middle of words) and stays UTF-8 with problems, as the map s
 
 from __future__ import annotations
 
+import codecs
 import functools
 import re
+import threading
 
 import numpy as np
 
 from inspector.core.analysis.encodings import charsets as CS
-from inspector.core.analysis.encodings.legacyguess import chardet_sample, decodes, guess_charset, paired
+from inspector.core.analysis.encodings.legacyguess import (chardet_sample, decodes, guess_charset,
+                                                           paired_bytes)
 from inspector.core.units import kinds as K
 from inspector.core.units.unicode_db import category_of_char
 from inspector.core.analysis.encodings.stretches import (BIN, ERR, LEGACY_WEIGHT, Stretch, Window,
@@ -183,6 +186,37 @@ DAMAGE_LEAST = 8         # characters above ASCII the charset must read, at the 
 _ASCII = bytes(range(0x80))
 
 
+class _TooMany(Exception):
+    pass
+
+
+_lost = threading.local()  # (characters lost so far, how many may be) of the decode in hand
+
+
+def _count_lost(error: UnicodeDecodeError):
+    """An error handler that reads as "replace" does, and gives up after the
+    ``_lost.most``-th lost character."""
+    _lost.count += 1
+    if _lost.count > _lost.most:
+        raise _TooMany
+    return "\ufffd", error.end
+
+
+codecs.register_error("inspector-count-lost", _count_lost)
+
+
+def _loses_more(data: bytes, encoding: str, most: float) -> bool:
+    """``data`` read in ``encoding`` holds more than ``most`` U+FFFD where a "replace"
+    reading would; the reading stops at the first character past ``most`` lost (a
+    single-byte text read as Big5 stops after a few)."""
+    _lost.count, _lost.most = 0, most
+    try:
+        text = data.decode(encoding, "inspector-count-lost")
+    except _TooMany:
+        return True
+    return text.count("\ufffd") > most
+
+
 def _decodes_line(line: bytes, encoding: str) -> bool:
     try:
         line.decode(encoding)
@@ -194,7 +228,7 @@ def _decodes_line(line: bytes, encoding: str) -> bool:
 def _paired(data: bytes) -> bool:
     """Most bytes above ASCII stand beside another one (:func:`~.legacyguess.paired`):
     no multi-byte charset reads Latin text losing only a few characters."""
-    return paired(np.frombuffer(data, dtype=np.uint8) >= 0x80)
+    return paired_bytes(data)
 
 
 def guess_despite_damage(data: bytes) -> CS.CharsetGuess | None:
@@ -216,9 +250,9 @@ def guess_despite_damage(data: bytes) -> CS.CharsetGuess | None:
     for candidate in DAMAGE_CANDIDATES:
         # One decode first: a charset that loses more than a few characters of the
         # file is not its charset (a single-byte text loses many in every one).
-        if head is not None and head.decode(candidate, "replace").count("\ufffd") > most:
+        if head is not None and _loses_more(head, candidate, most):
             continue
-        if data.decode(candidate, "replace").count("\ufffd") > most:
+        if _loses_more(data, candidate, most):
             continue
         lines = lines if lines is not None else data.split(b"\n")
         kept = [line for line in lines if _decodes_line(line, candidate)]
