@@ -384,9 +384,27 @@ def mixes_scripts(data: bytes, encoding: str) -> bool:
     """``encoding`` reads the bytes above 0x7F of ``data`` as letters of another script
     than Latin glued to ASCII letters, in a tenth of the places or more: Cyrillic inside
     French words ("dщjр" for "déjà") is a wrong reading, not text. The places are counted
-    as a regular expression finds them, left to right without overlap ("aбc" is one)."""
+    as a regular expression finds them, left to right without overlap ("aбc" is one).
+    A single-byte charset of ``_FILTERED`` is judged from the bytes (no decode: the
+    chardet filter's :func:`_mixing_scripts`), any other from its reading."""
     if not _may_read_other_script(encoding):
         return False
+    names, _, _, other, can_mix = _tables()
+    row = _ROWS.get(encoding)
+    if row is not None and can_mix[row]:
+        a = np.frombuffer(data, dtype=np.uint8)
+        counts = np.bincount(a, minlength=256)[0x80:]
+        rows = np.zeros(len(names), dtype=bool)
+        rows[row] = True
+        return bool(_mixing_scripts(a, a >= 0x80, counts, other, rows)[row])
+    return _mixes_scripts_read(data, encoding)
+
+
+_ROWS = {name: row for row, name in enumerate(_FILTERED)}
+
+
+def _mixes_scripts_read(data: bytes, encoding: str) -> bool:
+    """:func:`mixes_scripts` on the text ``encoding`` reads ``data`` as."""
     try:
         text = CS.decoded(data, encoding)
     except LookupError:

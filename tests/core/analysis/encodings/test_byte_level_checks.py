@@ -2,7 +2,8 @@
 what the plainer checks they stand for say:
 
 * the chardet filter's script mixing (``legacyguess._mixing_scripts``, all the single-byte
-  charsets at once) is ``mixes_scripts`` (a decode per charset);
+  charsets at once, and ``mixes_scripts`` of one of them) is what the reading says
+  (``_mixes_scripts_read``, a decode per charset);
 * ``onereading._loses_more`` (a decode that gives up once too many characters are lost)
   is a "replace" decode's count of U+FFFD;
 * ``charsets.plausible`` (deletion tables) counts what decoding each byte alone reads;
@@ -39,7 +40,7 @@ def mixing_fast(data: bytes) -> set:
 
 def mixing_slow(data: bytes) -> set:
     names, _, _, _, can_mix = LG._tables()
-    return {n for n in names[can_mix].tolist() if LG.mixes_scripts(data, n)}
+    return {n for n in names[can_mix].tolist() if LG._mixes_scripts_read(data, n)}
 
 
 @settings(max_examples=300, deadline=None)
@@ -52,6 +53,8 @@ def test_script_mixing_at_the_byte_level_is_mixes_scripts(parts):
 def test_script_mixing_on_text():
     for data in TEXTS:
         assert mixing_fast(data) == mixing_slow(data)
+        for name in LG._FILTERED:  # one charset at a time, as the declared check asks
+            assert LG.mixes_scripts(data, name) == LG._mixes_scripts_read(data, name)
     # French read as Cyrillic glues Cyrillic letters to Latin ones: never taken.
     assert "iso8859-5" in mixing_fast(TEXTS[0])
     assert "koi8-r" not in mixing_fast(TEXTS[1])
