@@ -42,6 +42,7 @@ import codecs
 import contextlib
 import contextvars
 import functools
+import re
 import sys
 
 from inspector.core.units.unicode_db import category_of_char
@@ -166,8 +167,8 @@ def nul_pattern(data: bytes) -> tuple[str, str] | None:
     the next; UTF-16: the high byte of every ASCII or Latin-1 character, on one side
     only), and decodes to text."""
     n = len(data) - len(data) % 4
-    if n < 16 or data.count(0, 0, n) < 0.1 * (n // 2):
-        return None  # every pattern below needs at least that many NULs
+    if n < 16 or data.find(0, 0, n) < 0 or data.count(0, 0, n) < 0.1 * (n // 2):
+        return None  # every pattern below needs at least that many NULs (no NUL: memchr)
     data = bytes(data[:n])
     q = n // 4
     by_pos = [data[k::4].count(0) for k in range(4)]
@@ -351,12 +352,59 @@ class CharsetGuess:
         return f"CharsetGuess({self.encoding!r}, {self.language!r}, chaos={self.chaos:.3f})"
 
 
-def _decodes_same(data: bytes, a: str, b: str) -> bool:
+def reads_alike(data: bytes, a: str, b: str) -> bool:
+    """``data`` decodes in ``a``, and ``b`` reads it as the same text. Told without
+    reading it twice where the codecs allow: for two charsets of one byte a character,
+    by the bytes they read alike (deleted, nothing is left); for the multi-byte pairs of
+    ``_READ_APART``, by the byte sequences they read apart (none is found)."""
     try:
+        if _one_byte_each(a) and _one_byte_each(b):
+            return not data.translate(None, _alike_bytes(a, b))
+        apart = _READ_APART.get((a, b))
+        if apart is not None and not apart.search(data):
+            return strict_text(data, a) is not None
         text = strict_text(data, a)
         return text is not None and text == strict_text(data, b)
     except LookupError:
         return False
+
+
+
+# Multi-byte charsets and the wider ones read in their place, with the byte sequences
+# the two read apart (each a character of the first that the second reads otherwise,
+# by lead byte; tests/.../test_byte_level_checks.py checks them against the codecs, and
+# that single bytes read alike): where none stands, every character reads alike.
+_READ_APART = {
+    ("shift_jis", "cp932"): re.compile(rb"\x81[\x60\x61\x7c\x91\x92\xca]"),
+    ("gb2312", "gb18030"): re.compile(rb"\xa1[\xa4\xaa]"),
+    ("gbk", "gb18030"): re.compile(rb"(?!)"),  # none
+    ("big5", "big5hkscs"): re.compile(rb"[\xc6\xc7]"),
+    # (no two-byte character apart; EUC-KR's eight-byte compositions start with A4 D4)
+    ("euc_kr", "cp949"): re.compile(rb"\xa4\xd4"),
+}
+
+
+@functools.lru_cache(maxsize=None)
+def _one_byte_each(encoding: str) -> bool:
+    """A charset that reads each byte as one character by a table (Latin-1, the
+    charmap codecs)."""
+    try:
+        info = codecs.lookup(encoding)
+    except LookupError:
+        return False
+    if info.name == "iso8859-1":
+        return True
+    module = sys.modules.get(getattr(info.decode, "__module__", "") or "")
+    table = getattr(module, "decoding_table", None)
+    return isinstance(table, str) and len(table) == 256
+
+
+@functools.lru_cache(maxsize=None)
+def _alike_bytes(a: str, b: str) -> bytes:
+    """The bytes two single-byte charsets both define and read as the same character."""
+    ta = bytes(range(256)).decode(a, "replace")
+    tb = bytes(range(256)).decode(b, "replace")
+    return bytes(x for x in range(256) if ta[x] == tb[x] and ta[x] != "\ufffd")
 
 
 def _decodes(data: bytes, name: str) -> bool:
@@ -396,7 +444,7 @@ def iso_reading_alike(data: bytes, windows: str) -> str | None:
     iso = _ISO_OF_WINDOWS.get(windows)
     if iso is None or not data or data.isascii():
         return None
-    return iso if _decodes_same(data, windows, iso) else None
+    return iso if reads_alike(data, windows, iso) else None
 
 
 def letter_share(data: bytes, encoding: str) -> float:
@@ -514,7 +562,7 @@ def normalizer_guess(data: bytes) -> CharsetGuess | None:
         encoding = windows_or_iso(data, *family)
     else:
         for usual in _USUAL.get(encoding, ()):
-            if _decodes_same(data, encoding, usual):
+            if reads_alike(data, encoding, usual):
                 encoding = usual
                 break
     shown = language if first.coherence >= CONFIDENT else ""

@@ -131,12 +131,7 @@ def _decodes_cut(data: bytes, encoding: str) -> bool:
 _decodes_cut_memo = functools.lru_cache(maxsize=8)(_decodes_cut)
 
 
-def _same(data: bytes, a: str, b: str) -> bool:
-    try:
-        text = CS.strict_text(data, a)
-        return text is not None and text == CS.strict_text(data, b)
-    except LookupError:
-        return False
+_same = CS.reads_alike  # (the decode-safe name reads the bytes alike)
 
 
 def _chardet_asked(data: bytes, every: bool = False):
@@ -427,7 +422,17 @@ def mixes_scripts(data: bytes, encoding: str) -> bool:
     names, _, _, other, can_mix = _tables()
     row = _ROWS.get(encoding)
     if row is not None and can_mix[row]:
+        # A bound first: the places where an ASCII letter touches a byte above ASCII,
+        # against the letters of the other script (in text of that script, far more
+        # than the places where it meets Latin words).
+        letters = len(data) - len(data.translate(None, _other_bytes(row)))
+        if not letters:
+            return False
         a = np.frombuffer(data, dtype=np.uint8)
+        letter, high = _ASCII_LETTER.take(a), a >= 0x80
+        places = np.count_nonzero(letter[:-1] & high[1:]) + np.count_nonzero(high[:-1] & letter[1:])
+        if places < 2 or places * 10 < letters:
+            return False
         counts = np.bincount(a, minlength=256)[0x80:]
         rows = np.zeros(len(names), dtype=bool)
         rows[row] = True
@@ -436,6 +441,12 @@ def mixes_scripts(data: bytes, encoding: str) -> bool:
 
 
 _ROWS = {name: row for row, name in enumerate(_FILTERED)}
+
+
+@functools.lru_cache(maxsize=None)
+def _other_bytes(row: int) -> bytes:
+    """The bytes the charset of ``_FILTERED[row]`` reads as letters of another script."""
+    return bytes(0x80 + b for b in np.flatnonzero(_tables()[3][row]).tolist())
 
 
 def _mixes_scripts_read(data: bytes, encoding: str) -> bool:

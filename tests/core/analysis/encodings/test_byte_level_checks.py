@@ -96,3 +96,44 @@ def test_the_wide_text_bound_rejects_nothing_the_full_check_takes(parts):
     finally:
         CS._COMMON_HIGH = saved
     assert CS.wide_text_pattern(data) == full
+
+
+def _reads(codec: str, data: bytes):
+    try:
+        return data.decode(codec)
+    except UnicodeDecodeError:
+        return None
+
+
+def test_read_apart_sequences_are_all_the_multibyte_pairs_read_apart():
+    """Each pair of ``charsets._READ_APART``: single bytes read alike, and every two-byte
+    character of the first that the second reads otherwise matches the pattern."""
+    for (a, b), apart in CS._READ_APART.items():
+        for x in range(0x100):
+            one = bytes((x,))
+            assert _reads(a, one) is None or _reads(a, one) == _reads(b, one), (a, b, one)
+        for lead in range(0x80, 0x100):
+            for trail in range(0x21, 0x100):
+                pair = bytes((lead, trail))
+                mine = _reads(a, pair)
+                if mine is not None and len(mine) == 1 and mine != _reads(b, pair):
+                    assert apart.search(pair), (a, b, pair)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=40), st.sampled_from([
+    ("cp1252", "iso8859-1"), ("cp1251", "iso8859-5"), ("iso8859-7", "cp1253"),
+    ("shift_jis", "cp932"), ("gb2312", "gb18030"), ("gbk", "gb18030"), ("big5", "big5hkscs"),
+    ("euc_kr", "cp949"), ("euc_jis_2004", "euc_jp")]))
+def test_reads_alike_is_two_readings_compared(data, pair):
+    a, b = pair
+    want = _reads(a, data) is not None and _reads(a, data) == _reads(b, data)
+    assert CS.reads_alike(data, a, b) == want
+
+
+def test_reads_alike_on_text():
+    text = "日本語のテキスト、漢字と「かな」〜".encode("shift_jis")
+    assert CS.reads_alike(text, "shift_jis", "cp932") == (text.decode("shift_jis") == text.decode("cp932"))
+    korean = "한국어 텍스트입니다".encode("euc_kr")
+    assert CS.reads_alike(korean, "euc_kr", "cp949")
+    assert CS.reads_alike(b"\xa4\xd4\xa4\xbe\xa4\xbf\xa4\xd4", "euc_kr", "cp949") is False
