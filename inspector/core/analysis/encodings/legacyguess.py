@@ -165,7 +165,8 @@ def _chardet_asked(data: bytes, every: bool = False):
                 again = chardet.detect(data, encoding_era=EncodingEra.ALL, compat_names=False,
                                        max_bytes=CHARDET_LIMIT, include_encodings=unlikely + (first,),
                                        no_match_encoding=first)
-                return found if again.get("encoding") in (first, None) else again
+                better = (again.get("confidence") or 0.0) > (found.get("confidence") or 0.0)
+                return again if again.get("encoding") not in (first, None) and better else found
         except ValueError:  # a chardet that does not know one of the names
             _FILTER_KNOWN = False
             never = ()
@@ -251,9 +252,10 @@ def unlikely_charsets(data: bytes) -> tuple[str, ...]:
 
 # Charsets chardet would set aside itself, not asked about even when it is asked again:
 # the single-byte ones that leave a byte of the sample undefined (chardet keeps only
-# the charsets that decode it), and the East Asian multi-byte ones when the bytes above
-# ASCII do not stand in pairs (chardet's own gate then rules them out: measured on both
-# corpora, its answers and confidences stay as they were, at a tenth less cost).
+# the charsets that decode it). The East Asian multi-byte ones, when the bytes above
+# ASCII do not stand in pairs, are unlikely (chardet's own gate mostly rules them out;
+# but a few Johab or Big5 characters with ASCII trail bytes in a short text stand
+# alone, and chardet, unsure of the answer it gave without them, is asked about them).
 _EAST_ASIAN = ("big5hkscs", "cp932", "cp949", "euc_jis_2004", "euc_kr", "gb18030",
                "shift_jis_2004", "johab")
 PAIRED = 0.5  # of the bytes above ASCII with one beside them: text in a multi-byte charset
@@ -303,11 +305,60 @@ def _sort_out(data: bytes):
     unlikely = (share < floor) & ~undefined
     is_high = a >= 0x80
     mixing = _mixing_scripts(a, is_high, counts, other, can_mix & ~undefined & ~unlikely)
-    never = tuple(names[undefined | mixing].tolist()) + _unicode_never(data)
+    misfits = _case_misfits(a, is_high, ~undefined & ~unlikely & ~mixing)
+    never = tuple(names[undefined | mixing | misfits].tolist()) + _unicode_never(data)
+    unmixed = frozenset(names[can_mix & ~undefined & ~unlikely & ~misfits & ~mixing].tolist())
+    unlikely = tuple(names[unlikely].tolist())
     if not CS.once(data, "paired", lambda: paired(is_high)):
-        never += _EAST_ASIAN
-    unmixed = frozenset(names[can_mix & ~undefined & ~unlikely & ~mixing].tolist())
-    return never, tuple(names[unlikely].tolist()), unmixed
+        unlikely += _EAST_ASIAN
+    return never, unlikely, unmixed
+
+
+# A byte above ASCII between two small ASCII letters is a letter of the word: a charset
+# that reads most such bytes as capitals, signs or punctuation ("mÚnage", "co‚ur") where
+# another reads them as small letters is unlikely too (DOS and Mac pages for Windows
+# text, and the other way round); measured from ``CASE_SAMPLE`` such bytes.
+CASE_SAMPLE = 3
+CASE_MARGIN = 0.5  # of those bytes read as small letters, below the best charset's share
+
+
+def _case_misfits(a: np.ndarray, is_high: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """Per charset of ``_FILTERED`` (among ``rows``): it reads the bytes above ASCII
+    between two small ASCII letters as small letters ``CASE_MARGIN`` less often than the
+    best of ``rows`` does."""
+    out = np.zeros(len(rows), dtype=bool)
+    if len(a) < 3:
+        return out
+    small = _ASCII_SMALL.take(a)
+    inner = is_high[1:-1] & small[:-2]
+    inner &= small[2:]
+    values = a[1:-1][inner]
+    if len(values) < CASE_SAMPLE or not rows.any():
+        return out
+    fits = _word_letters() @ np.bincount(values - 0x80, minlength=128) / len(values)
+    return rows & (fits < fits[rows].max() - CASE_MARGIN)
+
+
+@functools.lru_cache(maxsize=None)
+def _word_letters() -> np.ndarray:
+    """Per charset of ``_FILTERED`` and byte 80-FF: 1.0 when it reads the byte as what
+    stands inside a word of small letters (a small letter, a letter without case, a
+    mark, a soft hyphen, an apostrophe or a hyphen), else 0.0."""
+    from inspector.core.units.unicode_db import category_of_char
+
+    table = np.zeros((len(_FILTERED), 128))
+    for row, name in enumerate(_FILTERED):
+        try:
+            chars = _HIGH_BYTES.decode(name, "replace")
+        except LookupError:
+            continue
+        table[row] = [category_of_char(ch) in _IN_SMALL_WORDS or ch in "'’-·" for ch in chars]
+    return table
+
+
+_IN_SMALL_WORDS = ("Ll", "Lo", "Lm", "Mn", "Mc", "Cf")  # (Cf: the soft hyphen)
+_ASCII_SMALL = np.zeros(256, dtype=bool)
+_ASCII_SMALL[0x61:0x7B] = True
 
 
 # The Unicode and 7-bit encodings chardet checks the sample against first (a decode each,
@@ -519,10 +570,12 @@ def _high_bytes_by_words(data: bytes) -> tuple[bytes, bytes]:
     """The bytes above 0x7F of ``data``: (in words, the others). A run of such bytes is
     in a word when a byte beside it is none of digits, spaces and ASCII punctuation."""
     a = np.frombuffer(data, dtype=np.uint8)
-    high = a >= 0x80
+    around = np.zeros(len(a) + 2, dtype=bool)  # high, with no high byte before and after
+    high = around[1:-1]
+    np.greater_equal(a, 0x80, out=high)
     if not high.any():
         return b"", b""
-    edges = np.flatnonzero(np.diff(high, prepend=False, append=False))
+    edges = np.flatnonzero(around[1:] != around[:-1])
     starts, ends = edges[0::2], edges[1::2]
     # The byte before and the byte after each run (none at the data's edges).
     before = np.where(starts > 0, _WORDISH.take(a[np.maximum(starts - 1, 0)]), False)

@@ -314,8 +314,10 @@ def odd_words(w: Window, encoding: str, lo: int = 0, hi: int | None = None) -> b
     last = np.where(inner.searchsorted(end) > 0, last, 0)
     core = first < np.minimum(last, end)
     s_, e_ = np.minimum(first, end), np.maximum(np.minimum(last, end), start)
-    alphas = np.concatenate(([0], np.cumsum(alpha.take(a), dtype=np.int64)))
-    bads = np.concatenate(([0], np.cumsum(bad.take(a), dtype=np.int64)))
+    alphas = np.zeros(n + 1, dtype=np.int64)  # running counts, 0 before the first byte
+    np.cumsum(alpha.take(a), out=alphas[1:])
+    bads = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(bad.take(a), out=bads[1:])
     odd = core & (alphas[e_] > alphas[s_]) & (bads[e_] > bads[s_])
     return int(odd.sum()) * 3 >= len(err)
 

@@ -297,7 +297,8 @@ class Window:
         # Their leads: errors C0-FF followed by a continuation byte.
         lead_pos = (high_err[:n] & ((padded[1:n + 1] & 0xC0) == 0x80)).nonzero()[0]
         length = _FORM_LEN.take(a[lead_pos])
-        lead_pos, length = lead_pos[length > 0], length[length > 0]
+        forms = length > 0
+        lead_pos, length = lead_pos[forms], length[forms]
         if len(lead_pos):
             lead = a[lead_pos]
             after = padded[lead_pos[:, None] + _AFTER_LEAD]
@@ -382,7 +383,7 @@ class Window:
         else:
             # Errors are bytes 80-FF: the other bytes 80-FF are valid.
             n_valid = _sum_per_cell(self.a >= 0x80, starts) - n_err
-        cls = np.full(len(starts), ASC, dtype=np.int8)
+        cls = np.zeros(len(starts), dtype=np.int8)  # ASC
         cls[n_valid > 0] = UTF
         # Double-encoding pairs weigh only in cells of UTF-8 without errors (binary data
         # and text in a legacy charset have none: errors in every line).
