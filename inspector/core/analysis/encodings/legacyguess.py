@@ -306,9 +306,9 @@ def _sort_out(data: bytes):
     is_high = a >= 0x80
     mixing = _mixing_scripts(a, is_high, counts, other, can_mix & ~undefined & ~unlikely)
     misfits = _case_misfits(a, is_high, ~undefined & ~unlikely & ~mixing)
-    never = tuple(names[undefined | mixing | misfits].tolist()) + _unicode_never(data)
-    unmixed = frozenset(names[can_mix & ~undefined & ~unlikely & ~misfits & ~mixing].tolist())
-    unlikely = tuple(names[unlikely].tolist())
+    never = _names(undefined | mixing | misfits) + _unicode_never(data)
+    unmixed = frozenset(_names(can_mix & ~undefined & ~unlikely & ~misfits & ~mixing))
+    unlikely = _names(unlikely)
     if not CS.once(data, "paired", lambda: paired(is_high)):
         unlikely += _EAST_ASIAN
     return never, unlikely, unmixed
@@ -381,6 +381,11 @@ def _unicode_never(data: bytes) -> tuple[str, ...]:
         return _SEVEN_BIT
     except UnicodeDecodeError:
         return _SEVEN_BIT + ("utf-8", "utf-8-sig")
+
+
+def _names(rows: np.ndarray) -> tuple[str, ...]:
+    """The charsets of ``_FILTERED`` at ``rows`` (a mask)."""
+    return tuple(_FILTERED[k] for k in np.flatnonzero(rows).tolist())
 
 
 # A charset whose reading glues letters of another script to ASCII letters is never taken
