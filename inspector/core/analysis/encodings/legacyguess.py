@@ -395,7 +395,7 @@ def _unicode_never(data: bytes) -> tuple[str, ...]:
 
 def _names(rows: np.ndarray) -> tuple[str, ...]:
     """The charsets of ``_FILTERED`` at ``rows`` (a mask)."""
-    return tuple(_FILTERED[k] for k in np.flatnonzero(rows).tolist())
+    return tuple(_FILTERED[k] for k in rows.nonzero()[0].tolist())
 
 
 # A charset whose reading glues letters of another script to ASCII letters is never taken
@@ -444,7 +444,7 @@ def _mixing_scripts(a: np.ndarray, is_high: np.ndarray, counts: np.ndarray,
     letter = _ASCII_LETTER.take(a)
     before = letter[:-1] & is_high[1:]  # at i: an ASCII letter, then a byte above ASCII
     before |= is_high[:-1] & letter[1:]
-    places = np.flatnonzero(before)
+    places = before.nonzero()[0]
     if len(places) < 2:
         return out
     high_at = np.maximum(a[places], a[places + 1]) - 0x80
@@ -453,7 +453,7 @@ def _mixing_scripts(a: np.ndarray, is_high: np.ndarray, counts: np.ndarray,
     out = rows & (glued >= 4) & (glued * 5 >= letters)  # half the places decide
     maybe = rows & (glued >= 2) & (glued * 10 >= letters) & ~out
     if maybe.any():
-        at = other[maybe][:, high_at] > 0  # per charset and place: glued there
+        at = (other[:, high_at] > 0)[maybe]  # per charset and place: glued there
         # A place continues a chain when the place before it is at the byte before
         # and glued too; it counts when its distance from the chain's first is even.
         follows = np.zeros(at.shape, dtype=bool)
@@ -512,7 +512,7 @@ _ROWS = {name: row for row, name in enumerate(_FILTERED)}
 @functools.lru_cache(maxsize=None)
 def _other_bytes(row: int) -> bytes:
     """The bytes the charset of ``_FILTERED[row]`` reads as letters of another script."""
-    return bytes(0x80 + b for b in np.flatnonzero(_tables()[3][row]).tolist())
+    return bytes(0x80 + b for b in _tables()[3][row].nonzero()[0].tolist())
 
 
 def _mixes_scripts_read(data: bytes, encoding: str) -> bool:
@@ -534,7 +534,7 @@ def _mixes_scripts_read(data: bytes, encoding: str) -> bool:
     latin = (folded >= 0x61) & (folded <= 0x7A)
     glued = (latin[:-1] & other[1:]) | (other[:-1] & latin[1:])  # at i: characters i, i + 1
     # Without overlap: a chain of k glued places in a row ("aбcд") is matched (k + 1) // 2 times.
-    edges = np.flatnonzero(np.diff(glued, prepend=False, append=False))
+    edges = np.diff(glued, prepend=False, append=False).nonzero()[0]
     chains = edges[1::2] - edges[0::2]
     mixed = int(((chains + 1) // 2).sum())
     return mixed >= 2 and mixed * 10 >= letters
@@ -590,7 +590,7 @@ def _high_bytes_by_words(data: bytes) -> tuple[bytes, bytes]:
     np.greater_equal(a, 0x80, out=high)
     if not high.any():
         return b"", b""
-    edges = np.flatnonzero(around[1:] != around[:-1])
+    edges = (around[1:] != around[:-1]).nonzero()[0]
     starts, ends = edges[0::2], edges[1::2]
     # The byte before and the byte after each run (none at the data's edges).
     before = np.where(starts > 0, _WORDISH.take(a[np.maximum(starts - 1, 0)]), False)

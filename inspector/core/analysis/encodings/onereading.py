@@ -66,8 +66,8 @@ def _utf8_part(n_err: np.ndarray, n_valid: np.ndarray) -> int:
 def _controls_near_errors(w: Window) -> bool:
     """A control that text does not use (NUL, ESC, DEL...) within ``NEAR`` bytes of a
     byte that is not UTF-8."""
-    ctrl = np.flatnonzero(w.ctrl)
-    err = np.flatnonzero(w.err)
+    ctrl = w.ctrl.nonzero()[0]
+    err = w.err.nonzero()[0]
     if not len(ctrl) or not len(err):
         return False
     at = err.searchsorted(ctrl)
@@ -283,7 +283,7 @@ def odd_words(w: Window, encoding: str, lo: int = 0, hi: int | None = None) -> b
     ``WORD_REACH`` characters either way), without the punctuation at its ends. Odd:
     it holds letters and something else words do not hold ("©", "½", "10 °C" and "MP3"
     are text)."""
-    err = np.flatnonzero(w.err[lo:hi]) + lo
+    err = w.err[lo:hi].nonzero()[0] + lo
     if not len(err):
         return False
     classes = _byte_classes(encoding)
@@ -294,7 +294,7 @@ def odd_words(w: Window, encoding: str, lo: int = 0, hi: int | None = None) -> b
     n = len(a)
     # Where the word around each byte p starts and ends: a space before p (or p - 40,
     # or 0), a space from p + 1 on (or p + 40, or the end).
-    spaces = np.flatnonzero(space.take(a))
+    spaces = space.take(a).nonzero()[0]
     k = spaces.searchsorted(err)  # the first space at or after p
     prev = np.where(k > 0, spaces[np.maximum(k - 1, 0)] + 1, 0) if len(spaces) else np.zeros_like(err)
     prev = np.where(prev <= err, prev, 0)  # (a space at p itself is no word boundary before p)
@@ -305,7 +305,7 @@ def odd_words(w: Window, encoding: str, lo: int = 0, hi: int | None = None) -> b
     end = np.minimum(np.minimum(nxt, err + WORD_REACH), n)
     # Without the punctuation at its ends: from the first byte that is none, to after the
     # last one (an empty word when all are).
-    inner = np.flatnonzero(~edge.take(a))
+    inner = (~edge.take(a)).nonzero()[0]
     if not len(inner):
         return False
     first = inner[np.minimum(inner.searchsorted(start), len(inner) - 1)]

@@ -646,7 +646,7 @@ class Stretch:
         """First and last+1 file offsets of ``mask`` bytes in the stretch (its cells)."""
         w = self.w
         lo, hi = int(w.cell_start[self.first]), int(w.cell_end[self.last])
-        hits = np.flatnonzero(mask[lo:hi])
+        hits = mask[lo:hi].nonzero()[0]
         if not len(hits):
             return self.start, self.end
         return w.base + lo + int(hits[0]), w.base + lo + int(hits[-1]) + 1
@@ -673,18 +673,18 @@ class Stretch:
         start, end = lo, hi
         if self.cls == ERR:
             first_err, last_err = (x - w.base for x in self.tight(w.err))
-            valid = np.flatnonzero(w.mb_lead[lo:first_err])
+            valid = w.mb_lead[lo:first_err].nonzero()[0]
             if len(valid):
                 # After the last valid character before the first error, at the start
                 # of the word (after a space) if a space comes between.
                 after = lo + int(valid[-1])
                 after += _char_len(int(w.a[after]))
-                spaces = np.flatnonzero(_SPACE[w.a[after:first_err]])
+                spaces = _SPACE[w.a[after:first_err]].nonzero()[0]
                 start = after + int(spaces[-1]) + 1 if len(spaces) else after
             line_start = int(w.cell_start[self.last])
-            valid = np.flatnonzero(w.mb_lead[last_err:hi])
+            valid = w.mb_lead[last_err:hi].nonzero()[0]
             if len(valid) and last_err >= line_start:
                 before = last_err + int(valid[0])
-                spaces = np.flatnonzero(_SPACE[w.a[last_err:before]])
+                spaces = _SPACE[w.a[last_err:before]].nonzero()[0]
                 end = last_err + int(spaces[0]) if len(spaces) else before
         return w.base + start, w.base + end
