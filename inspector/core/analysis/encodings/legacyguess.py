@@ -74,11 +74,19 @@ LANGUAGES = {"ar": "Arabic", "be": "Belarusian", "bg": "Bulgarian", "br": "Breto
              "tg": "Tajik", "th": "Thai", "tr": "Turkish", "uk": "Ukrainian",
              "ur": "Urdu", "vi": "Vietnamese", "zh": "Chinese"}
 
-_C1 = re.compile(rb"[\x80-\x9f]")
 # ISO-8859-15's own letters and sign where Latin-1 has ¤ ¦ ¨ ´ ¸ ¼ ½ ¾: the euro sign
 # beside a digit or a space, œ Œ š Š between letters.
 _EURO_A4 = re.compile(rb"[0-9 ]\xa4|\xa4[0-9 ]")
 _LATIN9_LETTERS = re.compile(rb"[A-Za-z\xc0-\xff][\xa6\xa8\xbc\xbd][A-Za-z\xc0-\xff]")
+
+
+def _latin9_tell(data: bytes) -> bool:
+    """ISO-8859-15's euro sign or one of its letters (the patterns above), looked for only
+    when their bytes stand in ``data`` (a byte is found at memchr speed, a pattern that
+    starts with a class of bytes is tried at every byte)."""
+    return ((b"\xa4" in data and _EURO_A4.search(data) is not None)
+            or (any(b in data for b in (b"\xa6", b"\xa8", b"\xbc", b"\xbd"))
+                and _LATIN9_LETTERS.search(data) is not None))
 
 
 class Guess:
@@ -450,8 +458,17 @@ def _mixing_scripts(a: np.ndarray, is_high: np.ndarray, counts: np.ndarray,
     high_at = np.maximum(a[places], a[places + 1]) - 0x80
     glued = other @ np.bincount(high_at, minlength=128)  # places per charset
     letters = other @ counts
-    out = rows & (glued >= 4) & (glued * 5 >= letters)  # half the places decide
+    half = np.ceil(glued / 2)  # each chain of k places counts ceil(k / 2), so at least this
+    out = rows & (half >= 2) & (half * 10 >= letters)
     maybe = rows & (glued >= 2) & (glued * 10 >= letters) & ~out
+    two = maybe & (glued == 2)
+    if two.any():
+        # Two places count 2, or 1 when they make one chain (a byte above ASCII between
+        # two letters, or a letter between two such bytes): places in a row, both glued.
+        chained = ((places[1:] == places[:-1] + 1)).nonzero()[0]
+        links = (other[:, high_at[chained]] * other[:, high_at[chained + 1]]).sum(axis=1)
+        out |= two & (links == 0) & (20 >= letters)
+        maybe &= ~two
     if maybe.any():
         at = (other[:, high_at] > 0)[maybe]  # per charset and place: glued there
         # A place continues a chain when the place before it is at the byte before
@@ -638,9 +655,9 @@ def sharpen(data: bytes, encoding: str, language: str = "") -> tuple[str, str]:
     """(the charset the tell-tales make of ``encoding``, the ISO 8859 part that reads the
     bytes the same when a Windows page was named in its place, or "")."""
     western = encoding in ("cp1252", "iso8859-1", "iso8859-15")
-    c1 = bool(_C1.search(data))
+    c1 = CS.uses_c1_range(data)
     if western and not c1:
-        if _EURO_A4.search(data) or _LATIN9_LETTERS.search(data):
+        if _latin9_tell(data):
             if decodes(data, "iso8859-15"):
                 return "iso8859-15", ""
         elif encoding == "iso8859-15":
@@ -690,7 +707,7 @@ def sharpen_declared(data: bytes, encoding: str) -> tuple[str, str]:
     bytes alike when its Windows page is named in its place, or "".)"""
     windows = _ISO_WINDOWS.get(encoding)
     if windows and encoding != "iso8859-15":
-        if _C1.search(data):  # punctuation in the Windows page, controls in the ISO part
+        if CS.uses_c1_range(data):  # punctuation in the Windows page, controls in the ISO part
             return (windows, "") if decodes(data, windows) else (encoding, "")
         if not data.translate(None, _read_alike(encoding, windows)):
             return windows, encoding
