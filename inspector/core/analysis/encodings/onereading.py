@@ -289,6 +289,8 @@ def odd_words(w: Window, encoding: str, lo: int = 0, hi: int | None = None) -> b
     classes = _byte_classes(encoding)
     if classes is None:  # not one character per byte: read the text
         return _odd_words_read(w.data, encoding, err.tolist())
+    if len(err) <= FEW_WORDS:
+        return _odd_words_few(w.data, encoding, err.tolist())
     space, alpha, bad, edge = classes
     a = w.a
     n = len(a)
@@ -323,6 +325,31 @@ def odd_words(w: Window, encoding: str, lo: int = 0, hi: int | None = None) -> b
 
 
 WORD_REACH = 40
+FEW_WORDS = 16  # bytes up to which their words are looked at one by one, not with numpy
+
+
+def _odd_words_few(data: bytes, encoding: str, err: list[int]) -> bool:
+    """:func:`odd_words` for a few bytes: each word found in the bytes read as classes
+    (one ``translate``): spaces, punctuation that may end a word (bad or not), letters,
+    other bad characters, the rest."""
+    classes = data.translate(_class_table(encoding))
+    n = len(classes)
+    odd = 0
+    for p in err:
+        start = classes.rfind(b"S", max(0, p - WORD_REACH), p) + 1 or max(0, p - WORD_REACH)
+        end = classes.find(b"S", p + 1, min(n, p + WORD_REACH))
+        core = classes[start:end if end >= 0 else min(n, p + WORD_REACH)].strip(b"ef")
+        odd += b"A" in core and (b"B" in core or b"e" in core or b"S" in core)  # (S: p itself)
+    return odd * 3 >= len(err)
+
+
+@functools.lru_cache(maxsize=None)
+def _class_table(encoding: str) -> bytes:
+    """Per byte value, a class for :func:`_odd_words_few` (from :func:`_byte_classes`)."""
+    space, alpha, bad, edge = _byte_classes(encoding)
+    return bytes(ord("S") if space[b] else ord("e") if edge[b] and bad[b] else
+                 ord("f") if edge[b] else ord("A") if alpha[b] else ord("B") if bad[b] else ord("o")
+                 for b in range(256))
 
 
 @functools.lru_cache(maxsize=None)

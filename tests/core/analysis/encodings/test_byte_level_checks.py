@@ -137,3 +137,27 @@ def test_reads_alike_on_text():
     korean = "한국어 텍스트입니다".encode("euc_kr")
     assert CS.reads_alike(korean, "euc_kr", "cp949")
     assert CS.reads_alike(b"\xa4\xd4\xa4\xbe\xa4\xbf\xa4\xd4", "euc_kr", "cp949") is False
+
+
+ODD_PIECES = [b"word", b" ", b"\xe9", b"\xa4", b"\xa9", b"Per", b"mission", b".", b",", b"'", b"-",
+              b"10", b"\xb0", b"\xa0", b"\n", b"\x93", b"(", b"MP3", b"x" * 45]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(ODD_PIECES), min_size=1, max_size=40),
+       st.sampled_from(["cp1252", "iso8859-1", "cp1250", "koi8-r", "iso8859-7"]))
+def test_odd_words_of_a_few_bytes_one_by_one_is_the_numpy_count(parts, encoding):
+    from inspector.core.analysis.encodings.stretches import Window
+
+    data = b"".join(parts)
+    w = Window(data, 0, True, True)
+    err = w.err.nonzero()[0].tolist()
+    if not err:
+        return
+    saved = OR.FEW_WORDS
+    try:
+        OR.FEW_WORDS = -1  # every count with numpy
+        want = OR.odd_words(w, encoding)
+    finally:
+        OR.FEW_WORDS = saved
+    assert OR._odd_words_few(data, encoding, err) == want
