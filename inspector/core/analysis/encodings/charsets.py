@@ -644,12 +644,13 @@ def is_multibyte(encoding: str) -> bool:
     return found
 
 
-def plausible_text(data: bytes, encoding: str) -> float:
+def plausible_text(data: bytes, encoding: str, signs: bool = False) -> float:
     """How well a multibyte ``encoding`` explains ``data``, from 0 to 1: the share of the
     characters above ASCII that decode without error to letters, digits, punctuation or
-    spaces (0 when more than 2 % do not decode). The last few answers are remembered
-    (the declaration's check and the whole-file reading ask the same)."""
-    return _plausible_text(data, encoding)
+    spaces, and with ``signs`` symbols too (box drawing, arrows: a DOS text's frames)
+    (0 when more than 2 % do not decode). The last few answers are remembered (the
+    declaration's check and the whole-file reading ask the same)."""
+    return _plausible_text(data, encoding, "LPNZS" if signs else "LPNZ")
 
 
 # Blocks of letters only (CJK ideographs, kana, Hangul syllables), which hold most of
@@ -658,7 +659,7 @@ _LETTER_BLOCKS = ((0x4E00, 0x9FFF), (0xAC00, 0xD7A3), (0x3041, 0x3096), (0x30A1,
 
 
 @functools.lru_cache(maxsize=4)
-def _plausible_text(data: bytes, encoding: str) -> float:
+def _plausible_text(data: bytes, encoding: str, kinds: str) -> float:
     import numpy as np
 
     text = decoded(data, encoding)
@@ -679,7 +680,7 @@ def _plausible_text(data: bytes, encoding: str) -> float:
         first = np.flatnonzero(np.concatenate(([True], rest[1:] != rest[:-1])))
         counts = np.diff(np.append(first, len(rest)))
         good += sum(n for cp, n in zip(rest[first].tolist(), counts.tolist())
-                    if cp != 0xFFFD and category_of_char(chr(cp))[0] in "LPNZ")
+                    if cp != 0xFFFD and category_of_char(chr(cp))[0] in kinds)
     return good / len(high)
 
 

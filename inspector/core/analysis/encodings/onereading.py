@@ -27,6 +27,15 @@ control that text does not use stands near them (``NEAR`` bytes), and, when they
 (``FEW_ERRORS``), the words that hold them read as words (letters, not "Per@¦ssion"). Random
 damage in ASCII or UTF-8 text is explained by no charset (bytes that decode to symbols
 and controls in the middle of words) and stays UTF-8 with problems, as the map says.
+
+Lines of chance sequences do make such a part in a DOS document framed with box drawing
+(Johab's ─ is DB A1, well-formed UTF-8 for an Arabic mark): the part is then set aside
+when a multi-byte charset, the one declared or chardet's, reads the whole range without
+error and as text (frames included) and those lines read in UTF-8 as no text, fewer than
+half of their characters letters and most of those of a script the legacy reading of
+the range never shows (:func:`_chance_utf8_lines`). A real UTF-8 paragraph reads as words.
+(The map builder also judges a range that ends in a DOS end-of-file mark, Ctrl-Z,
+without it: one control at the end is no binary data.)
 """
 
 from __future__ import annotations
@@ -35,6 +44,7 @@ import codecs
 import functools
 import re
 import threading
+from collections import Counter
 
 import numpy as np
 
@@ -144,7 +154,7 @@ def one_legacy_reading(w: Window, declared: CS.CharsetGuess | None = None) -> CS
         return None  # random bytes among the errors: damage, not text in a charset
     part = utf8_part(w)
     if part and part >= UTF8_PART * (errors + valid):
-        return None
+        return _despite_chance_utf8(w, declared, errors)
     if declared is not None and (CS.is_multibyte(declared.encoding) or _explains(w, declared, errors)):
         return declared  # (a multi-byte one was weighed as _explains does, by plausible_text)
     guess = guess_charset(w.data)
@@ -158,6 +168,56 @@ def one_legacy_reading(w: Window, declared: CS.CharsetGuess | None = None) -> CS
     if despite is not None and _explains(w, despite, errors):
         return despite
     return guess if whole and _explains(w, guess, errors) else None
+
+
+def _despite_chance_utf8(w: Window, declared: CS.CharsetGuess | None,
+                         errors: int) -> CS.CharsetGuess | None:
+    """The multi-byte charset the whole window is in although lines of it are well-formed
+    UTF-8 (module text), or None: the one it declares or chardet names, when it reads the
+    whole window without error, as text (frames of box drawing included), and the UTF-8
+    reading of those lines is no text (:func:`_chance_utf8_lines`)."""
+    guess = (declared if declared is not None and CS.is_multibyte(declared.encoding)
+             else guess_charset(w.data))
+    if guess is None or not CS.is_multibyte(guess.encoding):
+        return None
+    try:
+        text = CS.strict_text(w.data, guess.encoding)
+    except LookupError:
+        return None
+    if (text is None or CS.plausible_text(w.data, guess.encoding, signs=True) < PLAUSIBLE
+            or not _chance_utf8_lines(w, text)):
+        return None
+    return guess
+
+
+def _chance_utf8_lines(w: Window, text: str) -> bool:
+    """The lines of ``w`` counted as UTF-8 text (:func:`utf8_part`) read in UTF-8 as no
+    text: fewer than half of their characters above ASCII are letters, and half or more
+    of those of a script (not Common or Inherited) are of scripts ``text`` (the whole
+    window read in the legacy charset) holds none of. (Johab box drawing reads as Arabic
+    marks; a Russian paragraph in UTF-8 amid GB18030 reads as Russian words.)"""
+    from inspector.core.units.chartables import INHERITED, SCRIPT_NAMES, script_table
+
+    lines = ((w.n_err == 0) & (w.n_valid >= UTF8_LINE)).nonzero()[0].tolist()
+    utf8 = "".join(w.data[int(w.cell_start[k]):int(w.cell_end[k])].decode("utf-8", "replace")
+                   for k in lines)
+    points = _code_points(utf8)
+    points = points[points > 0x7F]
+    if not len(points):
+        return False
+    kinds = Counter(ch for ch in utf8 if ch > "\x7f")  # each character's category asked once
+    letters = sum(n for ch, n in kinds.items() if category_of_char(ch)[0] == "L")
+    if letters * 2 >= len(points):
+        return False  # letters: text in some script, not chance sequences
+    scripts = script_table()
+    held = np.bincount(scripts[_code_points(text)], minlength=len(SCRIPT_NAMES)) > 0
+    scripted = scripts[points]
+    scripted = scripted[scripted > INHERITED]  # (Unknown, Common, Inherited: of no script)
+    return bool(len(scripted)) and int(np.count_nonzero(~held[scripted])) * 2 >= len(scripted)
+
+
+def _code_points(text: str) -> np.ndarray:
+    return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype="<u4")
 
 
 def _explains(w: Window, guess: CS.CharsetGuess, errors: int) -> bool:
