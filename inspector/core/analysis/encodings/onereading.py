@@ -49,8 +49,8 @@ from collections import Counter
 import numpy as np
 
 from inspector.core.analysis.encodings import charsets as CS
-from inspector.core.analysis.encodings.legacyguess import (chardet_sample, decodes, guess_charset,
-                                                           paired_bytes)
+from inspector.core.analysis.encodings.chardetfilter import paired_bytes
+from inspector.core.analysis.encodings.legacyguess import chardet_sample, decodes, guess_charset
 from inspector.core.units import kinds as K
 from inspector.core.units.unicode_db import category_of_char
 from inspector.core.analysis.encodings.stretches import (BIN, ERR, LEGACY_WEIGHT, Stretch, Window,

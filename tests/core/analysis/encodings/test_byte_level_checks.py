@@ -1,7 +1,7 @@
 """The checks the verdict makes at the byte level, to spare decodes and numpy passes, say
 what the plainer checks they stand for say:
 
-* the chardet filter's script mixing (``legacyguess._mixing_scripts``, all the single-byte
+* the chardet filter's script mixing (``chardetfilter._mixing_scripts``, all the single-byte
   charsets at once, and ``mixes_scripts`` of one of them) is what the reading says
   (``_mixes_scripts_read``, a decode per charset);
 * ``onereading._loses_more`` (a decode that gives up once too many characters are lost)
@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from inspector.core.analysis.encodings import charsets as CS
+from inspector.core.analysis.encodings import chardetfilter as F
 from inspector.core.analysis.encodings import legacyguess as LG
 from inspector.core.analysis.encodings import onereading as OR
 
@@ -31,15 +32,15 @@ TEXTS = ["déjà vu, naïve café où l'été".encode("cp1252"),
 
 
 def mixing_fast(data: bytes) -> set:
-    names, _, _, other, can_mix = LG._tables()
+    names, _, _, other, can_mix = F._tables()
     a = np.frombuffer(data, dtype=np.uint8)
     high = a >= 0x80
     counts = np.bincount(a, minlength=256)[0x80:]
-    return set(names[LG._mixing_scripts(a, high, counts, other, can_mix)].tolist())
+    return set(names[F._mixing_scripts(a, high, counts, other, can_mix)].tolist())
 
 
 def mixing_slow(data: bytes) -> set:
-    names, _, _, _, can_mix = LG._tables()
+    names, _, _, _, can_mix = F._tables()
     return {n for n in names[can_mix].tolist() if LG._mixes_scripts_read(data, n)}
 
 
@@ -53,7 +54,7 @@ def test_script_mixing_at_the_byte_level_is_mixes_scripts(parts):
 def test_script_mixing_on_text():
     for data in TEXTS:
         assert mixing_fast(data) == mixing_slow(data)
-        for name in LG._FILTERED:  # one charset at a time, as the declared check asks
+        for name in F._FILTERED:  # one charset at a time, as the declared check asks
             assert LG.mixes_scripts(data, name) == LG._mixes_scripts_read(data, name)
     # French read as Cyrillic glues Cyrillic letters to Latin ones: never taken.
     assert "iso8859-5" in mixing_fast(TEXTS[0])
