@@ -33,7 +33,7 @@ Lines of chance sequences do make such a part in a DOS document framed with box 
 when a multi-byte charset, the one declared or chardet's, reads the whole range without
 error and as text (frames included) and those lines read in UTF-8 as no text, fewer than
 half of their characters letters and most of those of a script the legacy reading of
-the range never shows (:func:`_chance_utf8_lines`). A real UTF-8 paragraph reads as words.
+the range never shows (:func:`_despite_chance_utf8`). A real UTF-8 paragraph reads as words.
 (The map builder also judges a range that ends in a DOS end-of-file mark, Ctrl-Z,
 without it: one control at the end is no binary data.)
 """
@@ -173,9 +173,14 @@ def one_legacy_reading(w: Window, declared: CS.CharsetGuess | None = None) -> CS
 def _despite_chance_utf8(w: Window, declared: CS.CharsetGuess | None,
                          errors: int) -> CS.CharsetGuess | None:
     """The multi-byte charset the whole window is in although lines of it are well-formed
-    UTF-8 (module text), or None: the one it declares or chardet names, when it reads the
-    whole window without error, as text (frames of box drawing included), and the UTF-8
-    reading of those lines is no text (:func:`_chance_utf8_lines`)."""
+    UTF-8 (module text), or None: when those lines read as no text in UTF-8 (fewer than
+    half of their characters above ASCII letters: asked first, so that a real UTF-8 part
+    costs no guess), the one it declares or chardet names, when it reads the whole window
+    without error, as text (frames of box drawing included), and those lines' letters
+    are mostly of scripts its reading of the window never shows."""
+    utf8 = _utf8_lines(w)
+    if not _no_text(utf8):
+        return None
     guess = (declared if declared is not None and CS.is_multibyte(declared.encoding)
              else guess_charset(w.data))
     if guess is None or not CS.is_multibyte(guess.encoding):
@@ -185,33 +190,35 @@ def _despite_chance_utf8(w: Window, declared: CS.CharsetGuess | None,
     except LookupError:
         return None
     if (text is None or CS.plausible_text(w.data, guess.encoding, signs=True) < PLAUSIBLE
-            or not _chance_utf8_lines(w, text)):
+            or not _foreign_scripts(utf8, text)):
         return None
     return guess
 
 
-def _chance_utf8_lines(w: Window, text: str) -> bool:
-    """The lines of ``w`` counted as UTF-8 text (:func:`utf8_part`) read in UTF-8 as no
-    text: fewer than half of their characters above ASCII are letters, and half or more
-    of those of a script (not Common or Inherited) are of scripts ``text`` (the whole
-    window read in the legacy charset) holds none of. (Johab box drawing reads as Arabic
-    marks; a Russian paragraph in UTF-8 amid GB18030 reads as Russian words.)"""
-    from inspector.core.units.chartables import INHERITED, SCRIPT_NAMES, script_table
-
+def _utf8_lines(w: Window) -> str:
+    """The lines of ``w`` counted as UTF-8 text (:func:`utf8_part`), read in UTF-8."""
     lines = ((w.n_err == 0) & (w.n_valid >= UTF8_LINE)).nonzero()[0].tolist()
-    utf8 = "".join(w.data[int(w.cell_start[k]):int(w.cell_end[k])].decode("utf-8", "replace")
+    return "".join(w.data[int(w.cell_start[k]):int(w.cell_end[k])].decode("utf-8", "replace")
                    for k in lines)
-    points = _code_points(utf8)
-    points = points[points > 0x7F]
-    if not len(points):
-        return False
+
+
+def _no_text(utf8: str) -> bool:
+    """Fewer than half of the characters above ASCII of ``utf8`` are letters (Johab box
+    drawing reads as Arabic marks; a Russian paragraph reads as Russian words)."""
     kinds = Counter(ch for ch in utf8 if ch > "\x7f")  # each character's category asked once
     letters = sum(n for ch, n in kinds.items() if category_of_char(ch)[0] == "L")
-    if letters * 2 >= len(points):
-        return False  # letters: text in some script, not chance sequences
+    return bool(kinds) and letters * 2 < sum(kinds.values())
+
+
+def _foreign_scripts(utf8: str, text: str) -> bool:
+    """Half or more of the characters of a script (not Common or Inherited) of ``utf8``
+    are of scripts ``text`` (the whole window read in the legacy charset) holds none of."""
+    from inspector.core.units.chartables import INHERITED, SCRIPT_NAMES, script_table
+
     scripts = script_table()
     held = np.bincount(scripts[_code_points(text)], minlength=len(SCRIPT_NAMES)) > 0
-    scripted = scripts[points]
+    points = _code_points(utf8)
+    scripted = scripts[points[points > 0x7F]]
     scripted = scripted[scripted > INHERITED]  # (Unknown, Common, Inherited: of no script)
     return bool(len(scripted)) and int(np.count_nonzero(~held[scripted])) * 2 >= len(scripted)
 
