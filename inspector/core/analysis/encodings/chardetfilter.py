@@ -146,12 +146,14 @@ def _sort_out(data: bytes):
     return never, unlikely, unmixed, n_high < UNLIKELY_SAMPLE
 
 
-# A byte above ASCII between two small ASCII letters is a letter of the word: a charset
-# that reads most such bytes as capitals, signs or punctuation ("mÚnage", "co‚ur") where
-# another reads them as small letters is unlikely too (DOS and Mac pages for Windows
-# text, and the other way round); measured from ``CASE_SAMPLE`` such bytes.
-CASE_SAMPLE = 3
-CASE_MARGIN = 0.5  # of those bytes read as small letters, below the best charset's share
+# A byte above ASCII between two small ASCII letters belongs to the word: a small letter,
+# a mark, an apostrophe, a dash. A charset that reads most such bytes as capitals or
+# signs ("mÚnage", "co‚ur", "BlanchardÕs") where another reads them as what words hold
+# is never asked (DOS and Mac pages for Windows text, and the other way round: Mac Roman's
+# "Blanchard’s" alone in a 750 KB file was named Windows-1252); from ``CASE_SAMPLE``
+# such bytes on.
+CASE_SAMPLE = 1
+CASE_MARGIN = 0.5  # of those bytes read as what words hold, below the best charset's share
 
 
 def _case_misfits(a: np.ndarray, is_high: np.ndarray, rows: np.ndarray) -> np.ndarray:
@@ -175,7 +177,8 @@ def _case_misfits(a: np.ndarray, is_high: np.ndarray, rows: np.ndarray) -> np.nd
 def _word_letters() -> np.ndarray:
     """Per charset of ``_FILTERED`` and byte 80-FF: 1.0 when it reads the byte as what
     stands inside a word of small letters (a small letter, a letter without case, a
-    mark, a soft hyphen, an apostrophe or a hyphen), else 0.0."""
+    mark, a soft hyphen, an apostrophe, a quote, a dash, a middle dot, an ellipsis),
+    else 0.0."""
     from inspector.core.units.unicode_db import category_of_char
 
     table = np.zeros((len(_FILTERED), 128))
@@ -184,11 +187,12 @@ def _word_letters() -> np.ndarray:
             chars = _HIGH_BYTES.decode(name, "replace")
         except LookupError:
             continue
-        table[row] = [category_of_char(ch) in _IN_SMALL_WORDS or ch in "'’-·" for ch in chars]
+        table[row] = [category_of_char(ch) in _IN_SMALL_WORDS or ch in "'·…" for ch in chars]
     return table
 
 
-_IN_SMALL_WORDS = ("Ll", "Lo", "Lm", "Mn", "Mc", "Cf")  # (Cf: the soft hyphen)
+# (Cf: the soft hyphen; Pd, Pi, Pf: "word—word", "l’été", "Blanchard’s")
+_IN_SMALL_WORDS = ("Ll", "Lo", "Lm", "Mn", "Mc", "Cf", "Pd", "Pi", "Pf")
 _ASCII_SMALL = np.zeros(256, dtype=bool)
 _ASCII_SMALL[0x61:0x7B] = True
 
