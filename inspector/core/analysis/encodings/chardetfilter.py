@@ -136,6 +136,8 @@ def _sort_out(data: bytes):
     never = undefined | mixing | misfits
     if not CS.uses_c1_range(data):
         never |= _READ_AS_WINDOWS_1252
+        if not data.translate(None, _celtic_alike()):
+            never |= _CELTIC
     unlikely = (share < floor) & ~never
     unmixed = frozenset(_names(can_mix & ~never))
     never = _names(never) + _unicode_never(data)
@@ -201,6 +203,18 @@ _IN_SMALL_WORDS = ("Ll", "Lo", "Lm", "Mn", "Mc", "Cf", "Pd", "Pi", "Pf")
 # chardet is asked about Windows-1252 alone (34 models fewer to score; a short text's
 # languages are checked again for each answer whose best model is a Celtic one).
 _READ_AS_WINDOWS_1252 = np.array([n in ("iso8859-1", "iso8859-15") for n in _FILTERED])
+# ISO-8859-14 (Celtic) too, when none of its own letters (ŵ ŷ ḃ ċ ḋ...) stands in the
+# sample: then it reads it as Latin-1 does, and the decode-safe name is Windows-1252, as
+# sharpen makes of ISO-8859-15 without its letters. (On a short text chardet also
+# checks the language of every answer whose best model is Celtic again: ISO-8859-14's
+# are all Celtic.)
+_CELTIC = np.array([n == "iso8859-14" for n in _FILTERED])
+
+
+@functools.lru_cache(maxsize=None)
+def _celtic_alike() -> bytes:
+    """The bytes ISO-8859-14 reads as Latin-1 does."""
+    return CS.alike_bytes("iso8859-14", "iso8859-1")
 _ASCII_SMALL = np.zeros(256, dtype=bool)
 _ASCII_SMALL[0x61:0x7B] = True
 

@@ -359,7 +359,7 @@ def reads_alike(data: bytes, a: str, b: str) -> bool:
     ``_READ_APART``, by the byte sequences they read apart (none is found)."""
     try:
         if _one_byte_each(a) and _one_byte_each(b):
-            return not data.translate(None, _alike_bytes(a, b))
+            return not data.translate(None, alike_bytes(a, b))
         apart = _READ_APART.get((a, b))
         if apart is not None and not apart.search(data):
             return strict_text(data, a) is not None
@@ -400,7 +400,7 @@ def _one_byte_each(encoding: str) -> bool:
 
 
 @functools.lru_cache(maxsize=None)
-def _alike_bytes(a: str, b: str) -> bytes:
+def alike_bytes(a: str, b: str) -> bytes:
     """The bytes two single-byte charsets both define and read as the same character."""
     ta = bytes(range(256)).decode(a, "replace")
     tb = bytes(range(256)).decode(b, "replace")
