@@ -191,6 +191,8 @@ def nul_pattern(data: bytes) -> tuple[str, str] | None:
 
 
 _COMMON_HIGH = bytes((0x30, *range(0xAC, 0xD8), 0xFF))  # of U+3000-30FF, AC00-D7A3, FF00-FFEF
+# ... and of ASCII, U+3000-30FF, 4E00-9FFF, AC00-D7A3, FF00-FFEF.
+_CJK_OR_ASCII_HIGH = bytes((0x00, 0x30, *range(0x4E, 0xA0), *range(0xAC, 0xD8), 0xFF))
 
 
 def wide_text_pattern(data: bytes) -> tuple[str, str] | None:
@@ -205,10 +207,12 @@ def wide_text_pattern(data: bytes) -> tuple[str, str] | None:
     if n < 8:
         return None
     for codec, dtype, high_byte in (("utf-16-le", "<u2", 1), ("utf-16-be", ">u2", 0)):
-        # A bound first, from the high bytes alone (text in a byte charset is ruled out
-        # without numpy): a kana, Hangul or full-width unit has one of _COMMON_HIGH.
+        # Bounds first, from the high bytes alone (text in a byte charset is ruled out
+        # without numpy): a kana, Hangul or full-width unit has one of _COMMON_HIGH, and
+        # 95 % of the units below must have one of _CJK_OR_ASCII_HIGH.
         highs = data[high_byte:n:2]
-        if (len(highs) - len(highs.translate(None, _COMMON_HIGH))) * 10 < n // 2:
+        if ((len(highs) - len(highs.translate(None, _COMMON_HIGH))) * 10 < n // 2
+                or len(highs.translate(None, _CJK_OR_ASCII_HIGH)) > 0.05 * (n // 2)):
             continue
         import numpy as np
 

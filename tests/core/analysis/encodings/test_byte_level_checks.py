@@ -83,19 +83,21 @@ def test_plausible_counts_what_each_byte_reads_as(in_words, alone, encoding):
 
 
 WIDE_PIECES = ["こんにちは".encode("utf-16-le"), "안녕하세요".encode("utf-16-be"), "\n".encode("utf-16-le"),
-               "漢字".encode("utf-16-le"), b"ab", b"\xe9\xe8", "Привет".encode("koi8-r"), b"\x00\x0a"]
+               "漢字".encode("utf-16-le"), b"ab", b"\xe9\xe8", "Привет".encode("koi8-r"), b"\x00\x0a",
+               "한국어".encode("utf-16-le") * 3, " ".encode("utf-16-le"), "。".encode("utf-16-le")]
 
 
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.sampled_from(WIDE_PIECES), max_size=30))
 def test_the_wide_text_bound_rejects_nothing_the_full_check_takes(parts):
     data = b"".join(parts)
-    saved = CS._COMMON_HIGH
+    saved = CS._COMMON_HIGH, CS._CJK_OR_ASCII_HIGH
     try:
-        CS._COMMON_HIGH = bytes(range(256))  # every high byte counted: no text kept out
+        # every high byte counted: no text kept out by the bounds
+        CS._COMMON_HIGH = CS._CJK_OR_ASCII_HIGH = bytes(range(256))
         full = CS.wide_text_pattern(data)
     finally:
-        CS._COMMON_HIGH = saved
+        CS._COMMON_HIGH, CS._CJK_OR_ASCII_HIGH = saved
     assert CS.wide_text_pattern(data) == full
 
 
