@@ -79,6 +79,13 @@ def main(argv: list[str]) -> int:
     # The window collects once after its first paint and freezes what start-up made
     # (inspector.gui.app.settle_memory), then collects when the user is still (gcpolicy).
     gc.disable()
+    try:
+        return _open_window(args, offset, dialect)
+    finally:
+        gc.enable()   # a start that failed (or a caller in the same process) collects again
+
+
+def _open_window(args, offset, dialect: str) -> int:
     from inspector.gui.runtime import startup  # Qt-free: it reports a PySide6 that fails
 
     try:

@@ -26,7 +26,7 @@ says mostly how busy the others were), with chardet's own command line ``chardet
 beside them; and per file in this process, in CPU time, the tools taking turns over
 ``ROUNDS`` rounds (detect only; for the project: scan + verdict, as ``scan`` does per
 file, and the verdict alone on a finished scan, also split into legacy and Unicode
-files).
+files, and the legacy ones by kind: tiny, short, long, html, ...).
 """
 
 from __future__ import annotations
@@ -184,6 +184,10 @@ def per_file_times(cases) -> dict[str, float]:
     # neighbour then slows them alike); each tool's best round, and the range.
     groups = {"": cases, "legacy": [c for c in cases if not c.encoding.startswith("utf")],
               "unicode": [c for c in cases if c.encoding.startswith("utf")]}
+    for c in groups["legacy"]:  # and the legacy files by kind (tiny, short, long, html...)
+        kind = getattr(c, "kind", "")
+        if kind:
+            groups.setdefault("legacy " + kind, []).append(c)
     rounds: dict = defaultdict(list)
     for _ in range(ROUNDS):
         for g, cs in groups.items():
@@ -370,10 +374,14 @@ def main() -> int:
         print(f"{'chardetect (CLI)':20} {'':8} {'':8} {cli[0]:6.2f}s {cli[1]:6.2f}s")
     print(f"{'  verdict only':20} {'':8} {'':8} {'':7} {'':7} {spell(per_file[('', 'verdict only')])}"
           "   (the verdict on a finished scan, as scan --jsonl asks it)")
-    for g in ("legacy", "unicode"):
+    kinds = sorted(g for g, tool in per_file if g.startswith("legacy ") and tool == "chardet")
+    for g in ("legacy", "unicode", *kinds):
         if ("legacy", "chardet") in per_file and (g, "chardet") in per_file:
             v, c = per_file[(g, "verdict only")], per_file[(g, "chardet")]
-            print(f"  {g + ' files':18} verdict only {spell(v)}   chardet {spell(c)}   "
+            n = sum(1 for _, k in scored
+                    if not k.encoding.startswith("utf") and g == "legacy " + k.kind) if g in kinds else 0
+            label = f"{g} files" + (f" ({n})" if n else "")
+            print(f"  {label:26} verdict only {spell(v)}   chardet {spell(c)}   "
                   f"ratio {v[0] / c[0]:.2f}")
     print("\nstrict failures by charset family (label):")
     fam = defaultdict(lambda: defaultdict(int))

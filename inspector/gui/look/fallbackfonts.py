@@ -108,6 +108,7 @@ class FallbackFonts:
         self.raws: list[QRawFont] = [self.main]
         self._by_family: dict[str, int] = {}
         self._known: dict[int, tuple[int, int, float] | None] = {}
+        self._order = None     # the family's fallback order, once read
         start(font.family())
 
     def decide(self, cp: int) -> tuple[int, int, float] | None:
@@ -121,7 +122,9 @@ class FallbackFonts:
         if self.main.supportsCharacter(cp):
             got = self._glyph(0, cp)
         else:
-            found = order(self.font.family())
+            found = self._order
+            if found is None:
+                found = self._order = order(self.font.family())
             if found is not None:
                 families, table = found
                 k = font_of(table, cp)

@@ -21,6 +21,7 @@ from inspector import resources_access
 from inspector.gui.look import fontcoverage
 from inspector.core.units import kinds as K
 from inspector.core.units.decoder import Unit
+from inspector.core.units.unicode_db import category
 
 # Roles of valid units, by structure.
 ASCII, MULTI2, MULTI3, MULTI4, MULTI_LONG = "ascii", "multi2", "multi3", "multi4", "multi_long"
@@ -120,8 +121,6 @@ def glyph_for(unit: Unit, show_whitespace: bool = False) -> tuple[str, str]:
         return _INVISIBLE_NAMES[cp], INVISIBLE
     if 0xD800 <= cp <= 0xDFFF:
         return f"U+{cp:04X}", CODEPOINT
-    from inspector.core.units.unicode_db import category
-
     cat = category(cp)
     if cat in ("Cf", "Zl", "Zp") or cat == "Zs" and cp != 0x20:
         return f"U+{cp:04X}", INVISIBLE

@@ -35,12 +35,16 @@ from inspector.core.scan.kernels.codes import C_VALID
 from inspector.core.units import boundaries, decoder
 from inspector.core.units import kinds as K
 from inspector.core.units.interpretation import interpretation
+from inspector.gui.panes import textlooks
 from inspector.gui.panes.textlooks import (  # noqa: F401 - the layout's vocabulary
     BLANK, BOX, CONTROL_ABBREVIATIONS, CR, CR_PICTURE, GLYPH_NONE, GLYPH_UNKNOWN, LF,
     LINE_END, M_BLANK, M_BOX, M_LINE_END, M_PICTURE, M_REPLACEMENT, M_TEXT, MODE_CODE, MODES, PICTURE, PLACEHOLDER,
     REPLACEMENT, REPLACEMENT_CHAR, RETURN_MARK, SPACE, TAB, TAB_COLUMNS, TAB_MARK, TEXT,
     Cell, ColumnMetrics, Looks, Metrics, MODE_NAMES, column_width, display, layout_text,
     runs_safely, several_point_keys)
+
+_NO_FLOATS = np.zeros(0)
+_NO_INTS = np.zeros(0, dtype=np.int64)
 
 # Bytes per virtual-break window. A paragraph is at most about 2 * WINDOW bytes, which
 # bounds both what one lookup reads and what one paragraph costs to decode and wrap.
@@ -142,37 +146,32 @@ class Paragraph:
     cut's arrays (``offs``, ``lens``, ``kinds``, ``vals``, ``reps``, ``warns``); the
     unit tuples are made only when something asks for them (hit tests, tooltips)."""
 
-    __slots__ = ("start", "end", "offs", "lens", "kinds", "vals", "reps", "at_end", "warns",
-                 "warned", "_units", "_xs", "_widths", "wrap_xs", "wrap_widths", "_texts",
-                 "_modes", "looks", "rows", "spans", "_cells", "extra", "repeated", "more")
+    __slots__ = ("start", "end", "cut", "stop", "_warned", "_units", "_xs", "_widths",
+                 "wrap_xs", "wrap_widths", "_texts", "_modes", "looks", "rows", "spans",
+                 "_cells", "extra", "repeated", "batch", "base", "_placed", "_moves")
 
     def __init__(self, start: int, end: int, cut: pagecut.PageCut, i: int = 0,
                  j: int | None = None):
         self.start = start
         self.end = end
-        j = len(cut) if j is None else j
-        self.offs = cut.offset[i:j]
-        self.lens = cut.length[i:j]
-        self.kinds = cut.kind[i:j]
-        self.vals = cut.value[i:j]
-        self.reps = cut.replacements[i:j]
-        self.at_end = cut.at_end[i:j]
-        self.warns = cut.warnings[i:j]
-        # Units of several code points (Big5-HKSCS, JIS X 0213): the others (PageCut.more).
-        self.more = None if cut.more is None else cut.more[i:j]
-        self.warned = np.zeros(j - i, dtype=bool)   # whether each unit has warnings
+        # Its units: [i, j) of ``cut`` (the arrays are sliced when asked for: a cut of a
+        # page holds dozens of paragraphs, most of them only wrapped).
+        self.cut = cut
+        self.base = i
+        self.stop = len(cut) if j is None else j
+        self._warned: np.ndarray | None = None
         self._units: list | None = None
         # Per unit: x and width as the wrap measured them, ``rows`` into ``looks``. The
         # lists xs, widths, texts, modes (for hit tests and cells; xs and widths as a
         # painter corrects them, set_positions) are made when first asked for.
-        self.wrap_xs = np.zeros(0)
-        self.wrap_widths = np.zeros(0)
+        self.wrap_xs = _NO_FLOATS
+        self.wrap_widths = _NO_FLOATS
         self._xs: list[float] | None = None
         self._widths: list[float] | None = None
         self._texts: list[str] | None = None
         self._modes: list[str] | None = None
         self.looks: Looks | None = None
-        self.rows = np.zeros(0, dtype=np.int64)
+        self.rows = _NO_INTS
         # Per visual line: (first unit, last unit exclusive, start byte, end byte, width).
         self.spans: list[tuple] = []
         self._cells: dict[int, list[Cell]] = {}
@@ -180,17 +179,63 @@ class Paragraph:
         # The byte, when the paragraph is one ASCII byte repeated (see _wrap_repeated):
         # its lines of equal length then look alike.
         self.repeated: int | None = None
+        # The arrays of the cut shared with the paragraphs cut with it (textlooks.Batch);
+        # its units are [base, stop) of them.
+        self.batch: textlooks.Batch | None = None
+        # (xs, widths) as a painter placed them (set_positions), when it moved any, and
+        # its moves not applied yet.
+        self._placed: tuple[np.ndarray, np.ndarray] | None = None
+        self._moves: list = []
+
+    offs = property(lambda self: self.cut.offset[self.base:self.stop])
+    lens = property(lambda self: self.cut.length[self.base:self.stop])
+    kinds = property(lambda self: self.cut.kind[self.base:self.stop])
+    vals = property(lambda self: self.cut.value[self.base:self.stop])
+    reps = property(lambda self: self.cut.replacements[self.base:self.stop])
+    at_end = property(lambda self: self.cut.at_end[self.base:self.stop])
+    warns = property(lambda self: self.cut.warnings[self.base:self.stop])
+    # Units of several code points (Big5-HKSCS, JIS X 0213): the others (PageCut.more).
+    more = property(lambda self: None if self.cut.more is None
+                    else self.cut.more[self.base:self.stop])
+
+    @property
+    def warned(self) -> np.ndarray:
+        """Whether each unit has warnings."""
+        if self._warned is None:
+            source = self.batch.warned if self.batch is not None else \
+                self.cut.warnings.astype(bool)
+            self._warned = source[self.base:self.stop]
+        return self._warned
+
+    @property
+    def placed(self) -> tuple[np.ndarray, np.ndarray]:
+        """(xs, widths) of the units as drawn: as wrapped, moved where a painter placed
+        them (set_positions)."""
+        self._apply_moves()
+        if self._placed is None:
+            return self.wrap_xs, self.wrap_widths
+        return self._placed
+
+    def _apply_moves(self) -> None:
+        if self._moves:
+            if self._placed is None:
+                self._placed = (self.wrap_xs.copy(), self.wrap_widths.copy())
+            xs, widths = self._placed
+            for first, a, b in self._moves:
+                xs[first:first + len(a)] = a
+                widths[first:first + len(b)] = b
+            self._moves = []
 
     @property
     def xs(self) -> list[float]:
         if self._xs is None:
-            self._xs = self.wrap_xs.tolist()
+            self._xs = self.placed[0].tolist()
         return self._xs
 
     @property
     def widths(self) -> list[float]:
         if self._widths is None:
-            self._widths = self.wrap_widths.tolist()
+            self._widths = self.placed[1].tolist()
         return self._widths
 
     @property
@@ -217,7 +262,7 @@ class Paragraph:
         return self.units[i]
 
     def __len__(self) -> int:
-        return len(self.offs)
+        return self.stop - self.base
 
     @property
     def line_count(self) -> int:
@@ -230,14 +275,15 @@ class Paragraph:
     def lines(self) -> list[Line]:
         return [Line(self, i) for i in range(len(self.spans))]
 
-    def set_positions(self, first: int, xs: list, widths: list) -> None:
+    def set_positions(self, first: int, xs: np.ndarray, widths: np.ndarray) -> None:
         """Where a painter found units ``first..`` to be drawn (shaped text: right-to-left
         runs, clusters): hit tests and the cursor then agree with the pixels."""
-        self.xs[first:first + len(xs)] = xs
-        self.widths[first:first + len(widths)] = widths
-        for index, span in enumerate(self.spans):
-            if span[0] <= first < span[1]:
-                self._cells.pop(index, None)
+        # Applied when the lists are asked for (hit tests), not at every paint.
+        self._moves.append((first, xs, widths))
+        if len(self._moves) > 16:   # a paragraph painted again and again
+            self._apply_moves()
+        self._xs = self._widths = None
+        self._cells.clear()
 
     def cells_of(self, index: int) -> list[Cell]:
         """The cells of line ``index``, made once when first painted or hit-tested."""
@@ -280,6 +326,9 @@ class TextLayout:
         self.window = window
         self.word_wrap = word_wrap
         self.tab_columns = tab_columns
+        # Bytes a cut reaches past the paragraph asked for (a view sets it to about what
+        # its page shows, so that a new page is cut at once).
+        self.read_ahead = 0
         # style.glyph_for decides substitutes for every view; it is passed in (or
         # imported on first use) so this module itself never imports Qt.
         self._glyph = glyph
@@ -406,8 +455,10 @@ class TextLayout:
             start = origin
         return start
 
-    def paragraph_end(self, start: int) -> int:
-        """The first break after the break ``start`` (the size at the end)."""
+    def paragraph_end(self, start: int, buffer: tuple | None = None) -> int:
+        """The first break after the break ``start`` (the size at the end); ``buffer``:
+        (bytes, their first offset) read already, searched when they hold what is
+        needed."""
         self._check_state()
         size = self.size
         if start >= size:
@@ -429,9 +480,16 @@ class TextLayout:
                     break
         # Without a virtual break, windows k and k + 1 both hold a line feed, so one
         # lies before the end of window k + 1: never read further than that.
-        data = self.document.read(start, max(0, min(end, (k + 2) * W) - start))
+        length = max(0, min(end, (k + 2) * W) - start)
         nl = self._line_feed()
-        p = data.find(nl)
+        if buffer is not None and buffer[1] <= start and (
+                start + length <= buffer[1] + len(buffer[0])
+                or buffer[1] + len(buffer[0]) >= size):
+            data, base = buffer
+            p = data.find(nl, start - base, start - base + length)
+            p = p - (start - base) if p >= 0 else -1
+        else:
+            p = self.document.read(start, length).find(nl)
         if p >= 0:
             end = min(end, start + p + len(nl))
         return end
@@ -440,10 +498,10 @@ class TextLayout:
     def paragraph(self, start: int) -> Paragraph:
         """The paragraph beginning at the break ``start``, laid out (cached).
 
-        Short paragraphs that follow it within one window are cut with it: a screen of
-        prose is dozens of paragraphs, each cut has a fixed cost, and the document's
-        small cache of cuts stays free for the hex view. They are wrapped when asked
-        for (a jump's page ends before the window does)."""
+        Short paragraphs that follow it within one window (or ``read_ahead`` bytes,
+        what a view last showed) are cut with it: a screen of prose is dozens of
+        paragraphs, and each cut has a fixed cost. They are wrapped when asked for (a
+        jump's page ends before the window does)."""
         self._check_state()
         hit = self._paragraphs.get(start)
         if hit is not None:
@@ -452,19 +510,22 @@ class TextLayout:
         par = self._unwrapped.pop(start, None)
         if par is None:
             size = self.size
-            ends = [self.paragraph_end(start)]
-            while (ends[-1] < size and ends[-1] - start < self.window and len(ends) < 256
+            reach = max(self.window, self.read_ahead)
+            # The bytes the paragraphs' ends are searched in, read once.
+            buffer = (self.document.read(start, reach), start)
+            ends = [self.paragraph_end(start, buffer)]
+            while (ends[-1] < size and ends[-1] - start < reach and len(ends) < 1024
                    and ends[-1] not in self._paragraphs and ends[-1] not in self._unwrapped):
-                ends.append(self.paragraph_end(ends[-1]))
+                ends.append(self.paragraph_end(ends[-1], buffer))
             cut = self._cut(start, ends[-1])
-            warned = np.fromiter(map(bool, cut.warnings.tolist()), dtype=bool, count=len(cut))
             stops = np.searchsorted(cut.offset, ends, side="left").tolist()
+            batch = textlooks.Batch(self, cut, stops)
             if len(self._unwrapped) > 1024:
                 self._unwrapped.clear()
             i, s = 0, start
             for e, j in zip(ends, stops):
-                self._unwrapped[s] = Paragraph(s, e, cut, i, j)
-                self._unwrapped[s].warned = warned[i:j]
+                got = self._unwrapped[s] = Paragraph(s, e, cut, i, j)
+                got.batch = batch
                 i, s = j, e
             par = self._unwrapped.pop(start)
         self._wrap(par)
@@ -490,6 +551,23 @@ class TextLayout:
     def paragraph_at(self, offset: int) -> Paragraph:
         return self.paragraph(self.paragraph_start(offset))
 
+    def cut_with_lines_before(self, offset: int, lines: int) -> None:
+        """Lay out the paragraphs that hold the ``lines`` lines above the one holding
+        ``offset`` together with it (one cut, not one a paragraph): a jump shows a few
+        lines above its target. Every paragraph is at least a line."""
+        self._check_state()
+        start = self.paragraph_start(offset)
+        if start in self._paragraphs or start in self._unwrapped:
+            return
+        for _ in range(lines):
+            if start <= 0:
+                break
+            before = self.paragraph_start(start - 1)
+            if before in self._paragraphs or before in self._unwrapped:
+                break
+            start = before
+        self.paragraph(start)
+
     # ----------------------------------------------------------------- cells
     def _rows(self, keys: list, par: Paragraph, at: np.ndarray) -> list[int]:
         """The rows in ``looks`` of display ``keys`` (a code point, -1: none, -2: the CR of
@@ -506,7 +584,8 @@ class TextLayout:
         if r is None:
             text, mode, width = self._compute_display(u, key)
             ltext, safe = self._layout_text(text, mode, width)
-            r = self._display[key] = self.looks.add(text, mode, width, ltext, safe)
+            r = self._display[key] = self.looks.add(text, mode, width, ltext, safe,
+                                                    bool(u.warnings))
         return r
 
     def _compute_display(self, unit: decoder.Unit, key) -> tuple[str, str, float]:
@@ -523,114 +602,33 @@ class TextLayout:
         w = n * stop - x
         return w if w > 1e-9 else stop
 
-    def _wrap(self, par: Paragraph) -> None:
-        """Looks and wrap of a paragraph from its arrays: a look per distinct code point,
-        line breaks by a search in the running sum of widths (a Python step per line and
-        per tab, not per unit)."""
-        n = len(par)
-        if not n:
-            par.spans = [(0, 0, par.start, par.start, 0)]
-            return
-        if n > 64 and self.arithmetic_runs and self._wrap_repeated(par):
-            return
-        vals = par.vals
-        valid = par.kinds == C_VALID
-        keys = np.where(valid, vals, -1000 - par.reps)
-        if par.more is not None:
-            keys = several_point_keys(keys, vals, par.more, valid)
-        crlf = np.zeros(n, dtype=bool)
-        crlf[:-1] = valid[:-1] & (vals[:-1] == CR) & valid[1:] & (vals[1:] == LF)
-        keys[crlf] = -2
+    tab_width = _tab_width
+
+    def rows_for(self, keys: np.ndarray, cut: pagecut.PageCut) -> np.ndarray:
+        """The rows in ``looks`` of display ``keys`` (see _rows) of the units of ``cut``,
+        a look made for each key not seen before."""
         looks = self.looks
         rows, missing = looks.rows_of(keys)
         if missing.any():
             where = np.flatnonzero(missing)
             distinct, first = np.unique(keys[where], return_index=True)
             distinct = distinct.tolist()
-            looks.know(distinct, self._rows(distinct, par, where[first]))
+            looks.know(distinct, self._rows(distinct, Paragraph(0, 0, cut), where[first]))
             rows, _ = looks.rows_of(keys)
-        widths = looks.width[rows]
-        tabs = widths < 0
-        offs = par.offs
-        ends = offs + par.lens
-        # The line feed ending a paragraph (and the CR of a CR LF) never wraps away.
-        terminator = n
-        if looks.mode[rows[n - 1]] == M_LINE_END:
-            terminator = n - 2 if n >= 2 and crlf[n - 2] else n - 1
-        limit = self.wrap_width if self.wrap_width and self.wrap_width > 0 else None
-        word_wrap = self.word_wrap
+        return rows
 
-        spaces: list = []
-
-        def break_point(at: int, line_start: int) -> int:
-            """Where a line from ``line_start`` that cannot hold unit ``at`` breaks:
-            after its last space before ``at`` (word wrap), else right before ``at``."""
-            if word_wrap:
-                if not spaces:   # found once, when a line first breaks
-                    spaces.append(np.flatnonzero(valid & ((vals == SPACE) | (vals == TAB))))
-                k = int(np.searchsorted(spaces[0], at)) - 1
-                if k >= 0 and spaces[0][k] >= line_start:
-                    return int(spaces[0][k]) + 1
-            return at
-
-        def close_line(at: int, line_start: int) -> int:
-            """End the line from ``line_start`` that cannot hold unit ``at`` at its
-            break point; the next line's first unit."""
-            brk = break_point(at, line_start)
-            spans.append((line_start, brk, int(offs[line_start]), int(ends[brk - 1]),
-                          float(xs[brk - 1] + widths[brk - 1])))
-            return brk
-
-        flat = np.where(tabs, 0.0, widths)
-        run_sum = np.cumsum(flat)
-        before = run_sum - flat
-        tab_at = np.flatnonzero(tabs).tolist()
-        xs = np.zeros(n, dtype=np.float64)
-        spans: list[tuple] = []
-        tab_width = self._tab_width
-        ls = pos = 0          # the line's first unit; the first unit not yet placed
-        x = 0.0               # where unit ``pos`` goes on the line
-        ti = 0
-        while True:
-            while ti < len(tab_at) and tab_at[ti] < pos:
-                ti += 1
-            t = tab_at[ti] if ti < len(tab_at) else n
-            base = before[pos] - x if pos < n else 0.0
-            i = n
-            if limit is not None and pos < n:
-                i = max(pos, int(np.searchsorted(run_sum, limit + 1e-9 + base, side="right")))
-            if i < t and i < terminator:
-                # Unit i does not fit: units pos..i-1 do.
-                xs[pos:i] = before[pos:i] - base
-                if i > ls:
-                    ls = pos = close_line(i, ls)
-                    x = 0.0
-                    continue
-                # The line's first unit is wider than the line: it stays on it.
-                xs[i] = x
-                x = run_sum[i] - base
-                pos = i + 1
-                continue
-            # Everything up to the next tab fits (or may no longer break).
-            xs[pos:t] = before[pos:t] - base
-            if t > pos:
-                x = run_sum[t - 1] - base
-            if t >= n:
-                break
-            w = tab_width(x)
-            if limit is not None and x + w > limit + 1e-9 and ls < t < terminator:
-                ls = pos = close_line(t, ls)
-                x = 0.0
-                continue
-            xs[t] = x
-            widths[t] = w
-            x += w
-            pos = t + 1
-        spans.append((ls, n, int(offs[ls]), int(ends[-1]), float(x)))
-        par.wrap_xs, par.wrap_widths = xs, widths
-        par.looks = looks
-        par.rows = rows
-        par.spans = spans
+    def _wrap(self, par: Paragraph) -> None:
+        """Lay out a paragraph (see textlooks.wrap); one ASCII byte repeated is laid
+        out arithmetically."""
+        n = len(par)
+        if not n:
+            par.spans = [(0, 0, par.start, par.start, 0)]
+            return
+        if n > 64 and self.arithmetic_runs and self._wrap_repeated(par):
+            return
+        if par.batch is None:    # cut on its own
+            par.batch = textlooks.Batch(self, par.cut, [par.stop])
+        textlooks.wrap(self, par)
 
     def _wrap_repeated(self, par: Paragraph) -> bool:
         """Lay out a paragraph that is one ASCII byte repeated (a page of NULs, a run of

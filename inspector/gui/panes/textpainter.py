@@ -20,7 +20,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QGlyphRun, QPainter, QPen, QPixmap, QPolygonF, QRawFont
 
 from inspector.core.units import kinds as K
-from inspector.gui.look import style
+from inspector.gui.look import paintarrays, style
 from inspector.gui.panes import textlayout as TL
 from inspector.gui.panes import textplan as TP
 from inspector.gui.panes.textplan import PAD_X, PAD_Y, QtMetrics
@@ -79,18 +79,6 @@ class _Look:
                 x += adv.x()
             got = self._marks[mark] = (glyphs, xs)
         return got
-
-
-def _gather(rows: list, plans: list, names: tuple):
-    """The page's arrays ``names`` of its lines' plans joined, with each entry's line's
-    y, dimming and selection (None when no line has any)."""
-    got = [(plan, row) for row, plan in zip(rows, plans) if len(getattr(plan, names[0]))]
-    if not got:
-        return None
-    arrays = [np.concatenate([getattr(plan, name) for plan, _ in got]) for name in names]
-    sizes = [len(getattr(plan, names[0])) for plan, _ in got]
-    ys, dims, sels = (np.repeat(np.array([row[i] for _, row in got]), sizes) for i in range(3))
-    return arrays, ys.astype(np.float64), dims.astype(np.int64), sels.astype(bool)
 
 
 def _add_fills(fills: dict, name: str, mask, x, w, ys, dims, lh: float) -> None:
@@ -179,6 +167,7 @@ class TextPainter:
         self.view = view
         # The last page without its cursor, and what it showed (see paint).
         self._page_picture: QPixmap | None = None
+        self._spare_picture: QPixmap | None = None
         self._page_key = None
         self._page_ids: list = []      # (paragraph, line) of each row of the picture
         self._page_static = None       # what else the picture depends on
@@ -188,6 +177,9 @@ class TextPainter:
         self._line_height = 0
         self._ascent = 0.0
         self._grid: _PointGrid | None = None
+        self._last_plan = None         # (what it was made for, the last page plan)
+        self._problem_pictures: dict = {}   # a problem's look -> its picture
+        self._problem_pictures_for = None
 
     def set_metrics(self, metrics: QtMetrics, line_height: int, ascent: float) -> None:
         """The view's font changed: measures to draw with (box pictures are remade)."""
@@ -198,7 +190,7 @@ class TextPainter:
         self._grid = _PointGrid(metrics.text_width(" "), line_height)
 
     def forget_images(self) -> None:
-        self._page_picture = None
+        self._page_picture = self._spare_picture = None
 
     def paint(self, p: QPainter, lines: list[TL.Line], top: int) -> None:
         """The viewport showing ``lines``, the first of them starting at byte ``top``
@@ -231,8 +223,12 @@ class TextPainter:
                origin, lost_end, tuple(doc.matches_in(first, last)),
                tuple((f.start, f.end) for f in doc.findings_in(first, last)))
         if self._page_picture is None or key != self._page_key:
-            pm = QPixmap(max(1, math.ceil(rect.width() * ratio)),
-                         max(1, math.ceil(rect.height() * ratio)))
+            size = (max(1, math.ceil(rect.width() * ratio)),
+                    max(1, math.ceil(rect.height() * ratio)))
+            pm = self._spare_picture
+            if pm is None or (pm.width(), pm.height()) != size:
+                pm = QPixmap(*size)
+            self._spare_picture = None
             pm.setDevicePixelRatio(ratio)
             pm.fill(background)
             ids = [(ln.paragraph.start, ln.index) for ln in lines]
@@ -245,7 +241,9 @@ class TextPainter:
                                   sel_end, origin, lost_end, todo)
             finally:
                 q.end()
-            self._page_picture, self._page_key = pm, key
+            # The picture replaced is the next one's canvas (no new 3 MB a page).
+            self._spare_picture, self._page_picture = self._page_picture, pm
+            self._page_key = key
             self._page_ids, self._page_static = ids, static
         p.drawPixmap(0, 0, self._page_picture)
 
@@ -318,10 +316,11 @@ class TextPainter:
         if not lines:
             return
         row_numbers = row_numbers if row_numbers is not None else list(range(len(lines)))
-        plans = self._plans(lines, lost_end, origin, look)
+        page = self._page_plan(lines, lost_end, origin, look)
+        plans = page.lines
         selecting = sel_end > sel_start
         fills: dict = {}      # (fill colour key, dim) -> [QRectF]
-        problems: dict = {}   # (problem key, dim) -> ([x arrays], [y arrays], [counts])
+        problems = None       # the problems' arrays (see _draw_problems)
         rows = []
         for row, line, plan in zip(row_numbers, lines, plans):
             y = PAD_Y + row * lh
@@ -333,23 +332,21 @@ class TextPainter:
                 if span is not None:
                     p.setOpacity(0.45 if dim else 1.0)
                     p.fillRect(QRectF(PAD_X + span[0], y, span[1] - span[0], lh), look.sel_fill)
-        # Fills and problems for the whole page at once, from its lines' arrays.
-        got = _gather(rows, plans, ("p_x", "p_w", "p_n", "p_key", "p_off"))
-        if got is not None:
-            (x, w, n, key, off), ys, dims, sel = got
-            keep = ~(sel & (off >= sel_start) & (off < sel_end))
-            lost = key == TP.LOST
-            _add_fills(fills, "error", ~lost & keep, x, w, ys, dims, lh)
-            _add_fills(fills, "lost", lost & keep, x, w, ys, dims, lh)
-            both = key * 2 + dims
-            for k in sorted(set(both.tolist())):  # np.unique would load numpy.ma
-                mask = both == k
-                problems[(k >> 1, bool(k & 1))] = ([x[mask]], [ys[mask]], [n[mask]])
-        got = _gather(rows, plans, ("w_x", "w_w", "w_off"))
-        if got is not None:
-            (x, w, off), ys, dims, sel = got
-            keep = ~(sel & (off >= sel_start) & (off < sel_end))
-            _add_fills(fills, "warning", keep, x, w, ys, dims, lh)
+        row_y = np.array([r[0] for r in rows], dtype=np.float64)
+        row_dim = np.array([r[1] for r in rows], dtype=np.int64)
+        row_sel = np.array([r[2] for r in rows], dtype=bool)
+        # Fills and problems for the whole page at once, from its arrays.
+        if len(page.p_x):
+            at = page.p_line
+            off = page.p_off
+            sel = row_sel[at] & (off >= sel_start) & (off < sel_end) if selecting else \
+                np.zeros(len(off), dtype=bool)
+            problems = (page.p_x, row_y[at], page.p_key, page.p_n, page.p_w, sel, row_dim[at])
+        if len(page.w_x):
+            x, w, off, at = page.w_x, page.w_w, page.w_off, page.w_line
+            keep = ~(row_sel[at] & (off >= sel_start) & (off < sel_end)) if selecting else \
+                np.ones(len(x), dtype=bool)
+            _add_fills(fills, "warning", keep, x, w, row_y[at], row_dim[at], lh)
         for (name, dim), rects in fills.items():
             if rects:
                 p.setOpacity(0.45 if dim else 1.0)
@@ -361,57 +358,37 @@ class TextPainter:
         # Text: the page's glyphs, one glyph run per font and colour; each shaped
         # segment's layout (what has no colour range is in the text colour).
         p.setPen(look.colors["text"])
-        plain = []
-        for (y, dim, _), plan in zip(rows, plans):
-            if len(plan.g_x):
-                plain.append((plan, y, dim))
-            if plan.segments:
+        for (y, dim, _), segments in zip(rows, page.segments):
+            if segments:
                 p.setOpacity(0.45 if dim else 1.0)
-                for tl, x, seg_ascent, _ in plan.segments:
+                for tl, x, seg_ascent, _ in segments:
                     tl.draw(p, TP.baseline_point(seg_ascent, PAD_X + x, y, ascent))
         p.setOpacity(1.0)
-        self._draw_plain(p, look, plain)
+        self._draw_plain(p, look, page, row_y, row_dim)
 
-        # Problems: U+FFFD glyphs and marks, one glyph run per colour.
-        self._draw_problems(p, look, problems)
+        # Problems: a picture per look (fill, U+FFFD glyphs, mark).
+        if problems is not None:
+            self._draw_problems(p, look, *problems)
 
-        # Boxes: a picture per look, tiled over a run of equal ones.
-        pictures: dict = {}
-        opacity = None
-        for (y, dim, selected), plan in zip(rows, plans):
-            if not plan.boxes:
-                continue
-            if opacity != dim:
-                opacity = dim
-                p.setOpacity(0.45 if dim else 1.0)
-            for label, width, warned, x, offsets_in_run in plan.boxes:
-                if selected and offsets_in_run[0] < sel_end and offsets_in_run[-1] >= sel_start:
-                    for k, off in enumerate(offsets_in_run):
-                        box = (label, width, warned, sel_start <= off < sel_end)
-                        self._paint_boxes(p, box, PAD_X + x + k * width, y, 1, lh, pal)
-                    continue
-                key = (label, width, warned)
-                pm = pictures.get(key)
-                if pm is None:
-                    pm = pictures[key] = self._box_picture(key + (False,), lh, pal)
-                if len(offsets_in_run) == 1:
-                    p.drawPixmap(QPointF(PAD_X + x, y), pm)
-                else:
-                    p.drawTiledPixmap(QRectF(PAD_X + x, y, width * len(offsets_in_run), lh), pm)
-        p.setOpacity(1.0)
+        # Boxes: a picture per look, those of one look in one call.
+        if len(page.b_x):
+            at = page.b_line
+            off = page.b_off
+            sel = row_sel[at] & (off >= sel_start) & (off < sel_end) if selecting else \
+                np.zeros(len(off), dtype=bool)
+            self._draw_boxes(p, page, row_y[at], row_dim[at], sel, pal)
         self._paint_overlays(p, lines, plans, look, origin, lost_end, row_numbers)
 
-    def _draw_plain(self, p: QPainter, look: _Look, plain: list) -> None:
+    def _draw_plain(self, p: QPainter, look: _Look, page, row_y, row_dim) -> None:
         """The page's glyphs (see textplan.make_plans), one glyph run per font, colour
         and dimming."""
-        if not plain:
+        if not len(page.g_x):
             return
-        glyphs = np.concatenate([plan.g_glyph for plan, _, _ in plain])
-        xs = np.concatenate([plan.g_x for plan, _, _ in plain]) + PAD_X
-        ys = np.concatenate([np.full(len(plan.g_x), y) for plan, y, _ in plain])
+        glyphs = page.g_glyph
+        xs = page.g_x + PAD_X
+        ys = row_y[page.g_line]
         codes = len(look.text_colors)
-        keys = np.concatenate([(plan.g_font * codes + plan.g_code) * 2 + dim
-                               for plan, _, dim in plain])
+        keys = (page.g_font * codes + page.g_code) * 2 + row_dim[page.g_line]
         raws = self._metrics.fallback.raws
         order = np.argsort(keys, kind="stable")
         keys = keys[order]
@@ -432,46 +409,142 @@ class TextPainter:
             p.drawGlyphRun(QPointF(0, 0), run)
         p.setOpacity(1.0)
 
-    def _draw_problems(self, p: QPainter, look: _Look, problems: dict) -> None:
-        """Every problem's U+FFFD glyphs (as many as its replacements) and its mark, one
-        glyph run per colour for the page."""
-        ascent = self._ascent
-        small_ascent = look.small_ascent
-        step = look.fffd_width
-        for (key, dim), (xs, ys, counts) in problems.items():
-            x = np.concatenate(xs) + PAD_X
-            y = np.concatenate(ys)
-            n = np.concatenate(counts)
-            color = look.problem_colors[key]
-            p.setOpacity(0.45 if dim else 1.0)
-            p.setPen(color)
-            # The glyphs: a problem of n replacements is n glyphs side by side.
-            gx = np.repeat(x, n) + (np.arange(int(n.sum())) - np.repeat(np.cumsum(n) - n, n)) * step
+    def _draw_problems(self, p: QPainter, look: _Look, x, y, key, n, w, selected, dims) -> None:
+        """Every problem (left edge ``x``, line top ``y``, colour ``key``, ``n``
+        replacements, width ``w``; ``selected``: no fill, the selection's shows) as the
+        picture of its look: its fill, its U+FFFD glyphs side by side and its mark, made
+        once per look; the problems of one look and dimming in one drawPixmapFragments
+        call from numpy (paintarrays)."""
+        pictures = self._problem_pictures
+        made_for = (look.key, self._line_height, self.view.devicePixelRatioF())
+        if self._problem_pictures_for != made_for:
+            pictures.clear()
+            self._problem_pictures_for = made_for
+        ratio = made_for[2]
+        # A picture goes on a whole device pixel: what it shows is drawn at the
+        # problem's fraction of one (in quarters, as Qt places glyphs), so its glyphs
+        # sit where a glyph run would put them.
+        device = (x + PAD_X) * ratio
+        whole = np.floor(device)
+        quarter = np.rint((device - whole) * 4).astype(np.int64)
+        whole += quarter == 4
+        quarter[quarter == 4] = 0
+        # The problems by look and dimming: one call each.
+        order = np.lexsort((quarter, selected, w, n, key, dims))
+        fields = (dims[order], key[order], n[order], w[order], selected[order], quarter[order])
+        change = np.zeros(len(order), dtype=bool)
+        change[0] = True
+        for f in fields:
+            change[1:] |= f[1:] != f[:-1]
+        heads = np.flatnonzero(change).tolist()
+        tails = heads[1:] + [len(order)]
+        left = whole[order] / ratio
+        top = y[order]
+        groups = [tuple(f[h].item() for f in fields) for h in heads]
+        looks = {g[1:5] + (g[5] / (4 * ratio),) for g in groups}
+        new = looks.difference(pictures)
+        if len(pictures) + len(new) > 2048:
+            pictures.clear()
+            new = looks
+        for look_key in new:
+            pictures[look_key] = self._render_problem(look, *look_key)
+        frags = np.empty((len(order), paintarrays.FRAGMENT_FIELDS), dtype=np.float64)
+        frags[:, 2:4] = 0.0
+        frags[:, 6:8] = 1.0 / ratio
+        frags[:, 8] = 0.0
+        frags[:, 9] = 1.0
+        opacity = None
+        for (dim, k, c, width, sel, q), h, t in zip(groups, heads, tails):
+            pm = pictures[(k, c, width, sel, q / (4 * ratio))]
+            pw, ph = pm.width(), pm.height()
+            part = frags[h:t]
+            # A fragment is placed by its centre.
+            part[:, 0] = left[h:t] + pw / (2 * ratio)
+            part[:, 1] = top[h:t] + ph / (2 * ratio)
+            part[:, 4] = pw
+            part[:, 5] = ph
+            if dim != opacity:
+                opacity = dim
+                p.setOpacity(0.45 if dim else 1.0)
+            paintarrays.draw_fragments(p, part, pm)
+        p.setOpacity(1.0)
+
+    def _draw_boxes(self, p: QPainter, page, y, dims, selected, pal) -> None:
+        """The page's boxes (see textplan.PagePlan), each the picture of its look on the
+        device pixel nearest its place, those of one look, selection and dimming in one
+        drawPixmapFragments call from numpy (paintarrays)."""
+        lh = self._line_height
+        ratio = self.view.devicePixelRatioF()
+        row, warned = page.b_row, page.b_warned
+        order = np.lexsort((selected, warned, row, dims))
+        fields = (dims[order], row[order], warned[order], selected[order])
+        change = np.zeros(len(order), dtype=bool)
+        change[0] = True
+        for f in fields:
+            change[1:] |= f[1:] != f[:-1]
+        heads = np.flatnonzero(change).tolist()
+        tails = heads[1:] + [len(order)]
+        left = np.floor((page.b_x[order] + PAD_X) * ratio + 0.5) / ratio
+        top = y[order]
+        widths = page.b_w[order]
+        labels = self.view.text_layout.looks.text
+        frags = np.empty((len(order), paintarrays.FRAGMENT_FIELDS), dtype=np.float64)
+        frags[:, 2:4] = 0.0
+        frags[:, 6:8] = 1.0 / ratio
+        frags[:, 8] = 0.0
+        frags[:, 9] = 1.0
+        opacity = None
+        for h, t in zip(heads, tails):
+            dim, r, warn, sel = (f[h].item() for f in fields)
+            pm = self._box_picture((labels[r], float(widths[h]), warn, sel), lh, pal)
+            pw, ph = pm.width(), pm.height()
+            part = frags[h:t]
+            part[:, 0] = left[h:t] + pw / (2 * ratio)
+            part[:, 1] = top[h:t] + ph / (2 * ratio)
+            part[:, 4] = pw
+            part[:, 5] = ph
+            if dim != opacity:
+                opacity = dim
+                p.setOpacity(0.45 if dim else 1.0)
+            paintarrays.draw_fragments(p, part, pm)
+        p.setOpacity(1.0)
+
+    def _render_problem(self, look: _Look, key: int, count: int, width: float,
+                        selected: bool, shift: float) -> QPixmap:
+        """The picture of a problem: its fill (none when selected), ``count`` U+FFFD
+        glyphs in its kind's colour and its kind's mark after them in the small font,
+        all ``shift`` pixels right of the picture's left edge."""
+        lh = self._line_height
+        pm = style.clear_picture(width + 1, lh, self.view.devicePixelRatioF())
+        q = QPainter(pm)
+        try:
+            q.translate(shift, 0)
+            if not selected:
+                q.fillRect(QRectF(0, 1, width, lh - 2),
+                           look.fill_colors["lost" if key == TP.LOST else "error"])
+            q.setPen(look.problem_colors[key])
+            step = look.fffd_width
             if look.fffd:
                 run = QGlyphRun()
                 run.setRawFont(look.raw)
-                run.setGlyphIndexes([look.fffd] * len(gx))
-                run.setPositions(self._grid.points(gx, np.repeat(y, n), 0.0, ascent))
-                p.drawGlyphRun(QPointF(0, 0), run)
+                run.setGlyphIndexes([look.fffd] * count)
+                run.setPositions([QPointF(k * step, self._ascent) for k in range(count)])
+                q.drawGlyphRun(QPointF(0, 0), run)
             else:
-                p.setFont(look.font)
-                for a, b, k in zip(x.tolist(), (y + ascent).tolist(), n.tolist()):
-                    p.drawText(QPointF(a, b), TL.REPLACEMENT_CHAR * k)
+                q.setFont(look.font)
+                q.drawText(QPointF(0, self._ascent), TL.REPLACEMENT_CHAR * count)
             mark = "" if key == TP.LOST else TP.MARKS[key]
-            if not mark:
-                continue
-            glyphs, offsets = look.mark_glyphs(mark)
-            if not glyphs:
-                continue
-            mx = x + n * step
-            at = [self._grid.points(mx, y, 0.5 + d, small_ascent) for d in offsets]
-            positions = at[0] if len(at) == 1 else [q for qs in zip(*at) for q in qs]
-            run = QGlyphRun()
-            run.setRawFont(look.small_raw)
-            run.setGlyphIndexes(glyphs * len(mx))
-            run.setPositions(positions)
-            p.drawGlyphRun(QPointF(0, 0), run)
-        p.setOpacity(1.0)
+            glyphs, offsets = look.mark_glyphs(mark) if mark else ([], [])
+            if glyphs:
+                run = QGlyphRun()
+                run.setRawFont(look.small_raw)
+                run.setGlyphIndexes(glyphs)
+                run.setPositions([QPointF(count * step + 0.5 + d, look.small_ascent)
+                                  for d in offsets])
+                q.drawGlyphRun(QPointF(0, 0), run)
+        finally:
+            q.end()
+        return pm
 
     def _paint_overlays(self, p: QPainter, lines, plans, look: _Look, origin, lost_end,
                         row_numbers: list) -> None:
@@ -552,45 +625,40 @@ class TextPainter:
                           self._look_for(style.Palette.current()))
 
     def _plan(self, line: TL.Line, lost_end, origin, look: _Look) -> LinePlan:
-        return self._plans([line], lost_end, origin, look)[0]
-
-    def _plans(self, lines: list, lost_end, origin, look: _Look) -> list[LinePlan]:
-        """What to draw for each line, worked out once per laid-out line and look (the
-        paragraph keeps it), the missing ones together (see textplan.make_plans)."""
+        """The plan of one shown line (the paragraph keeps the last one made)."""
         key = ("plans", look.key, lost_end, origin)
-        out: list = []
-        missing = []
-        for line in lines:
+        plans = line.paragraph.extra.get(key)
+        plan = plans.get(line.index) if plans is not None else None
+        if plan is None:
+            plan = self._page_plan([line], lost_end, origin, look).lines[0]
+        return plan
+
+    def _page_plan(self, lines: list, lost_end, origin, look: _Look) -> TP.PagePlan:
+        """What to draw for ``lines``, worked out together (see textplan.make_plans);
+        the last one is kept while the same lines are drawn again (a selection), and
+        each paragraph keeps its lines' plans for the cursor and hit tests."""
+        key = ("plans", look.key, lost_end, origin)
+        ids = (key, self.view.text_layout.generation,
+               tuple((ln.paragraph, ln.index) for ln in lines))
+        if self._last_plan is not None and self._last_plan[0] == ids:
+            return self._last_plan[1]
+        page = TP.make_plans(self.view.text_layout, lines, self._metrics, lost_end, origin,
+                             look.formats)
+        self._last_plan = (ids, page)
+        for line, plan in zip(lines, page.lines):
             extra = line.paragraph.extra
             plans = extra.get(key)
             if plans is None:
                 extra.clear()
                 plans = extra[key] = {}
-            plan = plans.get(line.index)
-            if plan is None:
-                missing.append(len(out))
-            out.append(plan)
-        if missing:
-            made = TP.make_plans(self.view.text_layout, [lines[i] for i in missing],
-                                 self._metrics, lost_end, origin, look.formats)
-            for i, plan in zip(missing, made):
-                out[i] = plan
-                lines[i].paragraph.extra[key][lines[i].index] = plan
-        return out
-
-    def _paint_boxes(self, p, key, x, y, count, lh, pal) -> None:
-        """``count`` identical small tagged boxes side by side: invisible characters,
-        controls, U+XXXX for glyphs no font has, so hidden characters are seen and
-        nothing turns into tofu. Boxes repeat (a file of zeros is all NUL boxes), so each
-        look is drawn once into a pixmap and tiled."""
-        pm = self._box_picture(key, lh, pal)
-        if count == 1:
-            p.drawPixmap(QPointF(x, y), pm)
-        else:
-            p.drawTiledPixmap(QRectF(x, y, key[1] * count, lh), pm)
+            plans[line.index] = plan
+        return page
 
     def _box_picture(self, key, lh, pal) -> QPixmap:
-        """The picture of one box look ``key`` (label, width, warned, selected)."""
+        """The picture of one box look ``key`` (label, width, warned, selected): small
+        tagged boxes for invisible characters, controls, U+XXXX for glyphs no font has,
+        so hidden characters are seen and nothing turns into tofu. Boxes repeat (a file
+        of zeros is all NUL boxes): each look is drawn once."""
         cache_key = key + (pal.theme, lh, self.view.devicePixelRatioF())
         pm = self._box_cache.get(cache_key)
         if pm is None:

@@ -84,20 +84,20 @@ class QtMetrics:
         """The advances of the glyphs chosen for ``text``'s characters (look.fallbackfonts), a
         fallback font's in whole characters of the main font, so that what follows
         stays on the character grid; combining marks and format characters take none,
-        as when shaped. (QFontMetricsF would search Qt's fallback fonts, up to
-        milliseconds for a script not met before.) Qt measures what no font of the
-        list has."""
+        as when shaped. A character no font of the list draws alone counts a column
+        (two when wide): Qt's own measure searches its fallback fonts, milliseconds for
+        a script not met before, and such a character is shaped, what follows it moved
+        by what it takes (make_plans)."""
         total = 0.0
         for ch in text:
             cp = ord(ch)
-            if unicode_db.category(cp)[0] in "MC" and cp >= 0x20:
-                if unicode_db.category(cp) in ("Mn", "Me", "Cf"):
-                    continue
-                return self.fm.horizontalAdvance(text)
+            if cp >= 0x20 and unicode_db.category(cp) in ("Mn", "Me", "Cf"):
+                continue
             got = self.fallback.decide(cp)
             if got is None:
-                return self.fm.horizontalAdvance(text)
-            total += got[2] if got[0] == 0 else self.to_grid(got[2]) if got[2] > 0 else 0.0
+                total += self.to_grid(self.char_width * max(1, TL.column_width(ch)))
+            else:
+                total += got[2] if got[0] == 0 else self.to_grid(got[2]) if got[2] > 0 else 0.0
         return total
 
     def box_width(self, label: str) -> float:
@@ -138,31 +138,57 @@ def _option(tab: float) -> QTextOption:
     return option
 
 
+class PagePlan:
+    """The drawing of lines laid out together (made by :func:`make_plans`), as arrays
+    for all of them: the units' ``offsets``, ``ends``, ``xs`` and ``rights`` (``bounds``:
+    each line's first unit); the glyphs drawn as such (``g_glyph``, ``g_x``, ``g_code``,
+    ``g_font``: index, x, colour code, font; ``g_line``: their line); the problems
+    (``p_*``) and warning fills (``w_*``), each with its line; per line, its shaped
+    ``segments`` (each (layout, x, ascent, width): the layout drawn with its left edge
+    at x); the boxes (``b_*``: look row, x, width, warned, offset, line). ``lines``: a
+    :class:`LinePlan` per line."""
+
+    __slots__ = ("bounds", "offsets", "ends", "xs", "rights", "segments", "b_row", "b_x",
+                 "b_w", "b_warned", "b_off", "b_line",
+                 "g_glyph", "g_x", "g_code", "g_font", "g_line", "g_cut",
+                 "p_x", "p_w", "p_n", "p_key", "p_off", "p_line", "p_cut",
+                 "w_x", "w_w", "w_off", "w_line", "w_cut", "lines")
+
+
 class LinePlan:
-    """One line's drawing: its glyphs on their units' places (``g_glyph``, ``g_x``,
-    ``g_code``, ``g_font``: index, x, colour code, font; the painter draws the page's
-    by font and colour, one glyph run each), its shaped ``segments`` (each (layout, x,
-    ascent, width): the layout drawn with its left edge at x), the units'
-    ``offsets``, ``ends``, ``xs`` and ``rights`` (arrays, for the cursor, selection and
-    matches), and arrays of its problems (``p_*``), warning fills (``w_*``) and its box
-    runs (each [label, width, warned, x, [offsets]]). Made by :func:`make_plans`."""
+    """One line of a :class:`PagePlan`: the same fields, its own part of each array
+    (the cursor, the selection and matches search them)."""
 
-    __slots__ = ("offsets", "ends", "xs", "rights", "segments", "g_glyph", "g_x", "g_code",
-                 "g_font", "p_x", "p_w", "p_n", "p_key", "p_off", "w_x", "w_w", "w_off", "boxes")
+    __slots__ = ("page", "k")
+
+    def __init__(self, page: PagePlan, k: int):
+        self.page = page
+        self.k = k
+
+    @property
+    def segments(self) -> list:
+        return self.page.segments[self.k]
 
 
-def _runs(keys: np.ndarray, breaks: np.ndarray) -> tuple[list, list]:
-    """(heads, tails) of the runs of equal ``keys``, also cut where ``breaks`` is True
-    (a new line starts)."""
-    n = len(keys)
-    if not n:
-        return [], []
-    cut = np.flatnonzero((keys[1:] != keys[:-1]) | breaks[1:]) + 1
-    return np.concatenate(([0], cut)).tolist(), np.concatenate((cut, [n])).tolist()
+def _part(name: str, cut: str) -> property:
+    def get(self):
+        page = self.page
+        bounds = getattr(page, cut)
+        return getattr(page, name)[bounds[self.k]:bounds[self.k + 1]]
+    return property(get)
+
+
+for _name, _cut in (("offsets", "bounds"), ("ends", "bounds"), ("xs", "bounds"),
+                    ("rights", "bounds"), ("g_glyph", "g_cut"), ("g_x", "g_cut"),
+                    ("g_code", "g_cut"), ("g_font", "g_cut"), ("p_x", "p_cut"),
+                    ("p_w", "p_cut"), ("p_n", "p_cut"), ("p_key", "p_cut"),
+                    ("p_off", "p_cut"), ("w_x", "w_cut"), ("w_w", "w_cut"),
+                    ("w_off", "w_cut")):
+    setattr(LinePlan, _name, _part(_name, _cut))
 
 
 def make_plans(layout: TL.TextLayout, lines: list, metrics: QtMetrics, lost_end, origin,
-               formats: list) -> list[LinePlan]:
+               formats: list) -> PagePlan:
     """The plans of ``lines`` (TL.Line), worked out together: the arrays of all their
     units are looked at in one pass of numpy calls for the page; what must be shaped
     costs one small layout per segment not seen before."""
@@ -172,8 +198,22 @@ def make_plans(layout: TL.TextLayout, lines: list, metrics: QtMetrics, lost_end,
     firsts = [ln.first for ln in lines]
     lasts = [ln.last for ln in lines]
 
+    # The units side by side in one batch's arrays (a paragraph's lines, paragraphs cut
+    # together) are taken as one slice.
+    runs: list = []
+    for par, a, b in zip(pars, firsts, lasts):
+        src = par.batch if par.repeated is None and par.batch is not None else par
+        lo = a + (par.base if src is not par else 0)
+        if runs and runs[-1][0] is src and runs[-1][2] == lo:
+            runs[-1][2] = lo + b - a
+        else:
+            runs.append([src, lo, lo + b - a])
+
     def gather(field):
-        return np.concatenate([getattr(p, field)[a:b] for p, a, b in zip(pars, firsts, lasts)])
+        if len(runs) == 1:
+            src, lo, hi = runs[0]
+            return getattr(src, field)[lo:hi].copy()
+        return np.concatenate([getattr(src, field)[lo:hi] for src, lo, hi in runs])
 
     rows = gather("rows")
     offs = gather("offs")
@@ -193,7 +233,6 @@ def make_plans(layout: TL.TextLayout, lines: list, metrics: QtMetrics, lost_end,
     u16 = looks.u16[rows]
     starts = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(u16, out=starts[1:])
-    ltexts = looks.ltext[rows].tolist()
 
     # Colours of the text: a code per unit (glyph runs by colour; a segment's format
     # ranges). The letters that hold a box's or a problem's place in a segment are
@@ -231,7 +270,8 @@ def make_plans(layout: TL.TextLayout, lines: list, metrics: QtMetrics, lost_end,
             # The one unit to shape: where the count of them goes up by one.
             at = np.searchsorted(counted, counted[seg_s[lone]] + 1, side="left") - 1
             ok = (glyph[at] > 0) & ~looks.mark[rows[at]]
-            ok[ok] = np.array([ord(ltexts[i]) < 0x1F000 for i in at[ok].tolist()], dtype=bool)
+            ok[ok] = np.array([ord(t) < 0x1F000 for t in looks.ltext[rows[at[ok]]].tolist()],
+                              dtype=bool)
             keep = np.ones(len(seg_s), dtype=bool)
             keep[lone[ok]] = False
             seg_s, seg_e = seg_s[keep], seg_e[keep]
@@ -242,93 +282,99 @@ def make_plans(layout: TL.TextLayout, lines: list, metrics: QtMetrics, lost_end,
     colors = tuple(f.foreground().color().rgba() for f in formats)   # the look
     segs: list = [[] for _ in range(count)]
     in_seg = np.zeros(n, dtype=bool)
-    b_list = bounds.tolist()
-    seg_line = line_of[seg_s].tolist() if len(seg_s) else []
-    moved_lines = set()
-    for s_, e_, k in zip(seg_s.tolist(), seg_e.tolist(), seg_line):
-        in_seg[s_:e_] = True
-        seg_codes = code[s_:e_]
-        key = ("".join(ltexts[s_:e_]), seg_codes.tobytes(), colors)
-        got = shaped.get(key)
-        if got is None:
-            got = _shape(key[0], seg_codes, starts[s_:e_ + 1] - starts[s_], widths[s_:e_],
-                         ~shown[s_:e_], bool(rtl[s_:e_].any()), font, option, formats,
-                         metrics)
-            if len(shaped) >= SHAPED_SEGMENTS:
-                shaped.clear()
-            shaped[key] = got
-        tl, seg_ascent, lefts, rights, width = got
-        # The segment in place of its units: they take the places Qt gave them, and
-        # the units after it on its line move by what it grew or shrank (by whole
-        # characters: everything stays on the character grid).
-        x0 = xs[s_]
-        line_end = b_list[k + 1]
-        if e_ < line_end:
-            xs[e_:line_end] += x0 + width - xs[e_]
-        xs[s_:e_] = x0 + lefts
-        widths[s_:e_] = rights - lefts
-        segs[k].append((tl, float(x0), seg_ascent, width))
-        moved_lines.add(k)
-    plans = []
-    for k in range(count):
-        plan = LinePlan()
-        plan.segments = segs[k]
-        plans.append(plan)
-        if k in moved_lines:
-            a, b = b_list[k], b_list[k + 1]
-            pars[k].set_positions(firsts[k], xs[a:b].tolist(), widths[a:b].tolist())
+    if len(seg_s):
+        got_list = []
+        for s_, e_ in zip(seg_s.tolist(), seg_e.tolist()):
+            seg_codes = code[s_:e_]
+            # By its units' looks (rows of this layout's looks, dropped with them).
+            key = (rows[s_:e_].tobytes(), seg_codes.tobytes(), colors)
+            got = shaped.get(key)
+            if got is None:
+                got = _shape("".join(looks.ltext[rows[s_:e_]].tolist()), seg_codes, starts[s_:e_ + 1] - starts[s_], widths[s_:e_],
+                             ~shown[s_:e_], bool(rtl[s_:e_].any()), font, option, formats,
+                             metrics)
+                if len(shaped) >= SHAPED_SEGMENTS:
+                    shaped.clear()
+                shaped[key] = got
+            got_list.append(got)
+        _place_segments(got_list, seg_s, seg_e, line_of, bounds, xs, widths, in_seg, segs)
+        # The paragraphs' places too, for hit tests (a paragraph's lines on the page
+        # are one run of units).
+        moved = np.zeros(count, dtype=bool)
+        moved[line_of[seg_s]] = True
+        b_list = bounds.tolist()
+        k = 0
+        while k < count:
+            j = k + 1
+            while j < count and pars[j] is pars[k]:
+                j += 1
+            if moved[k:j].any():
+                a, b = b_list[k], b_list[j]
+                pars[k].set_positions(firsts[k], xs[a:b], widths[a:b])
+            k = j
 
-    # Per unit, now placed: the arrays the cursor and overlays search.
-    ends_a = offs + lens
-    rights_a = xs + widths
+    page = PagePlan()
+    page.bounds = bounds.tolist()
+    page.segments = segs
+    page.offsets = offs
+    page.ends = offs + lens
+    page.xs = xs
+    page.rights = xs + widths
     # The glyphs drawn as such, with their fonts and colour codes.
     gi = np.flatnonzero(~in_seg & (glyph > 0) & (code != _HIDDEN))
-    g_cut = np.searchsorted(gi, bounds).tolist()
-    g_glyph, g_x, g_code, g_font = glyph[gi], xs[gi], code[gi], font_of[gi]
+    page.g_cut = np.searchsorted(gi, bounds).tolist()
+    page.g_glyph, page.g_x, page.g_code, page.g_font = glyph[gi], xs[gi], code[gi], font_of[gi]
+    page.g_line = line_of[gi]
     # Problems: their U+FFFD count, colour (lost bytes apart) and place.
     pi = np.flatnonzero(modes == TL.M_REPLACEMENT)
     p_key = kinds[pi].astype(np.int64)
     if lost_end is not None and origin is not None:
         p_key = np.where((offs[pi] >= origin) & (offs[pi] < lost_end), LOST, p_key)
-    p_cut = np.searchsorted(pi, bounds).tolist()
-    p_x, p_w, p_n, p_off = xs[pi], widths[pi], np.maximum(reps[pi], 1), offs[pi]
+    page.p_cut = np.searchsorted(pi, bounds).tolist()
+    page.p_x, page.p_w, page.p_n, page.p_off = xs[pi], widths[pi], np.maximum(reps[pi], 1), offs[pi]
+    page.p_key, page.p_line = p_key, line_of[pi]
     # Warning fills (text and marks drawn with a warning).
     wi = np.flatnonzero(warned & (modes != TL.M_REPLACEMENT) & (modes != TL.M_BOX))
-    w_cut = np.searchsorted(wi, bounds).tolist()
-    w_x, w_w, w_off = xs[wi], widths[wi], offs[wi]
-    # Boxes: runs of one look side by side.
+    page.w_cut = np.searchsorted(wi, bounds).tolist()
+    page.w_x, page.w_w, page.w_off, page.w_line = xs[wi], widths[wi], offs[wi], line_of[wi]
+    # Boxes: their looks, places and lines (the painter draws those of one look at once).
     bi = np.flatnonzero(modes == TL.M_BOX)
-    box_runs = [[] for _ in range(count)]
-    if len(bi):
-        brow = rows[bi]
-        adjacent = np.r_[False, bi[1:] == bi[:-1] + 1]
-        key = brow * 2 + warned[bi]
-        bline_a = line_of[bi]
-        bheads, btails = _runs(key, ~adjacent | np.r_[True, bline_a[1:] != bline_a[:-1]])
-        labels = looks.text[brow].tolist()
-        bw = widths[bi].tolist()
-        bx = xs[bi].tolist()
-        bwarn = warned[bi].tolist()
-        boffs = offs[bi].tolist()
-        bline = line_of[bi].tolist()
-        for h, t in zip(bheads, btails):
-            box_runs[bline[h]].append([labels[h], bw[h], bwarn[h], bx[h], boffs[h:t]])
-    for k, plan in enumerate(plans):
-        a, b = b_list[k], b_list[k + 1]
-        plan.offsets = offs[a:b]
-        plan.ends = ends_a[a:b]
-        plan.xs = xs[a:b]
-        plan.rights = rights_a[a:b]
-        pa, pb = p_cut[k], p_cut[k + 1]
-        plan.p_x, plan.p_w, plan.p_n = p_x[pa:pb], p_w[pa:pb], p_n[pa:pb]
-        plan.p_key, plan.p_off = p_key[pa:pb], p_off[pa:pb]
-        wa, wb = w_cut[k], w_cut[k + 1]
-        plan.w_x, plan.w_w, plan.w_off = w_x[wa:wb], w_w[wa:wb], w_off[wa:wb]
-        plan.boxes = box_runs[k]
-        ga, gb = g_cut[k], g_cut[k + 1]
-        plan.g_glyph, plan.g_x, plan.g_code = g_glyph[ga:gb], g_x[ga:gb], g_code[ga:gb]
-        plan.g_font = g_font[ga:gb]
-    return plans
+    page.b_row, page.b_x, page.b_w = rows[bi], xs[bi], widths[bi]
+    page.b_warned, page.b_off, page.b_line = warned[bi], offs[bi], line_of[bi]
+    page.lines = [LinePlan(page, k) for k in range(count)]
+    return page
+
+
+def _place_segments(got_list: list, seg_s: np.ndarray, seg_e: np.ndarray,
+                    line_of: np.ndarray, bounds: np.ndarray, xs: np.ndarray,
+                    widths: np.ndarray, in_seg: np.ndarray, segs: list) -> None:
+    """Each shaped segment in place of its units: they take the places Qt gave them,
+    and the units after it on its line move by what it grew or shrank (by whole
+    characters: everything stays on the character grid). A segment's growth does not
+    depend on the segments before it on its line (they move its start and its end
+    alike), so every move is worked out at once."""
+    n = len(xs)
+    seg_width = np.array([g[4] for g in got_list], dtype=np.float64)
+    seg_line = line_of[seg_s]
+    line_end = bounds[1:][seg_line]
+    inner = seg_e < line_end
+    ei = seg_e[inner]
+    grow = seg_width[inner] - (xs[ei] - xs[seg_s[inner]])
+    shift = np.zeros(n + 1, dtype=np.float64)
+    np.add.at(shift, ei, grow)
+    np.add.at(shift, line_end[inner], -grow)
+    xs += np.cumsum(shift[:n])
+    x0 = xs[seg_s]
+    sizes = seg_e - seg_s
+    heads = np.repeat(np.cumsum(sizes) - sizes, sizes)
+    at = np.arange(len(heads)) - heads + np.repeat(seg_s, sizes)
+    lefts = np.concatenate([g[2] for g in got_list])
+    rights = np.concatenate([g[3] for g in got_list])
+    xs[at] = np.repeat(x0, sizes) + lefts
+    widths[at] = rights - lefts
+    in_seg[at] = True
+    for (tl, seg_ascent, _, _, width), x, k in zip(got_list, x0.tolist(), seg_line.tolist()):
+        segs[k].append((tl, x, seg_ascent, width))
 
 
 def _glyphs(looks, rows: np.ndarray, fallback: FallbackFonts) -> tuple[np.ndarray, np.ndarray]:
@@ -355,10 +401,12 @@ def _segments(shape: np.ndarray, rtl: np.ndarray, strong: np.ndarray, mark: np.n
               bounds: np.ndarray, line_of: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(starts, ends) of the page's segments to shape: the runs of units that must be
     shaped, and around each right-to-left one the units back to the last and on to the
-    next strong left-to-right unit drawn as a glyph (or its line's ends). A strong
-    left-to-right character is never reordered and ends what a right-to-left run can
-    carry along (neutrals, digits), so a segment shaped alone reads as it would in its
-    whole line. A segment that starts with a combining mark takes its base too."""
+    next strong left-to-right unit (or its line's ends). A strong left-to-right
+    character is never reordered and ends what a right-to-left run can carry along
+    (neutrals, digits), so a segment shaped alone reads as it would in its whole line;
+    one that must be shaped itself (Devanagari beside Arabic) starts a segment of its
+    own: shorter segments, met again more often (they are kept by content). A segment
+    that starts with a combining mark takes its base too."""
     n = len(shape)
     if not shape.any():
         empty = np.zeros(0, dtype=np.int64)
@@ -369,20 +417,24 @@ def _segments(shape: np.ndarray, rtl: np.ndarray, strong: np.ndarray, mark: np.n
     np.add.at(cover, np.flatnonzero(shape), 1)
     np.add.at(cover, np.flatnonzero(shape) + 1, -1)
     need = np.flatnonzero(shape & rtl)
+    apart = np.zeros(n + 1, dtype=bool)     # where a segment must start
     if len(need):
-        stop = strong & ~shape
-        last = np.maximum.accumulate(np.where(stop, idx, -1))
-        following = np.minimum.accumulate(np.where(stop, idx, n)[::-1])[::-1]
+        last = np.maximum.accumulate(np.where(strong, idx, -1))
+        following = np.minimum.accumulate(np.where(strong, idx, n)[::-1])[::-1]
         starts = np.maximum(np.where(need > 0, last[need - 1], -1) + 1, line_first[need])
         ends = np.minimum(following[need], bounds[1:][line_of[need]])
         np.add.at(cover, starts, 1)
         np.add.at(cover, ends, -1)
+        apart[starts] = True
+        apart[ends] = True
     covered = np.cumsum(cover[:n]) > 0
-    head = covered & (np.r_[True, ~covered[:-1]] | (idx == line_first))
+    head = covered & (np.r_[True, ~covered[:-1]] | (idx == line_first) | apart[:n])
     starts = np.flatnonzero(head)
-    tail = covered & (np.r_[~covered[1:], True] | np.r_[idx[1:] == line_first[1:], True])
+    tail = covered & (np.r_[~covered[1:], True] | np.r_[idx[1:] == line_first[1:], True]
+                      | apart[1:])
     ends = np.flatnonzero(tail) + 1
-    base = mark[starts] & (starts > line_first[starts])
+    # A combining mark takes its base along, unless the base is another segment's.
+    base = mark[starts] & (starts > line_first[starts]) & ~np.r_[False, covered[:-1]][starts]
     return starts - base, ends
 
 

@@ -75,6 +75,7 @@ class TextView(QAbstractScrollArea):
         self._jump_to_show = False   # the pending cursor is a jump's target
         # (top, first byte, end) of the last paint: what a resize keeps on screen.
         self._painted_range: tuple[int, int, int] | None = None
+        self._painted_generation = None   # the layout's generation at that paint
         self._laid_out_for = None
         self._lines: list = []       # the lines last shown, and for what (visible_lines)
         self._lines_for = None
@@ -193,8 +194,10 @@ class TextView(QAbstractScrollArea):
         if self._lines_for != key:
             # The scroll bar's sync and the paint that follows a jump ask for the same
             # lines: walked once.
-            self._lines = layout.lines_from(self._top, key[2])
+            self._lines = lines = layout.lines_from(self._top, key[2])
             self._lines_for = (layout.generation,) + key[1:]
+            if lines:   # the next page is cut at once (see TextLayout.paragraph)
+                layout.read_ahead = min(1 << 16, (lines[-1].end - lines[0].start) * 5 // 4)
         return self._lines
 
     def visible_range(self) -> tuple[int, int]:
@@ -320,9 +323,11 @@ class TextView(QAbstractScrollArea):
         if self.document.size == 0:
             return
         layout = self.text_layout
-        target = layout.line_at(offset)
         full = self.visible_line_count(partial=False)
         context = min(self.JUMP_CONTEXT_LINES, full // 4) if jump else 0
+        if context:
+            layout.cut_with_lines_before(offset, context)
+        target = layout.line_at(offset)
         top_line = layout.line_at(self._top)
         if target.start < self._top:
             step = layout.step(top_line, -1).start == target.start
@@ -330,13 +335,18 @@ class TextView(QAbstractScrollArea):
                           else layout.step(target, -context).start)
             return
         line = top_line
-        for _ in range(full):
-            if line.start == target.start:
-                return
-            nxt = layout.next_line(line)
-            if nxt is None:
-                break
-            line = nxt
+        painted = self._painted_range
+        if (painted is not None and painted[0] == self._top and target.start >= painted[2]
+                and self._painted_generation == layout.generation):
+            pass   # beyond the page shown: no need to walk it
+        else:
+            for _ in range(full):
+                if line.start == target.start:
+                    return
+                nxt = layout.next_line(line)
+                if nxt is None:
+                    break
+                line = nxt
         if not context or line.start == target.start:
             # The least scrolling: the target on the bottom line.
             self._set_top(layout.step(target, -(full - 1)).start)
@@ -501,4 +511,5 @@ class TextView(QAbstractScrollArea):
         lines = self.visible_lines() if self.document.size else []
         if lines:
             self._painted_range = (self._top, lines[0].start, lines[-1].end)
+            self._painted_generation = self.text_layout.generation
         self.painter.paint(p, lines, self._top)

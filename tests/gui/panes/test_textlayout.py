@@ -311,3 +311,19 @@ def test_a_repeated_byte_is_laid_out_as_the_general_loop_would(byte, count, widt
     assert (a.xs, a.widths, a.texts, a.modes, a.spans) == (b.xs, b.widths, b.texts, b.modes, b.spans)
     assert [line.text() for line in all_lines(fast)] == [line.text() for line in all_lines(slow)]
 
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.binary(max_size=600) | st.lists(st.sampled_from(
+           [b"a", b"\x00", b"\xc0\x80", b"\xef\xbb\xbf", b"\xed\xa0\x80\xed\xb0\x80", b"\n",
+            b"\r\n", b"\xe2\x80\x8b", b"\xc2\x85", b"\xef\xbf\xbe", b"\xe2\x80\xae", b"\xff"]),
+           max_size=200).map(b"".join),
+       dialect=st.sampled_from(K.DIALECTS), width=st.sampled_from([None, 7, 40]))
+def test_which_units_have_warnings_is_what_the_cut_says(data, dialect, width):
+    """A paragraph's ``warned`` comes from its units' looks (a UTF-8 reading's warnings
+    belong to the code point, an ASCII byte's to the reading's table): it must agree
+    with the page cut's own warnings, unit by unit, in every UTF-8 reading."""
+    layout = layout_of(data, width=width, dialect=dialect)
+    for line in all_lines(layout):
+        par = line.paragraph
+        assert par.warned.tolist() == [bool(w) for w in par.warns.tolist()]

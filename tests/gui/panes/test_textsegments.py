@@ -67,6 +67,11 @@ def test_segments_are_runs_to_shape_and_rtl_reaches_to_strong_ltr():
     # A mark first on its line has no base there.
     assert _segments(shape, rtl, strong, mark, [5, 4]) == [(1, 4), (5, 6), (7, 9)]
     assert _segments([0] * 4, [0] * 4, [1] * 4, [0] * 4, [4]) == []
+    # A strong left-to-right run that must be shaped itself (D right after R) ends what
+    # R carries along, and is a segment of its own: shorter segments, met again.
+    # units:    a  ,  R  D  D  .  R
+    assert _segments([0, 0, 1, 1, 1, 0, 1], [0, 0, 1, 0, 0, 0, 1], [1, 0, 0, 1, 1, 0, 0],
+                     [0] * 7, [7]) == [(1, 3), (3, 5), (5, 7)]
 
 
 @pytest.fixture

@@ -528,3 +528,25 @@ def test_shaped_lines_keep_every_unit_on_its_glyphs(make_view, dim):
         xs = dict(zip(plan.offsets, plan.xs))
         start = line.start
         assert xs[start] < xs[start + 1] < min(plan.xs[2:])
+
+
+def test_a_jump_lays_out_its_page_from_one_cut(make_view, monkeypatch):
+    """A new page is cut at once: the paragraph before the target's (the lines shown
+    above it) and the page after it, read ahead by about what the last page showed."""
+    line = "Grüße, мир, 日本語 — עברית and العربية; plain ASCII words to fill the line.\n"
+    data = (line * 4000).encode()
+    doc, view = make_view(data, width=700, height=400)
+    view.viewport().grab()                       # a first page: the read-ahead is set
+    cuts = []
+    cut = doc.page_cut
+
+    def counting(start, end):
+        cuts.append((start, end))
+        return cut(start, end)
+
+    monkeypatch.setattr(doc, "page_cut", counting)
+    doc.set_cursor(len(data) // 2, reveal=True)
+    view.viewport().grab()
+    assert len(cuts) == 1
+    start, end = view.visible_range()
+    assert cuts[0][0] <= start and cuts[0][1] >= end

@@ -42,6 +42,7 @@ import codecs
 import contextlib
 import contextvars
 import functools
+import re
 import sys
 
 from inspector.core.units.unicode_db import category_of_char
@@ -166,8 +167,8 @@ def nul_pattern(data: bytes) -> tuple[str, str] | None:
     the next; UTF-16: the high byte of every ASCII or Latin-1 character, on one side
     only), and decodes to text."""
     n = len(data) - len(data) % 4
-    if n < 16 or data.count(0, 0, n) < 0.1 * (n // 2):
-        return None  # every pattern below needs at least that many NULs
+    if n < 16 or data.find(0, 0, n) < 0 or data.count(0, 0, n) < 0.1 * (n // 2):
+        return None  # every pattern below needs at least that many NULs (no NUL: memchr)
     data = bytes(data[:n])
     q = n // 4
     by_pos = [data[k::4].count(0) for k in range(4)]
@@ -190,6 +191,9 @@ def nul_pattern(data: bytes) -> tuple[str, str] | None:
 
 
 UNSPACED_HANGUL = 16  # Hangul syllables a UTF-16 text may hold without a space
+_COMMON_HIGH = bytes((0x30, *range(0xAC, 0xD8), 0xFF))  # of U+3000-30FF, AC00-D7A3, FF00-FFEF
+# ... and of ASCII, U+3000-30FF, 4E00-9FFF, AC00-D7A3, FF00-FFEF.
+_CJK_OR_ASCII_HIGH = bytes((0x00, 0x30, *range(0x4E, 0xA0), *range(0xAC, 0xD8), 0xFF))
 
 
 def wide_text_pattern(data: bytes) -> tuple[str, str] | None:
@@ -203,12 +207,19 @@ def wide_text_pattern(data: bytes) -> tuple[str, str] | None:
     Hangul, it must hold a space or a line end past ``UNSPACED_HANGUL`` syllables: Korean
     writes spaces between words, and GBK or EUC-KR text read in pairs is a string of
     Hangul syllables without any (a byte B0-D7 then A1-FE is one)."""
-    import numpy as np
-
     n = len(data) - len(data) % 2
     if n < 8:
         return None
-    for codec, dtype in (("utf-16-le", "<u2"), ("utf-16-be", ">u2")):
+    for codec, dtype, high_byte in (("utf-16-le", "<u2", 1), ("utf-16-be", ">u2", 0)):
+        # Bounds first, from the high bytes alone (text in a byte charset is ruled out
+        # without numpy): a kana, Hangul or full-width unit has one of _COMMON_HIGH, and
+        # 95 % of the units below must have one of _CJK_OR_ASCII_HIGH.
+        highs = data[high_byte:n:2]
+        if ((len(highs) - len(highs.translate(None, _COMMON_HIGH))) * 10 < n // 2
+                or len(highs.translate(None, _CJK_OR_ASCII_HIGH)) > 0.05 * (n // 2)):
+            continue
+        import numpy as np
+
         units = np.frombuffer(data, dtype=dtype, count=n // 2)
         # The rarest trait first: a byte charset's text read in pairs has hardly any.
         common = ((units >= 0x3000) & (units <= 0x30FF)) | ((units >= 0xAC00) & (units <= 0xD7A3)) \
@@ -290,6 +301,20 @@ def strict_text(data: bytes, encoding: str) -> str | None:
     return text
 
 
+def once(data: bytes, fact: str, work):
+    """``work()``, a fact about ``data`` named ``fact``, worked out once within
+    :func:`reading_once` (the chardet filter and the checks after it ask the same of one
+    sample), every time outside it."""
+    memo = _READINGS.get()
+    if memo is None:
+        return work()
+    key = (id(data), fact)
+    found = memo.get(key)
+    if found is None or found[0] is not data:
+        found = memo[key] = (data, work())
+    return found[1]
+
+
 @functools.lru_cache(maxsize=4)
 def _decoded_memo(data: bytes, encoding: str) -> str:
     return data.decode(encoding, "replace")
@@ -339,12 +364,59 @@ class CharsetGuess:
         return f"CharsetGuess({self.encoding!r}, {self.language!r}, chaos={self.chaos:.3f})"
 
 
-def _decodes_same(data: bytes, a: str, b: str) -> bool:
+def reads_alike(data: bytes, a: str, b: str) -> bool:
+    """``data`` decodes in ``a``, and ``b`` reads it as the same text. Told without
+    reading it twice where the codecs allow: for two charsets of one byte a character,
+    by the bytes they read alike (deleted, nothing is left); for the multi-byte pairs of
+    ``_READ_APART``, by the byte sequences they read apart (none is found)."""
     try:
+        if _one_byte_each(a) and _one_byte_each(b):
+            return not data.translate(None, alike_bytes(a, b))
+        apart = _READ_APART.get((a, b))
+        if apart is not None and not apart.search(data):
+            return strict_text(data, a) is not None
         text = strict_text(data, a)
         return text is not None and text == strict_text(data, b)
     except LookupError:
         return False
+
+
+
+# Multi-byte charsets and the wider ones read in their place, with the byte sequences
+# the two read apart (each a character of the first that the second reads otherwise,
+# by lead byte; tests/.../test_byte_level_checks.py checks them against the codecs, and
+# that single bytes read alike): where none stands, every character reads alike.
+_READ_APART = {
+    ("shift_jis", "cp932"): re.compile(rb"\x81[\x60\x61\x7c\x91\x92\xca]"),
+    ("gb2312", "gb18030"): re.compile(rb"\xa1[\xa4\xaa]"),
+    ("gbk", "gb18030"): re.compile(rb"(?!)"),  # none
+    ("big5", "big5hkscs"): re.compile(rb"[\xc6\xc7]"),
+    # (no two-byte character apart; EUC-KR's eight-byte compositions start with A4 D4)
+    ("euc_kr", "cp949"): re.compile(rb"\xa4\xd4"),
+}
+
+
+@functools.lru_cache(maxsize=None)
+def _one_byte_each(encoding: str) -> bool:
+    """A charset that reads each byte as one character by a table (Latin-1, the
+    charmap codecs)."""
+    try:
+        info = codecs.lookup(encoding)
+    except LookupError:
+        return False
+    if info.name == "iso8859-1":
+        return True
+    module = sys.modules.get(getattr(info.decode, "__module__", "") or "")
+    table = getattr(module, "decoding_table", None)
+    return isinstance(table, str) and len(table) == 256
+
+
+@functools.lru_cache(maxsize=None)
+def alike_bytes(a: str, b: str) -> bytes:
+    """The bytes two single-byte charsets both define and read as the same character."""
+    ta = bytes(range(256)).decode(a, "replace")
+    tb = bytes(range(256)).decode(b, "replace")
+    return bytes(x for x in range(256) if ta[x] == tb[x] and ta[x] != "\ufffd")
 
 
 def _decodes(data: bytes, name: str) -> bool:
@@ -384,7 +456,7 @@ def iso_reading_alike(data: bytes, windows: str) -> str | None:
     iso = _ISO_OF_WINDOWS.get(windows)
     if iso is None or not data or data.isascii():
         return None
-    return iso if _decodes_same(data, windows, iso) else None
+    return iso if reads_alike(data, windows, iso) else None
 
 
 def letter_share(data: bytes, encoding: str) -> float:
@@ -502,7 +574,7 @@ def normalizer_guess(data: bytes) -> CharsetGuess | None:
         encoding = windows_or_iso(data, *family)
     else:
         for usual in _USUAL.get(encoding, ()):
-            if _decodes_same(data, encoding, usual):
+            if reads_alike(data, encoding, usual):
                 encoding = usual
                 break
     shown = language if first.coherence >= CONFIDENT else ""
@@ -534,22 +606,21 @@ def _textlike(ch: str) -> bool:
 _TABLES: dict[str, tuple] = {}
 
 
-def _byte_tables(encoding: str):
-    """For a single-byte charset: per byte value, whether it decodes to a character
-    that may stand in a word, and to one that text uses (letters, punctuation, digits,
-    spaces)."""
+def _byte_tables(encoding: str) -> tuple[bytes, bytes]:
+    """For a single-byte charset: the byte values that decode to a character that may
+    stand in a word, and those that decode to one that text uses (letters, punctuation,
+    digits, spaces); as ``bytes.translate`` deletion tables, which count them at C speed."""
     found = _TABLES.get(encoding)
     if found is None:
-        import numpy as np
-
-        word = np.zeros(256, dtype=bool)
-        text = np.zeros(256, dtype=bool)
+        word, text = bytearray(), bytearray()
         for b in range(256):
             ch = bytes((b,)).decode(encoding, "replace")
             if len(ch) == 1 and ch != "\ufffd":
-                word[b] = _wordlike(ch)
-                text[b] = _textlike(ch)
-        found = _TABLES[encoding] = (word, text)
+                if _wordlike(ch):
+                    word.append(b)
+                if _textlike(ch):
+                    text.append(b)
+        found = _TABLES[encoding] = (bytes(word), bytes(text))
     return found
 
 
@@ -560,14 +631,11 @@ def plausible(in_words: bytes, alone: bytes, encoding: str) -> float:
     the share that decode to letters, punctuation, digits, spaces or symbols (a degree
     sign may touch a letter: 10 °C). Random damage in
     ASCII text scores about 0.6 in Windows-1252; text in that charset about 1."""
-    import numpy as np
-
     total = len(in_words) + len(alone)
     if not total:
         return 0.0
     word, text = _byte_tables(encoding)
-    good = int(word[np.frombuffer(in_words, dtype=np.uint8)].sum())
-    good += int(text[np.frombuffer(alone, dtype=np.uint8)].sum())
+    good = total - len(in_words.translate(None, word)) - len(alone.translate(None, text))
     return good / total
 
 
@@ -588,15 +656,16 @@ def is_multibyte(encoding: str) -> bool:
     return found
 
 
-def plausible_text(data: bytes, encoding: str) -> float:
+def plausible_text(data: bytes, encoding: str, signs: bool = True) -> float:
     """How well a multibyte ``encoding`` explains ``data``, from 0 to 1: the share of the
     characters above ASCII that decode without error to letters, digits, punctuation,
-    spaces or symbols (0 when more than 2 % do not decode). Symbols count: CJK text draws
-    tables and lists with the box drawing, arrows, shapes and full-width signs of its
-    charsets' symbol rows (━ ┃ ⇒ ■ ○ ｜), a third of the characters of some short files;
-    private-use characters and controls do not. The last few answers are remembered
+    spaces, combining marks and, with ``signs``, symbols (0 when more than 2 % do not
+    decode). Symbols count unless asked not to: CJK text draws tables, lists and frames
+    with the box drawing, arrows, shapes and full-width signs of its charsets' symbol
+    rows (━ ┃ ⇒ ■ ○ ｜), a third of the characters of some short files and DOS texts;
+    private-use characters and controls never do. The last few answers are remembered
     (the declaration's check and the whole-file reading ask the same)."""
-    return _plausible_text(data, encoding)
+    return _plausible_text(data, encoding, "LPNZSM" if signs else "LPNZM")
 
 
 # Blocks of letters only (CJK ideographs, kana, Hangul syllables), which hold most of
@@ -605,7 +674,7 @@ _LETTER_BLOCKS = ((0x4E00, 0x9FFF), (0xAC00, 0xD7A3), (0x3041, 0x3096), (0x30A1,
 
 
 @functools.lru_cache(maxsize=4)
-def _plausible_text(data: bytes, encoding: str) -> float:
+def _plausible_text(data: bytes, encoding: str, kinds: str) -> float:
     import numpy as np
 
     text = decoded(data, encoding)
@@ -626,7 +695,7 @@ def _plausible_text(data: bytes, encoding: str) -> float:
         first = np.flatnonzero(np.concatenate(([True], rest[1:] != rest[:-1])))
         counts = np.diff(np.append(first, len(rest)))
         good += sum(n for cp, n in zip(rest[first].tolist(), counts.tolist())
-                    if cp != 0xFFFD and category_of_char(chr(cp))[0] in "LPNZSM")
+                    if cp != 0xFFFD and category_of_char(chr(cp))[0] in kinds)
     return good / len(high)
 
 

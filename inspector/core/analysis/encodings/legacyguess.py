@@ -44,6 +44,8 @@ import re
 import numpy as np
 
 from inspector.core.analysis.encodings import charsets as CS
+from inspector.core.analysis.encodings import chardetfilter as F
+from inspector.core.analysis.encodings.chardetfilter import OTHER_SCRIPT_RANGES
 
 CHARDET_LIMIT = 16 << 10       # bytes handed to chardet at most (see chardet_sample)
 CHARDET_HEAD = 4 << 10         # the head handed whole: where declarations stand
@@ -81,11 +83,19 @@ LANGUAGES = {"ar": "Arabic", "be": "Belarusian", "bg": "Bulgarian", "br": "Breto
              "tg": "Tajik", "th": "Thai", "tr": "Turkish", "uk": "Ukrainian",
              "ur": "Urdu", "vi": "Vietnamese", "zh": "Chinese"}
 
-_C1 = re.compile(rb"[\x80-\x9f]")
 # ISO-8859-15's own letters and sign where Latin-1 has ¤ ¦ ¨ ´ ¸ ¼ ½ ¾: the euro sign
 # beside a digit or a space, œ Œ š Š between letters.
 _EURO_A4 = re.compile(rb"[0-9 ]\xa4|\xa4[0-9 ]")
 _LATIN9_LETTERS = re.compile(rb"[A-Za-z\xc0-\xff][\xa6\xa8\xbc\xbd][A-Za-z\xc0-\xff]")
+
+
+def _latin9_tell(data: bytes) -> bool:
+    """ISO-8859-15's euro sign or one of its letters (the patterns above), looked for only
+    when their bytes stand in ``data`` (a byte is found at memchr speed, a pattern that
+    starts with a class of bytes is tried at every byte)."""
+    return ((b"\xa4" in data and _EURO_A4.search(data) is not None)
+            or (any(b in data for b in (b"\xa6", b"\xa8", b"\xbc", b"\xbd"))
+                and _LATIN9_LETTERS.search(data) is not None))
 
 
 class Guess:
@@ -138,19 +148,25 @@ def _decodes_cut(data: bytes, encoding: str) -> bool:
 _decodes_cut_memo = functools.lru_cache(maxsize=8)(_decodes_cut)
 
 
-def _same(data: bytes, a: str, b: str) -> bool:
-    try:
-        text = CS.strict_text(data, a)
-        return text is not None and text == CS.strict_text(data, b)
-    except LookupError:
-        return False
+_same = CS.reads_alike  # (the decode-safe name reads the bytes alike)
+
+# An answer given at a confidence below ``UNSURE`` (random damage reads as text in some
+# charset, and box drawing as symbols in its DOS code page: the one chardet preferred
+# among all may be left out) is weighed again against the charsets left out, and the
+# one of them chardet prefers to it replaces it (asked about all again, on both corpora
+# the answer was the same each time, at twice the cost).
+UNSURE = 0.35          # chardet's confidence below which the charsets left out are asked
+_FILTER_KNOWN = True  # False once chardet refused one of the names
 
 
 def _chardet_asked(data: bytes, every: bool = False):
     """chardet's answer for ``data`` (a dict), or all its answers, best first. chardet is
     first asked without the single-byte charsets that cannot be the answer
-    (:func:`unlikely_charsets`), and again about all when it is unsure of that answer;
-    never about the charsets it would set aside itself (:func:`_not_asked`)."""
+    (:func:`~.chardetfilter.unlikely_charsets`), and when it is unsure of that answer, again about those
+    it was not asked about, against that answer; a short sample, of which it is unsure
+    most times (1,674 times in 2,033 on prefixes of both corpora's files, its answers the
+    same either way), is asked about them at once. Never about the charsets it would set
+    aside itself, nor about those whose reading is never taken (:mod:`.chardetfilter`)."""
     global _FILTER_KNOWN
     try:
         import chardet
@@ -161,14 +177,23 @@ def _chardet_asked(data: bytes, every: bool = False):
         return chardet.detect_all(data, ignore_threshold=True, encoding_era=EncodingEra.ALL,
                                   compat_names=False, max_bytes=CHARDET_LIMIT,
                                   exclude_encodings=_NOT_ASKED)
-    never, unlikely = _not_asked(data) if _FILTER_KNOWN else ((), ())
-    if unlikely:
+    never, unlikely, _, short = F.asked(data) if _FILTER_KNOWN else ((), (), (), True)
+    if unlikely and not short:  # (a short sample leaves chardet unsure most times: one call)
         try:
             found = chardet.detect(data, encoding_era=EncodingEra.ALL, compat_names=False,
                                    max_bytes=CHARDET_LIMIT,
                                    exclude_encodings=_NOT_ASKED + never + unlikely)
             if (found.get("confidence") or 0.0) >= UNSURE:
                 return found
+            first = found.get("encoding")
+            if first:
+                # Unsure: the charsets left out, against its answer (not all again: the
+                # others lost to it already, and a call about all costs twice as much).
+                again = chardet.detect(data, encoding_era=EncodingEra.ALL, compat_names=False,
+                                       max_bytes=CHARDET_LIMIT, include_encodings=unlikely + (first,),
+                                       no_match_encoding=first)
+                better = (again.get("confidence") or 0.0) > (found.get("confidence") or 0.0)
+                return again if again.get("encoding") not in (first, None) and better else found
         except ValueError:  # a chardet that does not know one of the names
             _FILTER_KNOWN = False
             never = ()
@@ -186,126 +211,29 @@ def _chardet(data: bytes, every: bool = False):
         return [] if every else None
 
 
-# chardet scores every charset it may answer with a model of its own (~80 of them: most
-# of its time on a short text goes there). A single-byte charset that reads the bytes
-# above ASCII of the sample as much less text than another one does (box drawing,
-# symbols, controls, bytes it leaves undefined where another reads letters) is not the
-# text's charset, and is not asked about: on the project's corpus and on chardet's test
-# set this leaves chardet's answers as they were and its cost at two thirds.
-# The share of the bytes above ASCII a charset reads as text: letters and marks count
-# 1, punctuation, spaces and signs 0.5, the rest 0, a byte it does not define -100.
-# An answer given at a confidence below ``UNSURE`` (random damage reads as text in some
-# charset, and the one chardet preferred among all may be left out) is asked again of all.
-_FILTERED = ("cp874", "cp1250", "cp1251", "cp1253", "cp1254", "cp1255", "cp1256", "cp1257",
-             "cp1258", "koi8-r", "koi8-u", "tis-620", "iso8859-1", "iso8859-2", "iso8859-3",
-             "iso8859-4", "iso8859-5", "iso8859-6", "iso8859-7", "iso8859-8", "iso8859-9",
-             "iso8859-10", "iso8859-13", "iso8859-14", "iso8859-15", "iso8859-16",
-             "mac-cyrillic", "mac-greek", "mac-iceland", "mac-latin2", "mac-roman",
-             "mac-turkish", "cp720", "cp1006", "cp1125", "koi8-t", "kz1048", "ptcp154",
-             "hp-roman8", "cp437", "cp737", "cp775", "cp850", "cp852", "cp855", "cp856",
-             "cp857", "cp858", "cp860", "cp861", "cp862", "cp863", "cp864", "cp865", "cp866",
-             "cp869")  # chardet's single-byte charsets but Windows-1252, its fallback answer
-UNLIKELY_MARGIN = 0.15  # below the best charset's share: not asked
-UNLIKELY_SAMPLE = 64    # bytes above ASCII from which shares are compared; with fewer,
-UNLIKELY_FLOOR = 0.5    # a charset reading less than this share as text is not asked
-UNSURE = 0.35          # chardet's confidence below which it is asked again about all
-_FILTER_KNOWN = True  # False once chardet refused one of the names
-
-
-_HIGH_BYTES = bytes(range(0x80, 0x100))
-
-
-@functools.lru_cache(maxsize=None)
-def _text_weights() -> np.ndarray:
-    """Per charset of ``_FILTERED`` (rows) and byte 80-FF (columns): what the byte is
-    worth as text (see above)."""
-    from inspector.core.units.unicode_db import category_of_char
-
-    weights = np.zeros((len(_FILTERED), 128))
-    for row, name in enumerate(_FILTERED):
-        # One decode per charset (not one per byte: 7,000 decodes cost ~6 ms at every
-        # start); each of these charsets reads one byte as one character, and a byte it
-        # leaves undefined comes out as its lone surrogate (U+DC80 + byte).
-        try:
-            chars = _HIGH_BYTES.decode(name, "surrogateescape")
-        except LookupError:
-            weights[row] = -100.0
-            continue
-        assert len(chars) == 128, name
-        for b, ch in enumerate(chars):
-            if "\udc80" <= ch <= "\udcff":
-                weights[row, b] = -100.0
-                continue
-            cat = category_of_char(ch)
-            weights[row, b] = (1.0 if cat[0] in "LM" else
-                               0.5 if cat[0] == "P" or cat in ("Zs", "Sc") or ch in "©®°±×·¶§µ"
-                               else 0.0)
-    return weights
-
-
-def unlikely_charsets(data: bytes) -> tuple[str, ...]:
-    """The single-byte charsets chardet need not be asked about for ``data`` (above)."""
-    never, unlikely = _not_asked(data)
-    return tuple(name for name in _FILTERED if name in never or name in unlikely)
-
-
-# Charsets chardet would set aside itself, not asked about even when it is asked again:
-# the single-byte ones that leave a byte of the sample undefined (chardet keeps only
-# the charsets that decode it), and the East Asian multi-byte ones when the bytes above
-# ASCII do not stand in pairs (chardet's own gate then rules them out: measured on both
-# corpora, its answers and confidences stay as they were, at a tenth less cost).
-_EAST_ASIAN = ("big5hkscs", "cp932", "cp949", "euc_jis_2004", "euc_kr", "gb18030",
-               "shift_jis_2004", "johab")
-PAIRED = 0.5  # of the bytes above ASCII with one beside them: text in a multi-byte charset
-
-
-def paired(high: np.ndarray) -> bool:
-    """Most bytes above ASCII (``high``: a mask per byte) stand beside another one, as in
-    text in a multi-byte charset (a character's first byte and the next character's
-    first byte are both above ASCII even when a trail byte is not); in Latin text they
-    stand alone ("é" between letters)."""
-    beside = np.zeros(len(high), dtype=bool)
-    beside[1:] |= high[:-1]
-    beside[:-1] |= high[1:]
-    return int(np.count_nonzero(high & beside)) >= PAIRED * int(np.count_nonzero(high))
-
-
-def _not_asked(data: bytes) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """(the charsets chardet would set aside itself, the unlikely ones) for ``data``."""
-    a = np.frombuffer(data, dtype=np.uint8)
-    is_high = a >= 0x80
-    high = a[is_high]
-    if not len(high):
-        return (), ()
-    counts = np.bincount(high - 0x80, minlength=128)
-    weights = _text_weights()
-    share = weights @ counts / len(high)
-    undefined = (weights < -1) @ (counts > 0)
-    # Measured on a few bytes, shares differ by chance (16 random bytes may all be
-    # letters in one charset): then only the charsets that read most of them as no text.
-    floor = share.max() - UNLIKELY_MARGIN if len(high) >= UNLIKELY_SAMPLE else UNLIKELY_FLOOR
-    never = tuple(name for name, out in zip(_FILTERED, undefined.tolist()) if out)
-    if not paired(is_high):
-        never += _EAST_ASIAN
-    unlikely = tuple(name for name, out, no in zip(_FILTERED, (share < floor).tolist(),
-                                                   undefined.tolist()) if out and not no)
-    return never, unlikely
-
-
 # Letters of the scripts with their own single-byte charsets (Greek, Cyrillic, Hebrew,
 # Arabic, Thai), against an ASCII letter: a word that mixes two scripts.
 _OTHER_SCRIPT = "\u0370-\u052f\u0590-\u06ff\u0e00-\u0e7f"
 _SCRIPT_LETTER = re.compile(f"[{_OTHER_SCRIPT}]")
-_OTHER_SCRIPT_RANGES = ((0x370, 0x52F), (0x590, 0x6FF), (0xE00, 0xE7F))
 
 
 def mixes_scripts(data: bytes, encoding: str) -> bool:
     """``encoding`` reads the bytes above 0x7F of ``data`` as letters of another script
     than Latin glued to ASCII letters, in a tenth of the places or more: Cyrillic inside
     French words ("dщjр" for "déjà") is a wrong reading, not text. The places are counted
-    as a regular expression finds them, left to right without overlap ("aбc" is one)."""
+    as a regular expression finds them, left to right without overlap ("aбc" is one).
+    A single-byte charset that chardet's filter knows is judged from the bytes (no
+    decode: :func:`~.chardetfilter.mixes_scripts_bytes`), any other from its reading."""
     if not _may_read_other_script(encoding):
         return False
+    found = F.mixes_scripts_bytes(data, encoding)
+    if found is not None:
+        return found
+    return _mixes_scripts_read(data, encoding)
+
+
+def _mixes_scripts_read(data: bytes, encoding: str) -> bool:
+    """:func:`mixes_scripts` on the text ``encoding`` reads ``data`` as."""
     try:
         text = CS.decoded(data, encoding)
     except LookupError:
@@ -314,7 +242,7 @@ def mixes_scripts(data: bytes, encoding: str) -> bool:
         return False
     points = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype="<u4")
     other = np.zeros(len(points), dtype=bool)
-    for lo, hi in _OTHER_SCRIPT_RANGES:
+    for lo, hi in OTHER_SCRIPT_RANGES:
         other |= (points >= lo) & (points <= hi)
     letters = int(np.count_nonzero(other))
     if not letters:
@@ -323,7 +251,7 @@ def mixes_scripts(data: bytes, encoding: str) -> bool:
     latin = (folded >= 0x61) & (folded <= 0x7A)
     glued = (latin[:-1] & other[1:]) | (other[:-1] & latin[1:])  # at i: characters i, i + 1
     # Without overlap: a chain of k glued places in a row ("aбcд") is matched (k + 1) // 2 times.
-    edges = np.flatnonzero(np.diff(glued, prepend=False, append=False))
+    edges = np.diff(glued, prepend=False, append=False).nonzero()[0]
     chains = edges[1::2] - edges[0::2]
     mixed = int(((chains + 1) // 2).sum())
     return mixed >= 2 and mixed * 10 >= letters
@@ -365,14 +293,21 @@ _HIGH_RUN = re.compile(rb"[\x80-\xff]+")
 
 def _text_share(data: bytes, encoding: str) -> float:
     """How well a single-byte ``encoding`` reads the bytes above 0x7F of ``data`` (the
-    share :func:`~.charsets.plausible` gives: letters inside words, text beside them).
-    A run of such bytes is in a word when a byte beside it is none of digits, spaces and
-    ASCII punctuation."""
+    share :func:`~.charsets.plausible` gives: letters inside words, text beside them)."""
+    return CS.plausible(*CS.once(data, "high bytes by words", lambda: _high_bytes_by_words(data)),
+                        encoding)
+
+
+def _high_bytes_by_words(data: bytes) -> tuple[bytes, bytes]:
+    """The bytes above 0x7F of ``data``: (in words, the others). A run of such bytes is
+    in a word when a byte beside it is none of digits, spaces and ASCII punctuation."""
     a = np.frombuffer(data, dtype=np.uint8)
-    high = a >= 0x80
+    around = np.zeros(len(a) + 2, dtype=bool)  # high, with no high byte before and after
+    high = around[1:-1]
+    np.greater_equal(a, 0x80, out=high)
     if not high.any():
-        return CS.plausible(b"", b"", encoding)
-    edges = np.flatnonzero(np.diff(high, prepend=False, append=False))
+        return b"", b""
+    edges = (around[1:] != around[:-1]).nonzero()[0]
     starts, ends = edges[0::2], edges[1::2]
     # The byte before and the byte after each run (none at the data's edges).
     before = np.where(starts > 0, _WORDISH.take(a[np.maximum(starts - 1, 0)]), False)
@@ -381,7 +316,7 @@ def _text_share(data: bytes, encoding: str) -> float:
     run_of = np.cumsum(_marks(starts, len(a))) - 1  # the run each byte is in or after
     byte_in_word = in_words[run_of[high]]
     values = a[high]
-    return CS.plausible(values[byte_in_word].tobytes(), values[~byte_in_word].tobytes(), encoding)
+    return values[byte_in_word].tobytes(), values[~byte_in_word].tobytes()
 
 
 def _marks(starts: np.ndarray, n: int) -> np.ndarray:
@@ -420,9 +355,9 @@ def sharpen(data: bytes, encoding: str, language: str = "") -> tuple[str, str]:
     """(the charset the tell-tales make of ``encoding``, the ISO 8859 part that reads the
     bytes the same when a Windows page was named in its place, or "")."""
     western = encoding in ("cp1252", "iso8859-1", "iso8859-15")
-    c1 = bool(_C1.search(data))
+    c1 = CS.uses_c1_range(data)
     if western and not c1:
-        if _EURO_A4.search(data) or _LATIN9_LETTERS.search(data):
+        if _latin9_tell(data):
             if decodes(data, "iso8859-15"):
                 return "iso8859-15", ""
         elif encoding == "iso8859-15":
@@ -475,7 +410,7 @@ def sharpen_declared(data: bytes, encoding: str) -> tuple[str, str]:
     bytes alike when its Windows page is named in its place, or "".)"""
     windows = _ISO_WINDOWS.get(encoding)
     if windows and encoding != "iso8859-15":
-        if _C1.search(data):  # punctuation in the Windows page, controls in the ISO part
+        if CS.uses_c1_range(data):  # punctuation in the Windows page, controls in the ISO part
             return (windows, "") if decodes(data, windows) else (encoding, "")
         if not data.translate(None, _read_alike(encoding, windows)):
             return windows, encoding
@@ -488,25 +423,45 @@ def sharpen_declared(data: bytes, encoding: str) -> tuple[str, str]:
 _HIGH_BYTE = re.compile(rb"[\x80-\xff]")
 
 
+def _next_high_byte(data: bytes, pos: int) -> int:
+    """Where the first byte above ASCII from ``pos`` on stands, or -1. ASCII is skipped in
+    growing pieces at ``isascii``'s speed (a class of bytes is searched a byte at a time,
+    ~3 ms for a 750 KB file with one such byte at its start)."""
+    n = len(data)
+    step = 1024
+    while pos < n:
+        end = min(n, pos + step)
+        if not data[pos:end].isascii():
+            return _HIGH_BYTE.search(data, pos, end).start()
+        pos = end
+        step = min(step * 4, 1 << 20)
+    return -1
+
+
 def chardet_sample(data: bytes) -> bytes:
     """What chardet is shown of ``data``: its head (where an XML or HTML declaration of
     the charset stands: chardet reads one in its first 4 KB, and takes it when the bytes
     decode in it), then only the lines that hold bytes above ASCII, up to
     ``CHARDET_LIMIT`` bytes in all. A web page is mostly ASCII markup, which tells no
     charset from another: chardet's time goes into checking and scoring it. Lines are
-    kept whole, so that no character is cut (a line end is never inside one)."""
+    kept whole, so that no character is cut (a line end is never inside one). Cut once
+    per ``data`` within :func:`~.charsets.reading_once`."""
     if len(data) <= 2 * CHARDET_HEAD:
         return data
+    return CS.once(data, "chardet sample", lambda: _cut_sample(data))
+
+
+def _cut_sample(data: bytes) -> bytes:
     cut = data.rfind(b"\n", 0, CHARDET_HEAD) + 1 or CHARDET_HEAD
     parts = [data[:cut]]
     size = cut
     pos = cut
     while size < CHARDET_LIMIT:
-        found = _HIGH_BYTE.search(data, pos)
-        if found is None:
+        found = _next_high_byte(data, pos)
+        if found < 0:
             break
-        first = data.rfind(b"\n", pos, found.start()) + 1 or pos
-        end = data.find(b"\n", found.end())
+        first = data.rfind(b"\n", pos, found) + 1 or pos
+        end = data.find(b"\n", found + 1)
         end = len(data) if end < 0 else end + 1
         parts.append(data[first:end])
         size += end - first
@@ -527,8 +482,9 @@ def guess_legacy(data: bytes) -> Guess | None:
         encoding = CS.codec_name(found["encoding"])
         if encoding in _UNICODE:
             return None
-        if decodes(sample, encoding) and not mixes_scripts(sample, encoding):
-            break
+        if decodes(sample, encoding) and (encoding in F.asked(sample)[2]
+                                          or not mixes_scripts(sample, encoding)):
+            break  # (chardet's filter may have found that it does not mix scripts)
     else:
         return None
     lang = found.get("language") or ""

@@ -61,6 +61,7 @@ MAX_RUNS = 48              # runs given windows of their own; the others are lab
 PROBE = 16 << 10           # a bisection probe
 MAX_PROBES = 48
 GUESS_ALONE = 1024         # a damaged stretch this long is guessed on its own, not pooled
+DOS_END = b"\x1a"          # Ctrl-Z: DOS editors ended a text file with it
 
 
 class _Piece:
@@ -342,11 +343,16 @@ class _MapBuilder:
                 return
         w = Window(data, self.start, True, True)
         if len(data) == self.end - self.start:
-            guess = one_legacy_reading(w, declared)
+            guess, read = one_legacy_reading(w, declared), w
+            if guess is None and data.endswith(DOS_END) and not data.isascii():
+                # The end-of-file mark of a DOS text (Ctrl-Z) is no binary data glued to
+                # it: the text before it is judged alone.
+                read = Window(data.rstrip(DOS_END), self.start, True, True)
+                guess = one_legacy_reading(read, declared)
             if guess is not None:  # one charset throughout: one region, not cut in lines
                 self.one_reading = Region(self.start, self.end, guess.encoding,
                                           language=guess.language, by=guess.by)
-                self.windows.append((self.start, self.end, w, []))
+                self.windows.append((self.start, self.start + len(read.data), read, []))
                 return
         stretches = w.stretches()
         for k, s in enumerate(stretches):

@@ -23,7 +23,8 @@ import re
 import numpy as np
 
 from inspector.core.analysis.encodings import charsets as CS
-from inspector.core.analysis.encodings.legacyguess import decodes, paired, sharpen
+from inspector.core.analysis.encodings.chardetfilter import paired_bytes
+from inspector.core.analysis.encodings.legacyguess import decodes, sharpen
 from inspector.core.units.unicode_db import category_of_char
 
 _HIGH_BYTES = bytes(range(0x80, 0x100))
@@ -51,11 +52,15 @@ _BORROWED = re.compile("[" + "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in _BORRO
 # Of those, what Latin text writes most: dashes, quotes and the ellipsis (a tie between two
 # charsets goes to the one that reads more of these).
 _PROSE_MARKS = re.compile("[\u2010-\u2027]")
+_PLACED = re.compile("[A-Za-z][\u2019\u2032][A-Za-z]|[A-Za-z]\u2026")
 
 
-def borrowed_punctuation(data: bytes) -> str | None:
+def borrowed_punctuation(data: bytes, placed: bool = False) -> str | None:
     """The multi-byte charset in which ``data`` is Latin text with borrowed punctuation
-    (above), or None."""
+    (above), or None. ``placed``: asked before chardet's Latin answer (Windows-932's "’"
+    is 81 66, "üf" in CP850), only quotes, dashes and ellipses count, and one at least
+    must stand where Latin text writes it: an apostrophe between two letters ("it’s"),
+    an ellipsis after a letter ("December…")."""
     a = np.frombuffer(data, dtype=np.uint8)
     high = a >= 0x80
     if np.count_nonzero(high) < BORROWED_LEAST:
@@ -81,6 +86,8 @@ def borrowed_punctuation(data: bytes) -> str | None:
         if len(above) < BORROWED_LEAST or not all(_BORROWED.match(ch) for ch in above):
             continue
         marks = sum(1 for ch in above if _PROSE_MARKS.match(ch))
+        if placed and (marks < len(above) or _PLACED.search(text) is None):
+            continue
         if marks > best_marks:
             best, best_marks = name, marks
     return best
@@ -129,7 +136,7 @@ def kana_reading(data: bytes) -> str | None:
         if leads < KANA_LEAST or 2 * leads < KANA_SHARE * high:
             continue
         if not checked_pairs:  # the bytes above ASCII stand in pairs, as kana do
-            if not paired(np.frombuffer(data, dtype=np.uint8) >= 0x80):
+            if not paired_bytes(data):
                 return None
             checked_pairs = True
         if not decodes(data, name):

@@ -35,19 +35,32 @@ page's ("Êèíî"), and, when its answer does not explain the bytes, words of s
 or a CJK charset's punctuation in Latin text. Random
 damage in ASCII or UTF-8 text is explained by no charset (bytes that decode to symbols
 and controls in the middle of words) and stays UTF-8 with problems, as the map says.
+
+Lines of chance sequences do make such a part in a DOS document framed with box drawing
+(Johab's ─ is DB A1, well-formed UTF-8 for an Arabic mark): the part is then set aside
+when a multi-byte charset, the one declared or chardet's, reads the whole range without
+error and as text (frames included) and those lines read in UTF-8 as no text, fewer than
+half of their characters letters and most of those of a script the legacy reading of
+the range never shows (:func:`_despite_chance_utf8`). A real UTF-8 paragraph reads as words.
+(The map builder also judges a range that ends in a DOS end-of-file mark, Ctrl-Z,
+without it: one control at the end is no binary data.)
 """
 
 from __future__ import annotations
 
+import codecs
 import functools
 import re
+import threading
+from collections import Counter
 
 import numpy as np
 
 from inspector.core.analysis.encodings import charsets as CS
-from inspector.core.analysis.encodings.legacyguess import chardet_sample, decodes, guess_charset, paired
-from inspector.core.analysis.encodings.missedreadings import (kana_reading, latin_page, missed_reading,
-                                                             script_guess)
+from inspector.core.analysis.encodings.chardetfilter import paired_bytes
+from inspector.core.analysis.encodings.legacyguess import chardet_sample, decodes, guess_charset
+from inspector.core.analysis.encodings.missedreadings import (borrowed_punctuation, kana_reading,
+                                                             latin_page, missed_reading, script_guess)
 from inspector.core.units import kinds as K
 from inspector.core.units.unicode_db import category_of_char
 from inspector.core.analysis.encodings.stretches import (BIN, ERR, LEGACY_WEIGHT, Stretch, Window,
@@ -82,8 +95,8 @@ def _utf8_part(n_err: np.ndarray, n_valid: np.ndarray) -> int:
 def _controls_near_errors(w: Window) -> bool:
     """A control that text does not use (NUL, ESC, DEL...) within ``NEAR`` bytes of a
     byte that is not UTF-8."""
-    ctrl = np.flatnonzero(w.ctrl)
-    err = np.flatnonzero(w.err)
+    ctrl = w.ctrl.nonzero()[0]
+    err = w.err.nonzero()[0]
     if not len(ctrl) or not len(err):
         return False
     at = err.searchsorted(ctrl)
@@ -162,11 +175,10 @@ def one_legacy_reading(w: Window, declared: CS.CharsetGuess | None = None) -> CS
         return None
     if w.ctrl.any() and _controls_near_errors(w):
         return None  # random bytes among the errors: damage, not text in a charset
-    if utf8_carries_most(errors, valid):
-        return None
     part = utf8_part(w)
-    if part and part >= UTF8_PART * (errors + valid):
-        return None
+    if utf8_carries_most(errors, valid) or (part and part >= UTF8_PART * (errors + valid)):
+        # (A UTF-8 line that is well-formed by chance, a Johab frame, is weighed again.)
+        return _despite_chance_utf8(w, declared, errors)
     if declared is not None and (CS.is_multibyte(declared.encoding) or _explains(w, declared, errors)):
         return declared  # (a multi-byte one was weighed as _explains does, by plausible_text)
     guess = guess_charset(w.data)
@@ -189,10 +201,72 @@ def one_legacy_reading(w: Window, declared: CS.CharsetGuess | None = None) -> CS
         words = script_guess(w.data, WHOLE_WORD)
         if words is not None and _explains(w, words, errors):
             return words
+        # ... and for a multi-byte charset's quotes and ellipses where Latin text writes
+        # them ("it\x81fs" is "it’s" in Windows-932, "itüfs" in CP850).
+        borrowed = borrowed_punctuation(w.data, placed=True) if LEGACY_WEIGHT * valid < errors else None
+        if borrowed is not None:
+            return CS.CharsetGuess(borrowed, "", 0.0, 1.0, [borrowed], "punctuation")
     if whole and _explains(w, guess, errors):
         return guess
     missed = missed_reading(w.data, LEGACY_WEIGHT * valid < errors)
     return missed if missed is not None and _explains(w, missed, errors) else None
+
+
+def _despite_chance_utf8(w: Window, declared: CS.CharsetGuess | None,
+                         errors: int) -> CS.CharsetGuess | None:
+    """The multi-byte charset the whole window is in although lines of it are well-formed
+    UTF-8 (module text), or None: when those lines read as no text in UTF-8 (fewer than
+    half of their characters above ASCII letters: asked first, so that a real UTF-8 part
+    costs no guess), the one it declares or chardet names, when it reads the whole window
+    without error, as text (frames of box drawing included), and those lines' letters
+    are mostly of scripts its reading of the window never shows."""
+    utf8 = _utf8_lines(w)
+    if not _no_text(utf8):
+        return None
+    guess = (declared if declared is not None and CS.is_multibyte(declared.encoding)
+             else guess_charset(w.data))
+    if guess is None or not CS.is_multibyte(guess.encoding):
+        return None
+    try:
+        text = CS.strict_text(w.data, guess.encoding)
+    except LookupError:
+        return None
+    if (text is None or CS.plausible_text(w.data, guess.encoding, signs=True) < PLAUSIBLE
+            or not _foreign_scripts(utf8, text)):
+        return None
+    return guess
+
+
+def _utf8_lines(w: Window) -> str:
+    """The lines of ``w`` counted as UTF-8 text (:func:`utf8_part`), read in UTF-8."""
+    lines = ((w.n_err == 0) & (w.n_valid >= UTF8_LINE)).nonzero()[0].tolist()
+    return "".join(w.data[int(w.cell_start[k]):int(w.cell_end[k])].decode("utf-8", "replace")
+                   for k in lines)
+
+
+def _no_text(utf8: str) -> bool:
+    """Fewer than half of the characters above ASCII of ``utf8`` are letters (Johab box
+    drawing reads as Arabic marks; a Russian paragraph reads as Russian words)."""
+    kinds = Counter(ch for ch in utf8 if ch > "\x7f")  # each character's category asked once
+    letters = sum(n for ch, n in kinds.items() if category_of_char(ch)[0] == "L")
+    return bool(kinds) and letters * 2 < sum(kinds.values())
+
+
+def _foreign_scripts(utf8: str, text: str) -> bool:
+    """Half or more of the characters of a script (not Common or Inherited) of ``utf8``
+    are of scripts ``text`` (the whole window read in the legacy charset) holds none of."""
+    from inspector.core.units.chartables import INHERITED, SCRIPT_NAMES, script_table
+
+    scripts = script_table()
+    held = np.bincount(scripts[_code_points(text)], minlength=len(SCRIPT_NAMES)) > 0
+    points = _code_points(utf8)
+    scripted = scripts[points[points > 0x7F]]
+    scripted = scripted[scripted > INHERITED]  # (Unknown, Common, Inherited: of no script)
+    return bool(len(scripted)) and int(np.count_nonzero(~held[scripted])) * 2 >= len(scripted)
+
+
+def _code_points(text: str) -> np.ndarray:
+    return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype="<u4")
 
 
 def _explains(w: Window, guess: CS.CharsetGuess, errors: int) -> bool:
@@ -221,6 +295,37 @@ DAMAGE_LEAST = 8         # characters above ASCII the charset must read, at the 
 _ASCII = bytes(range(0x80))
 
 
+class _TooMany(Exception):
+    pass
+
+
+_lost = threading.local()  # (characters lost so far, how many may be) of the decode in hand
+
+
+def _count_lost(error: UnicodeDecodeError):
+    """An error handler that reads as "replace" does, and gives up after the
+    ``_lost.most``-th lost character."""
+    _lost.count += 1
+    if _lost.count > _lost.most:
+        raise _TooMany
+    return "\ufffd", error.end
+
+
+codecs.register_error("inspector-count-lost", _count_lost)
+
+
+def _loses_more(data: bytes, encoding: str, most: float) -> bool:
+    """``data`` read in ``encoding`` holds more than ``most`` U+FFFD where a "replace"
+    reading would; the reading stops at the first character past ``most`` lost (a
+    single-byte text read as Big5 stops after a few)."""
+    _lost.count, _lost.most = 0, most
+    try:
+        text = data.decode(encoding, "inspector-count-lost")
+    except _TooMany:
+        return True
+    return text.count("\ufffd") > most
+
+
 def _decodes_line(line: bytes, encoding: str) -> bool:
     try:
         line.decode(encoding)
@@ -232,7 +337,7 @@ def _decodes_line(line: bytes, encoding: str) -> bool:
 def _paired(data: bytes) -> bool:
     """Most bytes above ASCII stand beside another one (:func:`~.legacyguess.paired`):
     no multi-byte charset reads Latin text losing only a few characters."""
-    return paired(np.frombuffer(data, dtype=np.uint8) >= 0x80)
+    return paired_bytes(data)
 
 
 def guess_despite_damage(data: bytes) -> CS.CharsetGuess | None:
@@ -254,9 +359,9 @@ def guess_despite_damage(data: bytes) -> CS.CharsetGuess | None:
     for candidate in DAMAGE_CANDIDATES:
         # One decode first: a charset that loses more than a few characters of the
         # file is not its charset (a single-byte text loses many in every one).
-        if head is not None and head.decode(candidate, "replace").count("\ufffd") > most:
+        if head is not None and _loses_more(head, candidate, most):
             continue
-        if data.decode(candidate, "replace").count("\ufffd") > most:
+        if _loses_more(data, candidate, most):
             continue
         lines = lines if lines is not None else data.split(b"\n")
         kept = [line for line in lines if _decodes_line(line, candidate)]
@@ -289,18 +394,20 @@ def odd_words(w: Window, encoding: str, lo: int = 0, hi: int | None = None) -> b
     (``_SEPARATORS``: "ank>שכיכבה</A>", "?sub=Тема", "&nbsp;בגלילאו" hold words of their
     own); the other ASCII signs ("@", "#", "_"...) stay inside. Odd: it holds letters and
     something else words do not hold ("©", "½", "10 °C" and "MP3" are text)."""
-    err = np.flatnonzero(w.err[lo:hi]) + lo
+    err = w.err[lo:hi].nonzero()[0] + lo
     if not len(err):
         return False
     classes = _byte_classes(encoding)
     if classes is None:  # not one character per byte: read the text
         return _odd_words_read(w.data, encoding, err.tolist())
+    if len(err) <= FEW_WORDS:
+        return _odd_words_few(w.data, encoding, err.tolist())
     space, alpha, bad, edge = classes
     a = w.a
     n = len(a)
     # Where the word around each byte p starts and ends: a space before p (or p - 40,
     # or 0), a space from p + 1 on (or p + 40, or the end).
-    spaces = np.flatnonzero(space.take(a))
+    spaces = space.take(a).nonzero()[0]
     k = spaces.searchsorted(err)  # the first space at or after p
     prev = np.where(k > 0, spaces[np.maximum(k - 1, 0)] + 1, 0) if len(spaces) else np.zeros_like(err)
     prev = np.where(prev <= err, prev, 0)  # (a space at p itself is no word boundary before p)
@@ -311,7 +418,7 @@ def odd_words(w: Window, encoding: str, lo: int = 0, hi: int | None = None) -> b
     end = np.minimum(np.minimum(nxt, err + WORD_REACH), n)
     # Without the punctuation at its ends: from the first byte that is none, to after the
     # last one (an empty word when all are).
-    inner = np.flatnonzero(~edge.take(a))
+    inner = (~edge.take(a)).nonzero()[0]
     if not len(inner):
         return False
     first = inner[np.minimum(inner.searchsorted(start), len(inner) - 1)]
@@ -320,13 +427,40 @@ def odd_words(w: Window, encoding: str, lo: int = 0, hi: int | None = None) -> b
     last = np.where(inner.searchsorted(end) > 0, last, 0)
     core = first < np.minimum(last, end)
     s_, e_ = np.minimum(first, end), np.maximum(np.minimum(last, end), start)
-    alphas = np.concatenate(([0], np.cumsum(alpha.take(a), dtype=np.int64)))
-    bads = np.concatenate(([0], np.cumsum(bad.take(a), dtype=np.int64)))
+    alphas = np.zeros(n + 1, dtype=np.int64)  # running counts, 0 before the first byte
+    np.cumsum(alpha.take(a), out=alphas[1:])
+    bads = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(bad.take(a), out=bads[1:])
     odd = core & (alphas[e_] > alphas[s_]) & (bads[e_] > bads[s_])
     return int(odd.sum()) * 3 >= len(err)
 
 
 WORD_REACH = 40
+FEW_WORDS = 16  # bytes up to which their words are looked at one by one, not with numpy
+
+
+def _odd_words_few(data: bytes, encoding: str, err: list[int]) -> bool:
+    """:func:`odd_words` for a few bytes: each word found in the bytes read as classes
+    (one ``translate``): spaces, punctuation that may end a word (bad or not), letters,
+    other bad characters, the rest."""
+    classes = data.translate(_class_table(encoding))
+    n = len(classes)
+    odd = 0
+    for p in err:
+        start = classes.rfind(b"S", max(0, p - WORD_REACH), p) + 1 or max(0, p - WORD_REACH)
+        end = classes.find(b"S", p + 1, min(n, p + WORD_REACH))
+        core = classes[start:end if end >= 0 else min(n, p + WORD_REACH)].strip(b"ef")
+        odd += b"A" in core and (b"B" in core or b"e" in core or b"S" in core)  # (S: p itself)
+    return odd * 3 >= len(err)
+
+
+@functools.lru_cache(maxsize=None)
+def _class_table(encoding: str) -> bytes:
+    """Per byte value, a class for :func:`_odd_words_few` (from :func:`_byte_classes`)."""
+    space, alpha, bad, edge = _byte_classes(encoding)
+    return bytes(ord("S") if space[b] else ord("e") if edge[b] and bad[b] else
+                 ord("f") if edge[b] else ord("A") if alpha[b] else ord("B") if bad[b] else ord("o")
+                 for b in range(256))
 
 
 @functools.lru_cache(maxsize=None)

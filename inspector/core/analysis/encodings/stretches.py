@@ -297,7 +297,8 @@ class Window:
         # Their leads: errors C0-FF followed by a continuation byte.
         lead_pos = (high_err[:n] & ((padded[1:n + 1] & 0xC0) == 0x80)).nonzero()[0]
         length = _FORM_LEN.take(a[lead_pos])
-        lead_pos, length = lead_pos[length > 0], length[length > 0]
+        forms = length > 0
+        lead_pos, length = lead_pos[forms], length[forms]
         if len(lead_pos):
             lead = a[lead_pos]
             after = padded[lead_pos[:, None] + _AFTER_LEAD]
@@ -382,7 +383,7 @@ class Window:
         else:
             # Errors are bytes 80-FF: the other bytes 80-FF are valid.
             n_valid = _sum_per_cell(self.a >= 0x80, starts) - n_err
-        cls = np.full(len(starts), ASC, dtype=np.int8)
+        cls = np.zeros(len(starts), dtype=np.int8)  # ASC
         cls[n_valid > 0] = UTF
         # Double-encoding pairs weigh only in cells of UTF-8 without errors (binary data
         # and text in a legacy charset have none: errors in every line).
@@ -645,7 +646,7 @@ class Stretch:
         """First and last+1 file offsets of ``mask`` bytes in the stretch (its cells)."""
         w = self.w
         lo, hi = int(w.cell_start[self.first]), int(w.cell_end[self.last])
-        hits = np.flatnonzero(mask[lo:hi])
+        hits = mask[lo:hi].nonzero()[0]
         if not len(hits):
             return self.start, self.end
         return w.base + lo + int(hits[0]), w.base + lo + int(hits[-1]) + 1
@@ -672,18 +673,18 @@ class Stretch:
         start, end = lo, hi
         if self.cls == ERR:
             first_err, last_err = (x - w.base for x in self.tight(w.err))
-            valid = np.flatnonzero(w.mb_lead[lo:first_err])
+            valid = w.mb_lead[lo:first_err].nonzero()[0]
             if len(valid):
                 # After the last valid character before the first error, at the start
                 # of the word (after a space) if a space comes between.
                 after = lo + int(valid[-1])
                 after += _char_len(int(w.a[after]))
-                spaces = np.flatnonzero(_SPACE[w.a[after:first_err]])
+                spaces = _SPACE[w.a[after:first_err]].nonzero()[0]
                 start = after + int(spaces[-1]) + 1 if len(spaces) else after
             line_start = int(w.cell_start[self.last])
-            valid = np.flatnonzero(w.mb_lead[last_err:hi])
+            valid = w.mb_lead[last_err:hi].nonzero()[0]
             if len(valid) and last_err >= line_start:
                 before = last_err + int(valid[0])
-                spaces = np.flatnonzero(_SPACE[w.a[last_err:before]])
+                spaces = _SPACE[w.a[last_err:before]].nonzero()[0]
                 end = last_err + int(spaces[0]) if len(spaces) else before
         return w.base + start, w.base + end

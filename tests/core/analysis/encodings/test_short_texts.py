@@ -77,11 +77,15 @@ def test_borrowed_punctuation_is_never_random_bytes():
         assert borrowed_punctuation(bytes(data)) is None, (seed, bytes(data))
 
 
-def test_inverted_marks_stay_western():
-    """Spanish "¡" before a word is Big5 punctuation too ("\\xa1H"); Latin-1 reads it."""
-    data = "¡Hola! ¡Vamos a la playa mañana por la tarde!\n".encode("latin-1")
-    v = judge(data)
-    assert v.code == "legacy_charset" and v.details["encoding"] == "cp1252", v.text
+@pytest.mark.parametrize("text", ["¡Hola! ¡Vamos a la playa mañana por la tarde!\n",
+                                  "¡Hola! ¡Vamos a la playa!\n", "Bis bald, Grüße aus München.\n",
+                                  "Wir sehen uns übermorgen.\n"])
+@pytest.mark.parametrize("encoding", ["cp1252", "cp850"])
+def test_latin_text_is_no_borrowed_punctuation(text, encoding):
+    """Spanish "¡" before a word is Big5 punctuation too ("\\xa1H"), CP850's "üb" is
+    Windows-932's "｜": a single-byte Latin charset reads them."""
+    v = judge(text.encode(encoding))
+    assert not any(r.encoding != "utf-8" and CS.is_multibyte(r.encoding) for r in v.regions), v.text
 
 
 def test_utf8_with_a_damaged_run_in_one_line_stays_problems():

@@ -1,7 +1,7 @@
 """The table of what each byte 80-FF is worth as text per single-byte charset (built in
 one decode per charset) says what a decode of each byte alone says."""
 
-from inspector.core.analysis.encodings.legacyguess import _FILTERED, _text_weights
+from inspector.core.analysis.encodings.chardetfilter import _FILTERED, _text_weights
 from inspector.core.units.unicode_db import category_of_char
 
 
