@@ -53,6 +53,9 @@ _BORROWED = re.compile("[" + "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in _BORRO
 # charsets goes to the one that reads more of these).
 _PROSE_MARKS = re.compile("[\u2010-\u2027]")
 _PLACED = re.compile("[A-Za-z][\u2019\u2032][A-Za-z]|[A-Za-z]\u2026")
+# Their first byte after a letter: the candidates' apostrophes and ellipses all start
+# with 81 (Windows-932) or A1 (the others).
+_PLACED_BYTES = re.compile(rb"[A-Za-z][\x81\xa1]")
 
 
 def borrowed_punctuation(data: bytes, placed: bool = False) -> str | None:
@@ -61,6 +64,8 @@ def borrowed_punctuation(data: bytes, placed: bool = False) -> str | None:
     is 81 66, "üf" in CP850), only quotes, dashes and ellipses count, and one at least
     must stand where Latin text writes it: an apostrophe between two letters ("it’s"),
     an ellipsis after a letter ("December…")."""
+    if placed and _PLACED_BYTES.search(data) is None:
+        return None  # (a search that stops at the first hit: most files pass here)
     a = np.frombuffer(data, dtype=np.uint8)
     high = a >= 0x80
     if np.count_nonzero(high) < BORROWED_LEAST:
