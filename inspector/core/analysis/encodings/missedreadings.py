@@ -269,6 +269,7 @@ def script_reading(data: bytes, longest: int = 1) -> str | None:
     return _chardet_among(data, left) or left[0]
 
 
+@functools.lru_cache(maxsize=None)
 def latin_page(encoding: str) -> bool:
     """``encoding`` reads one byte as one character and most of its letters above ASCII
     are Latin (Windows-1252, Mac Roman; CP437 with a few Greek ones for mathematics)."""
