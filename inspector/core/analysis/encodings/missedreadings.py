@@ -64,8 +64,9 @@ def borrowed_punctuation(data: bytes, placed: bool = False) -> str | None:
     is 81 66, "üf" in CP850), only quotes, dashes and ellipses count, and one at least
     must stand where Latin text writes it: an apostrophe between two letters ("it’s"),
     an ellipsis after a letter ("December…")."""
-    if placed and _PLACED_BYTES.search(data) is None:
-        return None  # (a search that stops at the first hit: most files pass here)
+    if placed and ((b"\xa1" not in data and b"\x81" not in data)
+                   or _PLACED_BYTES.search(data) is None):
+        return None  # (byte searches at memchr's speed first: most files pass here)
     a = np.frombuffer(data, dtype=np.uint8)
     high = a >= 0x80
     if np.count_nonzero(high) < BORROWED_LEAST:
