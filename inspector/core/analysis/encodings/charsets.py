@@ -190,6 +190,7 @@ def nul_pattern(data: bytes) -> tuple[str, str] | None:
     return None
 
 
+UNSPACED_HANGUL = 16  # Hangul syllables a UTF-16 text may hold without a space
 _COMMON_HIGH = bytes((0x30, *range(0xAC, 0xD8), 0xFF))  # of U+3000-30FF, AC00-D7A3, FF00-FFEF
 # ... and of ASCII, U+3000-30FF, 4E00-9FFF, AC00-D7A3, FF00-FFEF.
 _CJK_OR_ASCII_HIGH = bytes((0x00, 0x30, *range(0x4E, 0xA0), *range(0xAC, 0xD8), 0xFF))
@@ -202,7 +203,10 @@ def wide_text_pattern(data: bytes) -> tuple[str, str] | None:
     in a byte charset has none), unless it is a few lines at most, and be made of CJK
     characters: ideographs, kana, Hangul, CJK punctuation and full-width forms, with the
     kana, Hangul and punctuation making a tenth of it (bytes of another charset read in
-    pairs make ideographs and rarer blocks, hardly any kana or punctuation)."""
+    pairs make ideographs and rarer blocks, hardly any kana or punctuation). Mostly
+    Hangul, it must hold a space or a line end past ``UNSPACED_HANGUL`` syllables: Korean
+    writes spaces between words, and GBK or EUC-KR text read in pairs is a string of
+    Hangul syllables without any (a byte B0-D7 then A1-FE is one)."""
     n = len(data) - len(data) % 2
     if n < 8:
         return None
@@ -228,6 +232,10 @@ def wide_text_pattern(data: bytes) -> tuple[str, str] | None:
             continue
         if ((units >= 0xD800) & (units <= 0xDFFF)).any():
             continue  # UTF-16 text in these scripts uses no surrogate pairs
+        hangul = int(((units >= 0xAC00) & (units <= 0xD7A3)).sum())
+        if (2 * hangul > len(units) and hangul > UNSPACED_HANGUL and not newlines
+                and not (units == 0x20).any()):
+            continue
         ideographs = (units >= 0x4E00) & (units <= 0x9FFF)
         ascii_text = (units == 0x20) | (units == 0x0A) | (units == 0x0D) | (units == 0x09) \
             | ((units >= 0x21) & (units <= 0x7E))
@@ -648,13 +656,16 @@ def is_multibyte(encoding: str) -> bool:
     return found
 
 
-def plausible_text(data: bytes, encoding: str, signs: bool = False) -> float:
+def plausible_text(data: bytes, encoding: str, signs: bool = True) -> float:
     """How well a multibyte ``encoding`` explains ``data``, from 0 to 1: the share of the
-    characters above ASCII that decode without error to letters, digits, punctuation or
-    spaces, and with ``signs`` symbols too (box drawing, arrows: a DOS text's frames)
-    (0 when more than 2 % do not decode). The last few answers are remembered (the
-    declaration's check and the whole-file reading ask the same)."""
-    return _plausible_text(data, encoding, "LPNZS" if signs else "LPNZ")
+    characters above ASCII that decode without error to letters, digits, punctuation,
+    spaces, combining marks and, with ``signs``, symbols (0 when more than 2 % do not
+    decode). Symbols count unless asked not to: CJK text draws tables, lists and frames
+    with the box drawing, arrows, shapes and full-width signs of its charsets' symbol
+    rows (━ ┃ ⇒ ■ ○ ｜), a third of the characters of some short files and DOS texts;
+    private-use characters and controls never do. The last few answers are remembered
+    (the declaration's check and the whole-file reading ask the same)."""
+    return _plausible_text(data, encoding, "LPNZSM" if signs else "LPNZM")
 
 
 # Blocks of letters only (CJK ideographs, kana, Hangul syllables), which hold most of

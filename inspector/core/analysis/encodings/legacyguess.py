@@ -23,8 +23,12 @@ What is added to chardet's answer (the tell-tales):
   space, œ Œ š Š between letters (Latin-1 reads ¤ ½ ¼ ¦ ¨ there), and no byte 80-9F;
 * ISO-8859-16 for Romanian (ș ț with a comma below, € „ ” « ») when no byte 80-9F makes
   it Windows-1250 and no byte that ISO-8859-16 reads otherwise than ISO-8859-2 says it is
-  not (ű, û in ISO-8859-16, of a Hungarian text); with no byte telling them apart the
-  Central European pair is named (its Windows page when it reads the same);
+  not (ű, û in ISO-8859-16, of a Hungarian text); with no byte telling them apart, or
+  with such a byte, the Central European pair is named (its Windows page when it reads
+  the same), whatever language chardet saw (it names ISO-8859-16 for Hungarian text
+  that reads the same in both, and for Slovene whose š ž it reads as č Ÿ);
+* KOI8-R for chardet's KOI8-U or KOI8-T when the bytes read the same in it (none of the
+  Ukrainian or Tajik letters);
 * a reading that glues letters of another script (Greek, Cyrillic, Hebrew, Arabic,
   Thai) to ASCII letters is not taken: chardet's next answer is (French text with many
   accents may score best as Mac Cyrillic);
@@ -57,6 +61,10 @@ _WIDER = {"shift_jis": "cp932", "euc_kr": "cp949", "gb2312": "gb18030", "gbk": "
           "big5": "big5hkscs", "cp950": "big5hkscs"}
 # chardet's names for charsets better known by another that reads the bytes alike.
 _USUAL = {"euc_jis_2004": "euc_jp", "shift_jis_2004": "cp932", "iso2022_jp_2": "iso2022_jp"}
+# Rarer relatives chardet names for text that reads the same in the common charset: KOI8-U
+# and KOI8-T for Russian or Bulgarian without Ukrainian or Tajik letters (not applied to a
+# declared charset, which says which one the file is in).
+_MORE_COMMON = {"koi8-u": "koi8-r", "koi8-t": "koi8-r"}
 _UNICODE = {"utf-8", "utf-8-sig", "ascii", "utf-16", "utf-16-le", "utf-16-be", "utf-32",
             "utf-32-le", "utf-32-be", "utf-7"}
 # Encodings no text file with ASCII line ends is in (EBCDIC): chardet is not asked about them.
@@ -357,8 +365,11 @@ def sharpen(data: bytes, encoding: str, language: str = "") -> tuple[str, str]:
     if language == "ro" and encoding in ("cp1250", "iso8859-2", "iso8859-16") and not c1:
         if _romanian_latin10(data):
             return "iso8859-16", ""
-        if encoding == "iso8859-16":
-            encoding = "iso8859-2"  # nothing of its own: the Central European pair reads it
+    if encoding == "iso8859-16" and not _romanian_latin10(data):
+        # Nothing of its own (a Hungarian text reads the same in both), or letters it reads
+        # otherwise than Central European text writes them (Slovene "vprašanji" would be
+        # "vpračanji"): the Central European pair.
+        encoding = "iso8859-2"
     if encoding == "iso8859-15":
         return encoding, ""
     if encoding in _OTHER_LATIN and not c1 | (encoding == "cp1250"):
@@ -371,7 +382,7 @@ def sharpen(data: bytes, encoding: str, language: str = "") -> tuple[str, str]:
     windows = _ISO_WINDOWS.get(encoding)
     if windows and _same(data, encoding, windows):
         return windows, encoding
-    usual = _USUAL.get(encoding)
+    usual = _USUAL.get(encoding) or _MORE_COMMON.get(encoding)
     if usual and _same(data, encoding, usual):
         return usual, ""
     wider = _WIDER.get(encoding)

@@ -9,10 +9,13 @@ UTF-8 with problems, or short UTF-8 regions between legacy ones.
 
 So, first: does the range hold a UTF-8 part at all? Errors of UTF-8's own shape (encoded
 surrogates, overlong forms: what a UTF-8 encoder writes) outweighing the runs a legacy
-charset makes leave it to the map too, when valid sequences carry most of the bytes above
-0x7F or no run has a legacy charset's shape (in a short Korean text a few pairs fall into
-such forms by chance, among errors that outnumber its valid sequences). Only lines
-without any error whose
+charset makes, and a quarter of all the runs of errors or more, leave it to the map too,
+when valid sequences carry most of the bytes above 0x7F or no run has a legacy charset's
+shape (in a short Korean text a few pairs fall into such forms by chance, among errors
+that outnumber its valid sequences; in kana-heavy EUC-JP, among many more runs of other
+errors). So do valid sequences carrying three times the bytes the errors hold
+(:func:`utf8_carries_most`: a line of UTF-8 with a run of damaged bytes; chance
+sequences carry at most two thirds in legacy text). Only lines without any error whose
 valid bytes above 0x7F number ``UTF8_LINE`` or more count as one (in a legacy charset a
 whole line of such chance sequences is rare), and only when such lines hold at least a
 ``UTF8_PART`` share of the bytes above 0x7F. Without such a part, and without binary
@@ -24,7 +27,12 @@ this window), else chardet names the charset (:mod:`.legacyguess`), and
 the answer is kept when the charset decodes the whole range and explains its bytes that
 are not UTF-8 (the labeller's measure, :func:`~.charsets.plausible`: letters where letters stand), and no
 control that text does not use stands near them (``NEAR`` bytes), and, when they are few
-(``FEW_ERRORS``), the words that hold them read as words (letters, not "Per@¦ssion"). Random
+(``FEW_ERRORS``), the words that hold them read as words (letters, not "Per@¦ssion";
+markup and URLs separate words: :func:`odd_words`). What chardet misses in short text
+(:mod:`.missedreadings`) is weighed the same way: kana text before chardet's single-byte
+answer, whole words of a non-Latin script of ``WHOLE_WORD`` bytes or more before its Latin
+page's ("Êèíî"), and, when its answer does not explain the bytes, words of such a script
+or a CJK charset's punctuation in Latin text. Random
 damage in ASCII or UTF-8 text is explained by no charset (bytes that decode to symbols
 and controls in the middle of words) and stays UTF-8 with problems, as the map says.
 
@@ -51,6 +59,8 @@ import numpy as np
 from inspector.core.analysis.encodings import charsets as CS
 from inspector.core.analysis.encodings.chardetfilter import paired_bytes
 from inspector.core.analysis.encodings.legacyguess import chardet_sample, decodes, guess_charset
+from inspector.core.analysis.encodings.missedreadings import (borrowed_punctuation, kana_reading,
+                                                             latin_page, missed_reading, script_guess)
 from inspector.core.units import kinds as K
 from inspector.core.units.unicode_db import category_of_char
 from inspector.core.analysis.encodings.stretches import (BIN, ERR, LEGACY_WEIGHT, Stretch, Window,
@@ -61,11 +71,20 @@ UTF8_PART = 0.02    # of the bytes above 0x7F, in such lines: a UTF-8 part the m
 NEAR = 16           # bytes between a control and an error that make them one piece of damage
 FEW_ERRORS = 64     # up to this many bytes that are not UTF-8, the words holding them are read
 PLAUSIBLE = 0.85    # the labeller's PLAUSIBLE: the share of the bytes a charset must explain
+WHOLE_WORD = 3      # bytes above ASCII in a word of their own that no Latin page reads
 
 
 def utf8_part(w: Window) -> int:
     """The valid bytes above 0x7F in lines of ``w`` that are UTF-8 text (module text)."""
     return _utf8_part(w.n_err, w.n_valid)
+
+
+def utf8_carries_most(errors: int, valid: int) -> bool:
+    """Valid multi-byte sequences carry ``LEGACY_WEIGHT`` times the bytes above 0x7F that
+    the errors hold, or more: UTF-8's shape, whatever the lines (a one-line UTF-8 text
+    with a run of damaged bytes). Chance sequences carry at most two thirds of them in a
+    legacy text, short ones included (a third in most CJK text)."""
+    return valid >= LEGACY_WEIGHT * errors
 
 
 def _utf8_part(n_err: np.ndarray, n_valid: np.ndarray) -> int:
@@ -119,6 +138,8 @@ def cells_rule_out_parts(data: bytes, result) -> bool:
         return False
     if (shaped_errors(result) or cut_end) and not (lead_pair and valid <= errors):
         return False
+    if utf8_carries_most(errors, valid):
+        return False
     part = _utf8_part(n_err, n_valid)
     return not (part and part >= UTF8_PART * (errors + valid))
 
@@ -144,16 +165,19 @@ def one_legacy_reading(w: Window, declared: CS.CharsetGuess | None = None) -> CS
         return None
     shaped = int(w.n_shaped.sum())
     legacy = int(w.n_legacy.sum())
-    if shaped and legacy < LEGACY_WEIGHT * shaped and (valid > errors or not legacy):
-        # Errors a UTF-8 encoder makes (surrogates, overlong forms) and valid sequences
-        # carrying most of the bytes above 0x7F: UTF-8's shape. (In a short Korean or
-        # Japanese text a few pairs fall into such forms by chance, among errors that
-        # outnumber its valid sequences.)
+    if (shaped and legacy < LEGACY_WEIGHT * shaped and (valid > errors or not legacy)
+            and len(w.run_starts) - shaped <= LEGACY_WEIGHT * shaped):
+        # Errors a UTF-8 encoder makes (surrogates, overlong forms) among few others, and
+        # valid sequences carrying most of the bytes above 0x7F or no run of a legacy
+        # charset's shape: UTF-8's. (In Japanese, Korean or Chinese text a few pairs fall
+        # into such forms by chance, among errors that outnumber its valid sequences, or
+        # among many more runs of other errors, as in kana-heavy EUC-JP.)
         return None
     if w.ctrl.any() and _controls_near_errors(w):
         return None  # random bytes among the errors: damage, not text in a charset
     part = utf8_part(w)
-    if part and part >= UTF8_PART * (errors + valid):
+    if utf8_carries_most(errors, valid) or (part and part >= UTF8_PART * (errors + valid)):
+        # (A UTF-8 line that is well-formed by chance, a Johab frame, is weighed again.)
         return _despite_chance_utf8(w, declared, errors)
     if declared is not None and (CS.is_multibyte(declared.encoding) or _explains(w, declared, errors)):
         return declared  # (a multi-byte one was weighed as _explains does, by plausible_text)
@@ -167,7 +191,25 @@ def one_legacy_reading(w: Window, declared: CS.CharsetGuess | None = None) -> CS
     despite = guess_despite_damage(w.data)
     if despite is not None and _explains(w, despite, errors):
         return despite
-    return guess if whole and _explains(w, guess, errors) else None
+    kana = kana_reading(w.data)  # kana text that chardet left to a single-byte charset
+    if kana is not None:
+        return CS.CharsetGuess(kana, "Japanese", 0.0, 1.0, [kana], "kana")
+    if whole and latin_page(guess.encoding):
+        # chardet's Latin page for whole words of three letters or more above ASCII
+        # ("Êèíî" for "Кино" in Windows-1251): Latin text has accented letters inside its
+        # words, beside ASCII ones, and a lone "à" or "è" at most.
+        words = script_guess(w.data, WHOLE_WORD)
+        if words is not None and _explains(w, words, errors):
+            return words
+        # ... and for a multi-byte charset's quotes and ellipses where Latin text writes
+        # them ("it\x81fs" is "it’s" in Windows-932, "itüfs" in CP850).
+        borrowed = borrowed_punctuation(w.data, placed=True) if LEGACY_WEIGHT * valid < errors else None
+        if borrowed is not None:
+            return CS.CharsetGuess(borrowed, "", 0.0, 1.0, [borrowed], "punctuation")
+    if whole and _explains(w, guess, errors):
+        return guess
+    missed = missed_reading(w.data, LEGACY_WEIGHT * valid < errors)
+    return missed if missed is not None and _explains(w, missed, errors) else None
 
 
 def _despite_chance_utf8(w: Window, declared: CS.CharsetGuess | None,
@@ -346,10 +388,12 @@ def odd_words(w: Window, encoding: str, lo: int = 0, hi: int | None = None) -> b
     when read in ``encoding`` (a sign or an ASCII symbol among letters: "Per@¦ssion"): a
     few random bytes in ASCII text, not a legacy charset's letters.
 
-    A word: from the last space before the byte to the first after it (at most
-    ``WORD_REACH`` characters either way), without the punctuation at its ends. Odd:
-    it holds letters and something else words do not hold ("©", "½", "10 °C" and "MP3"
-    are text)."""
+    A word: from the last space or separator before the byte to the first after it (at
+    most ``WORD_REACH`` characters either way), without the punctuation at its ends. The
+    separators are the ASCII signs that markup, URLs and prose put between words
+    (``_SEPARATORS``: "ank>שכיכבה</A>", "?sub=Тема", "&nbsp;בגלילאו" hold words of their
+    own); the other ASCII signs ("@", "#", "_"...) stay inside. Odd: it holds letters and
+    something else words do not hold ("©", "½", "10 °C" and "MP3" are text)."""
     err = w.err[lo:hi].nonzero()[0] + lo
     if not len(err):
         return False
@@ -434,7 +478,7 @@ def _byte_classes(encoding: str):
             return None
         if len(ch) != 1:
             return None
-        space[b] = ch.isspace()
+        space[b] = ch.isspace() or ch in _SEPARATORS
         alpha[b] = ch.isalpha()
         bad[b] = not (ch.isalnum() or ch in _IN_WORDS or category_of_char(ch) in ("Mn", "Mc"))
         edge[b] = ch in _EDGE_PUNCTUATION
@@ -460,5 +504,7 @@ def _odd_words_read(data: bytes, encoding: str, err: list[int]) -> bool:
     return odd * 3 >= len(err)
 
 
-_SPACE = re.compile(r"\s")  # str.isspace's characters
-_LAST_SPACE = re.compile(r"\s\S*\Z")
+_SEPARATORS = "<>\"=&;/?|()[]{},:!%+_"  # between words (odd_words)
+_BOUNDARY = "\\s" + re.escape(_SEPARATORS)  # str.isspace's characters and the separators
+_SPACE = re.compile(f"[{_BOUNDARY}]")
+_LAST_SPACE = re.compile(f"[{_BOUNDARY}][^{_BOUNDARY}]*\\Z")
