@@ -202,7 +202,7 @@ _IN_SMALL_WORDS = ("Ll", "Lo", "Lm", "Mn", "Mc", "Cf", "Pd", "Pi", "Pf")
 # (legacyguess.sharpen): of the three Western answers, sharpen makes the same name, so
 # chardet is asked about Windows-1252 alone (34 models fewer to score; a short text's
 # languages are checked again for each answer whose best model is a Celtic one).
-_READ_AS_WINDOWS_1252 = np.array([n in ("iso8859-1", "iso8859-15") for n in _FILTERED])
+_READ_AS_WINDOWS_1252 = np.array([n == "iso8859-15" for n in _FILTERED])
 # ISO-8859-14 (Celtic) too, when none of its own letters (ŵ ŷ ḃ ċ ḋ...) stands in the
 # sample: then it reads it as Latin-1 does, and the decode-safe name is Windows-1252, as
 # sharpen makes of ISO-8859-15 without its letters. (On a short text chardet also

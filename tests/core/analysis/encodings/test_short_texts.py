@@ -185,3 +185,13 @@ def test_a_few_words_of_another_script_in_english(ending, encoding):
     v = judge(data)
     assert v.code == "legacy_charset", v.text
     assert L.strict_right(encoding, v.details["encoding"]), v.text
+
+
+@pytest.mark.parametrize("text", ["¡Hola! ¡Vamos a la playa mañana por la tarde?\n",
+                                  "¿Qué tal? El niño comió a las once.\n"])
+def test_short_spanish_in_latin1_is_western(text):
+    """chardet ties ISO-8859-1 and ISO-8859-3 on such a line, ISO-8859-1 first: asked
+    about Windows-1252 instead of ISO-8859-1, the tie went to ISO-8859-3 (Ħola)."""
+    v = judge(text.encode("latin-1"))
+    assert v.code == "legacy_charset"
+    assert L.strict_right("windows-1252", v.details["encoding"]), v.text
