@@ -106,4 +106,6 @@ def test_the_heap_is_trimmed_again_once_the_window_has_the_result(qtbot, write_f
     doc, life = _life(qtbot, write_file)
     with qtbot.waitSignal(life.ended, timeout=20_000):
         pass
-    assert trims == ["worker", "window"] and doc.scan.complete
+    # (Another test's worker still ending may trim too: only the order is ours to check.)
+    assert trims[-1] == "window" and trims.count("window") == 1 and "worker" in trims
+    assert doc.scan.complete
