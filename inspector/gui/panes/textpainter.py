@@ -448,21 +448,11 @@ class TextPainter:
             new = looks
         for look_key in new:
             pictures[look_key] = self._render_problem(look, *look_key)
-        frags = np.empty((len(order), paintarrays.FRAGMENT_FIELDS), dtype=np.float64)
-        frags[:, 2:4] = 0.0
-        frags[:, 6:8] = 1.0 / ratio
-        frags[:, 8] = 0.0
-        frags[:, 9] = 1.0
+        frags = _whole_pictures(len(order), ratio)
         opacity = None
         for (dim, k, c, width, sel, q), h, t in zip(groups, heads, tails):
             pm = pictures[(k, c, width, sel, q / (4 * ratio))]
-            pw, ph = pm.width(), pm.height()
-            part = frags[h:t]
-            # A fragment is placed by its centre.
-            part[:, 0] = left[h:t] + pw / (2 * ratio)
-            part[:, 1] = top[h:t] + ph / (2 * ratio)
-            part[:, 4] = pw
-            part[:, 5] = ph
+            part = _placed(frags[h:t], left[h:t], top[h:t], pm, ratio)
             if dim != opacity:
                 opacity = dim
                 p.setOpacity(0.45 if dim else 1.0)
@@ -488,21 +478,12 @@ class TextPainter:
         top = y[order]
         widths = page.b_w[order]
         labels = self.view.text_layout.looks.text
-        frags = np.empty((len(order), paintarrays.FRAGMENT_FIELDS), dtype=np.float64)
-        frags[:, 2:4] = 0.0
-        frags[:, 6:8] = 1.0 / ratio
-        frags[:, 8] = 0.0
-        frags[:, 9] = 1.0
+        frags = _whole_pictures(len(order), ratio)
         opacity = None
         for h, t in zip(heads, tails):
             dim, r, warn, sel = (f[h].item() for f in fields)
             pm = self._box_picture((labels[r], float(widths[h]), warn, sel), lh, pal)
-            pw, ph = pm.width(), pm.height()
-            part = frags[h:t]
-            part[:, 0] = left[h:t] + pw / (2 * ratio)
-            part[:, 1] = top[h:t] + ph / (2 * ratio)
-            part[:, 4] = pw
-            part[:, 5] = ph
+            part = _placed(frags[h:t], left[h:t], top[h:t], pm, ratio)
             if dim != opacity:
                 opacity = dim
                 p.setOpacity(0.45 if dim else 1.0)
@@ -698,3 +679,25 @@ class TextPainter:
             p.setBrush(color)
             p.drawPolygon(QPolygonF([QPointF(x, y), QPointF(x + 6, y), QPointF(x, y + 5)]))
             p.setBrush(Qt.BrushStyle.NoBrush)
+
+
+def _whole_pictures(n: int, ratio: float) -> np.ndarray:
+    """``n`` drawPixmapFragments rows (paintarrays) each drawing a whole picture of
+    device pixel ``ratio`` at full opacity; places and sizes are set by :func:`_placed`."""
+    frags = np.empty((n, paintarrays.FRAGMENT_FIELDS), dtype=np.float64)
+    frags[:, 2:4] = 0.0
+    frags[:, 6:8] = 1.0 / ratio
+    frags[:, 8] = 0.0
+    frags[:, 9] = 1.0
+    return frags
+
+
+def _placed(part: np.ndarray, left, top, pm: QPixmap, ratio: float) -> np.ndarray:
+    """``part`` (rows of :func:`_whole_pictures`) drawing ``pm`` with its top left at
+    (``left``, ``top``): a fragment is placed by its centre."""
+    pw, ph = pm.width(), pm.height()
+    part[:, 0] = left + pw / (2 * ratio)
+    part[:, 1] = top + ph / (2 * ratio)
+    part[:, 4] = pw
+    part[:, 5] = ph
+    return part
