@@ -432,12 +432,7 @@ class TextPainter:
         # The problems by look and dimming: one call each.
         order = np.lexsort((quarter, selected, w, n, key, dims))
         fields = (dims[order], key[order], n[order], w[order], selected[order], quarter[order])
-        change = np.zeros(len(order), dtype=bool)
-        change[0] = True
-        for f in fields:
-            change[1:] |= f[1:] != f[:-1]
-        heads = np.flatnonzero(change).tolist()
-        tails = heads[1:] + [len(order)]
+        heads, tails = _runs(fields)
         left = whole[order] / ratio
         top = y[order]
         groups = [tuple(f[h].item() for f in fields) for h in heads]
@@ -468,12 +463,7 @@ class TextPainter:
         row, warned = page.b_row, page.b_warned
         order = np.lexsort((selected, warned, row, dims))
         fields = (dims[order], row[order], warned[order], selected[order])
-        change = np.zeros(len(order), dtype=bool)
-        change[0] = True
-        for f in fields:
-            change[1:] |= f[1:] != f[:-1]
-        heads = np.flatnonzero(change).tolist()
-        tails = heads[1:] + [len(order)]
+        heads, tails = _runs(fields)
         left = np.floor((page.b_x[order] + PAD_X) * ratio + 0.5) / ratio
         top = y[order]
         widths = page.b_w[order]
@@ -701,3 +691,15 @@ def _placed(part: np.ndarray, left, top, pm: QPixmap, ratio: float) -> np.ndarra
     part[:, 4] = pw
     part[:, 5] = ph
     return part
+
+
+def _runs(fields) -> tuple[list[int], list[int]]:
+    """Where the runs of equal rows of ``fields`` (sorted arrays of one length) begin
+    and end."""
+    n = len(fields[0])
+    change = np.zeros(n, dtype=bool)
+    change[0] = True
+    for f in fields:
+        change[1:] |= f[1:] != f[:-1]
+    heads = np.flatnonzero(change).tolist()
+    return heads, heads[1:] + [n]
