@@ -34,3 +34,32 @@ def test_the_tables_are_small():
     assert families == ["Mono", "CJK"]
     assert [fallbackfonts.font_of(first, cp) for cp in (0x41, 0x4E2D, 0x100)] == [0, 1, -1]
     assert first.starts.nbytes + first.values.nbytes < 100
+
+
+def _flags_by_array(text: bytes) -> np.ndarray:
+    """The union of the character sets the plain way: every range set in an array."""
+    flags = np.zeros(0x110000, dtype=bool)
+    for token in text.split():
+        a, _, b = token.partition(b"-")
+        lo, hi = int(a, 16), min(int(b or a, 16), 0x10FFFF)
+        flags[lo:hi + 1] = True
+    return flags
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.lists(st.tuples(st.integers(0, 0x110010), st.integers(0, 40),
+                                   st.booleans()), max_size=12), max_size=5))
+def test_merged_charsets_answer_as_the_array_does(fonts):
+    """fc-list's charsets, one line per font, ranges overlapping, touching, unsorted,
+    reaching past U+10FFFF: merged as runs, the same flags as setting them one by one."""
+    text = b"\n".join(b" ".join(f"{lo:x}-{lo + span:x}".encode() if is_range else f"{lo:x}".encode()
+                                for lo, span, is_range in font) for font in fonts) + b"\n"
+    expected = _flags_by_array(text)
+    runs = fontcoverage.parse_charsets(text)
+    assert runs.starts[0] == 0 and np.all(np.diff(runs.starts) > 0)
+    assert np.all(runs.values[1:] != runs.values[:-1])   # no two runs alike side by side
+    ends = np.append(runs.starts[1:], 0x110000)
+    rebuilt = np.repeat(runs.values, ends - runs.starts)
+    assert np.array_equal(rebuilt, expected)
+    for cp in (0, 0x10FFFF, *[lo for font in fonts for lo, _, _ in font if lo <= 0x10FFFF]):
+        assert bool(runs[cp]) == expected[cp]
