@@ -111,10 +111,24 @@ def _load() -> None:
     _state["table"] = result
 
 
+def hold() -> None:
+    """Until :func:`release`, asking for the table starts no thread. The window's start
+    holds it during its first look: the table is not read by the first paint anyway
+    (the paint asks before the thread could answer), and the thread took the interpreter
+    from that paint."""
+    _state["held"] = True
+
+
+def release() -> None:
+    """Begin reading the table now (see :func:`hold`)."""
+    _state.pop("held", None)
+    start()
+
+
 def start() -> None:
-    """Begin reading the table in the background (once)."""
+    """Begin reading the table in the background (once), unless held."""
     with _lock:
-        if "thread" not in _state:
+        if "thread" not in _state and "held" not in _state:
             thread = threading.Thread(target=_load, name="font-coverage", daemon=True)
             _state["thread"] = thread
             thread.start()
@@ -125,5 +139,6 @@ def table(wait: bool = False) -> CodePointRuns | None:
     fontconfig)."""
     start()
     if wait:
+        release()
         _state["thread"].join()
     return _state.get("table")

@@ -63,3 +63,17 @@ def test_merged_charsets_answer_as_the_array_does(fonts):
     assert np.array_equal(rebuilt, expected)
     for cp in (0, 0x10FFFF, *[lo for font in fonts for lo, _, _ in font if lo <= 0x10FFFF]):
         assert bool(runs[cp]) == expected[cp]
+
+
+def test_a_held_coverage_table_is_read_once_released(monkeypatch):
+    """The window's start holds the fonts' coverage table until after its first look:
+    asked for meanwhile, no thread starts (the answer is None, as before the thread
+    has read it); released, it is read."""
+    monkeypatch.setattr(fontcoverage, "_state", {})
+    monkeypatch.setattr(fontcoverage, "_load",
+                        lambda: fontcoverage._state.__setitem__("table", "read"))
+    fontcoverage.hold()
+    assert fontcoverage.table() is None and "thread" not in fontcoverage._state
+    fontcoverage.release()
+    fontcoverage._state["thread"].join()
+    assert fontcoverage.table() == "read"
