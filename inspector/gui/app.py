@@ -149,6 +149,7 @@ def run(path=None, offset: int | None = None, dialect: str = "utf-8",
 
             smoke.arm(app, window, path)
     except Exception as exc:
+        fontcoverage.hold(False)
         return startup.failed(exc)
     code = app.exec()
     collector.stop()

@@ -111,17 +111,20 @@ def _load() -> None:
     _state["table"] = result
 
 
-def hold() -> None:
-    """Until :func:`release`, asking for the table starts no thread. The window's start
-    holds it during its first look: the table is not read by the first paint anyway
-    (the paint asks before the thread could answer), and the thread took the interpreter
-    from that paint."""
-    _state["held"] = True
+def hold(held: bool = True) -> None:
+    """While held, asking for the table starts no thread. The window's start holds it
+    during its first look: the table is not read by the first paint anyway (the paint
+    asks before the thread could answer), and the thread took the interpreter from that
+    paint. ``hold(False)``: no longer held (nothing started)."""
+    if held:
+        _state["held"] = True
+    else:
+        _state.pop("held", None)
 
 
 def release() -> None:
-    """Begin reading the table now (see :func:`hold`)."""
-    _state.pop("held", None)
+    """No longer held: begin reading the table now (see :func:`hold`)."""
+    hold(False)
     start()
 
 

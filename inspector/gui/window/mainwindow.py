@@ -81,7 +81,7 @@ class MainWindow(QMainWindow):
     firstLookDone = Signal()           # the panes painted, then the docks on screen
 
     # A window that does not paint (never shown, minimized) builds its docks after this.
-    FIRST_LOOK_PATIENCE_MS = 3000
+    FIRST_LOOK_PATIENCE_MS = 1000
 
     def __init__(self, parent: QWidget | None = None, settings: Settings | None = None,
                  findings_folder: str | None = None):
@@ -126,6 +126,7 @@ class MainWindow(QMainWindow):
         # The scan's one owner: it follows the document's file and dialect.
         self.scan_life = ScanLife(d, self.user_activity, self)
         self.scan_life.look_first((self.hex_view.viewport(), self.text_view.viewport()))
+        self.scan_life.hold()   # until the first look is over (_first_look_over)
         self.background = BackgroundWork(d, self.scan_life, fields, self.show_error, self)
         fields.cancel_button.clicked.connect(self.background.cancel_all)
         self.files = FileOpening(d, self.settings, self.finding_actions, self.background,
@@ -279,7 +280,8 @@ class MainWindow(QMainWindow):
 
     def _after_first_look(self) -> None:
         """Both panes have painted: the docks on screen are built (in one swap), and
-        once they have painted too, the first look is over."""
+        once they have painted too, the first look is over: the first file's scan
+        starts (it waits, see ScanLife.hold) and firstLookDone."""
         built = lazydocks.build_shown(self.lazy_docks.values())
         self._first_look = AfterPaint([dock for dock in built if dock.isVisible()],
                                       self._first_look_over, self, patience_ms=1000)
@@ -287,6 +289,7 @@ class MainWindow(QMainWindow):
     def _first_look_over(self) -> None:
         self._first_look = None
         self.first_look_done = True
+        self.scan_life.release()
         self.firstLookDone.emit()
 
     def after_first_look(self, then) -> None:

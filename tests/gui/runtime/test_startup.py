@@ -3,6 +3,7 @@ the packages to install; an exception before the event loop is one line on stder
 the log's path, and exit status 2; ``--smoke-test`` opens the window and quits by
 itself."""
 
+import gc
 import os
 import subprocess
 import sys
@@ -166,6 +167,8 @@ def test_run_returns_2_when_the_window_cannot_be_built(log, capsys, monkeypatch)
     assert app.run(None) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "RuntimeError: no window today" in err[0] and str(log) in err[0]
+    from inspector.gui.look import fontcoverage
+    assert "held" not in fontcoverage._state   # run held it for the window's first look
 
 
 def test_run_says_what_qt_would_abort_on(log, capsys, monkeypatch):
@@ -192,6 +195,7 @@ def test_a_pyside6_that_cannot_load(log, capsys, monkeypatch):
     monkeypatch.delitem(sys.modules, "inspector.gui.app")
     monkeypatch.setattr(sys, "meta_path", [BrokenQt()] + sys.meta_path)
     assert main([]) == 2
+    assert gc.isenabled()   # held off for the window's start only
     err = capsys.readouterr().err
     first, rest = err.split("\n", 1)
     assert first.startswith("utf8-inspector: the window needs PySide6, which could not be loaded: "
