@@ -15,7 +15,6 @@ from inspector.gui.runtime import qtimport  # noqa: F401 - first: PySide6 withou
 from PySide6.QtCore import QLoggingCategory
 from PySide6.QtWidgets import QApplication
 
-from inspector.gui.look import fontcoverage
 from inspector.gui.look.icon import app_icon
 from inspector.gui.runtime import startup
 from inspector.gui.window.settings import APPLICATION, ORGANIZATION
@@ -90,7 +89,6 @@ def after_first_paint(window) -> None:
     if dock is not None and not dock.primed:
         dock.prime()
     settle_memory()
-    fontcoverage.release()   # held by run
 
 
 def interactive_runtime(window, settle_now: bool = True):
@@ -139,8 +137,6 @@ def run(path=None, offset: int | None = None, dialect: str = "utf-8",
         from inspector.gui.runtime import crashguard, workers
 
         workers.fix_mmap_threshold()  # the scan's buffers handed back when freed
-        # The installed fonts' coverage is read after the first look (after_first_paint).
-        fontcoverage.hold()
         crashguard.install()  # slots, paints and workers: logged and shown, never fatal
         window = build_window(path, offset, dialect, prime_after_paint=True)
         collector = interactive_runtime(window, settle_now=False)
@@ -149,7 +145,6 @@ def run(path=None, offset: int | None = None, dialect: str = "utf-8",
 
             smoke.arm(app, window, path)
     except Exception as exc:
-        fontcoverage.hold(False)
         return startup.failed(exc)
     code = app.exec()
     collector.stop()

@@ -3,7 +3,11 @@ kept as runs: asked like the arrays they were made from, ~50 KiB instead of 1 Mi
 
 from __future__ import annotations
 
+import shutil
+import subprocess
+
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -27,8 +31,13 @@ def test_runs_answer_as_the_array_does(ranges, asked):
 
 
 def test_the_tables_are_small():
-    flags = fontcoverage.parse_charsets(b"20-7e a0-ff 4e00-9fff\n1f600-1f64f\n")
+    pages = np.zeros((3, 32), dtype=np.uint8)
+    pages[0, 4:16] = 0xFF   # U+0020..U+007F
+    pages[1, :] = 0xFF      # U+4E00..U+4EFF
+    pages[2, 0] = 0x01      # U+1F600
+    flags = fontcoverage.flags_of_pages([0, 0x4E00, 0x1F600], pages.tobytes())
     assert bool(flags[0x41]) and not flags[0x100] and bool(flags[0x4E2D]) and bool(flags[0x1F600])
+    assert not flags[0x1F601] and not flags[0x1F]
     assert flags.starts.nbytes + flags.values.nbytes < 100
     families, first = fallbackfonts.parse_sorted(b"Mono\t20-7e\nCJK\t4e00-9fff 41\n")
     assert families == ["Mono", "CJK"]
@@ -37,7 +46,7 @@ def test_the_tables_are_small():
 
 
 def _flags_by_array(text: bytes) -> np.ndarray:
-    """The union of the character sets the plain way: every range set in an array."""
+    """The union of ``fc-list``'s character sets the plain way: each range set."""
     flags = np.zeros(0x110000, dtype=bool)
     for token in text.split():
         a, _, b = token.partition(b"-")
@@ -46,34 +55,20 @@ def _flags_by_array(text: bytes) -> np.ndarray:
     return flags
 
 
-@settings(max_examples=60, deadline=None)
-@given(st.lists(st.lists(st.tuples(st.integers(0, 0x110010), st.integers(0, 40),
-                                   st.booleans()), max_size=12), max_size=5))
-def test_merged_charsets_answer_as_the_array_does(fonts):
-    """fc-list's charsets, one line per font, ranges overlapping, touching, unsorted,
-    reaching past U+10FFFF: merged as runs, the same flags as setting them one by one."""
-    text = b"\n".join(b" ".join(f"{lo:x}-{lo + span:x}".encode() if is_range else f"{lo:x}".encode()
-                                for lo, span, is_range in font) for font in fonts) + b"\n"
-    expected = _flags_by_array(text)
-    runs = fontcoverage.parse_charsets(text)
-    assert runs.starts[0] == 0 and np.all(np.diff(runs.starts) > 0)
-    assert np.all(runs.values[1:] != runs.values[:-1])   # no two runs alike side by side
-    ends = np.append(runs.starts[1:], 0x110000)
-    rebuilt = np.repeat(runs.values, ends - runs.starts)
-    assert np.array_equal(rebuilt, expected)
-    for cp in (0, 0x10FFFF, *[lo for font in fonts for lo, _, _ in font if lo <= 0x10FFFF]):
-        assert bool(runs[cp]) == expected[cp]
-
-
-def test_a_held_coverage_table_is_read_once_released(monkeypatch):
-    """The window's start holds the fonts' coverage table until after its first look:
-    asked for meanwhile, no thread starts (the answer is None, as before the thread
-    has read it); released, it is read."""
+@pytest.mark.skipif(not shutil.which("fc-list"), reason="no fontconfig")
+def test_the_installed_fonts_union_is_fc_lists(monkeypatch):
+    """Read from the fontconfig library (the union of the fonts' pages): the same flags
+    as every range ``fc-list`` prints, set one by one."""
+    text = subprocess.run(["fc-list", "--format", "%{charset}\\n"], capture_output=True,
+                          check=True).stdout
     monkeypatch.setattr(fontcoverage, "_state", {})
-    monkeypatch.setattr(fontcoverage, "_load",
-                        lambda: fontcoverage._state.__setitem__("table", "read"))
-    fontcoverage.hold()
-    assert fontcoverage.table() is None and "thread" not in fontcoverage._state
-    fontcoverage.release()
-    fontcoverage._state["thread"].join()
-    assert fontcoverage.table() == "read"
+    runs = fontcoverage.table()
+    assert runs is fontcoverage.table()   # read once
+    ends = np.append(runs.starts[1:], 0x110000)
+    assert np.array_equal(np.repeat(runs.values, ends - runs.starts), _flags_by_array(text))
+
+
+def test_without_fontconfig_there_is_no_table(monkeypatch):
+    monkeypatch.setattr(fontcoverage, "_state", {})
+    monkeypatch.setattr(fontcoverage, "_fontconfig", lambda: None)
+    assert fontcoverage.table() is None
