@@ -16,7 +16,6 @@ from PySide6.QtCore import QLoggingCategory
 from PySide6.QtWidgets import QApplication
 
 from inspector.gui.look.icon import app_icon
-from inspector.gui.runtime.firstpaint import AfterPaint
 from inspector.gui.runtime import startup
 from inspector.gui.window.settings import APPLICATION, ORGANIZATION
 
@@ -83,33 +82,25 @@ def settle_memory() -> None:
 
 
 def after_first_paint(window) -> None:
-    """What waits for both panes' first paint in the running window: the sequence
-    inspector's warm-up (~11 ms, it ran before that paint) and :func:`settle_memory`."""
-    dock = window.inspector_dock
-    if not dock.primed:
+    """What waits for the running window's first look (both panes painted, then the
+    docks on screen): the sequence inspector's warm-up (~11 ms, it ran before that
+    paint) and :func:`settle_memory`."""
+    dock = window.lazy_docks["sequenceInspector"].dock   # None: not on screen, not built
+    if dock is not None and not dock.primed:
         dock.prime()
     settle_memory()
 
 
-class AfterFirstPaint(AfterPaint):
-    """Calls ``then()`` once both panes have painted (or after ``patience_ms`` if they
-    never do, say in a minimized window): work that the first look does not need
-    waits for it."""
-
-    def __init__(self, window, then, patience_ms: int = 3000):
-        super().__init__((window.hex_view.viewport(), window.text_view.viewport()), then,
-                         window, patience_ms)
-
-
 def interactive_runtime(window, settle_now: bool = True):
     """What the running window needs of the interpreter: startup's objects settled
-    (:func:`settle_memory`; with ``settle_now`` false, once the window has painted: the
-    full collection takes ~20-30 ms) and garbage collection when the user is still
-    (:mod:`gcpolicy`). Returns the collector (stop it at the end)."""
+    (:func:`settle_memory`; with ``settle_now`` false, once the window's first look is
+    over, see :func:`after_first_paint`: the full collection takes ~20-30 ms) and garbage
+    collection when the user is still (:mod:`gcpolicy`). Returns the collector (stop it
+    at the end)."""
     if settle_now:
         settle_memory()
     else:
-        window.settle_memory_pending = AfterFirstPaint(window, lambda: after_first_paint(window))
+        window.after_first_look(lambda: after_first_paint(window))
     from inspector.gui.runtime import gcpolicy
 
     return gcpolicy.install(window)
@@ -119,13 +110,12 @@ def build_window(path=None, offset: int | None = None, dialect: str = "utf-8",
                  prime_after_paint: bool = False):
     """The window as ``run`` shows it, without running the event loop (tests).
     ``prime_after_paint``: the sequence inspector's warm-up waits for the caller, who
-    runs it after the first paint (``run`` does, see :func:`after_first_paint`)."""
+    runs it after the first look (``run`` does, see :func:`after_first_paint`)."""
     from inspector.gui.window.mainwindow import MainWindow
 
     window = MainWindow()
     window.document.set_dialect(dialect)
-    if prime_after_paint:
-        window.inspector_dock.prime_when_told()
+    window.prime_inspector_when_told = prime_after_paint
     window.show()
     open_initial(window, path, offset)
     return window

@@ -59,6 +59,8 @@ class ScanLife(QObject):
         # The views whose paint of a new file comes before its scan (see look_first).
         self._ports: tuple = ()
         self._after_look: AfterPaint | None = None
+        self._held = False              # see hold()
+        self._start_when_released = False
         document.sourceChanged.connect(self._source_changed)
         document.dialectChanged.connect(self._dialect_changed)
 
@@ -74,7 +76,6 @@ class ScanLife(QObject):
 
     def _source_changed(self) -> None:
         self.cancel()
-        self._forget_look()
         if self.auto_start and self.document.path is not None:
             if self._ports and all(port.isVisible() for port in self._ports):
                 self._after_look = AfterPaint(self._ports, self._looked, self,
@@ -82,9 +83,25 @@ class ScanLife(QObject):
             else:
                 QTimer.singleShot(0, self.start_if_needed)
 
+    def hold(self) -> None:
+        """A scan that has waited for the panes' paint waits also for :meth:`release`:
+        the window's first file waits for the rest of the window's first look (its
+        docks, built after the panes' paint: the scan's thread stretched their ~17 ms
+        of CPU to 40-80 ms)."""
+        self._held = True
+
+    def release(self) -> None:
+        self._held = False
+        if self._start_when_released:
+            self._start_when_released = False
+            self.start_if_needed()
+
     def _looked(self) -> None:
         self._forget_look()
-        self.start_if_needed()
+        if self._held:
+            self._start_when_released = True
+        else:
+            self.start_if_needed()
 
     def _forget_look(self) -> None:
         waiter, self._after_look = self._after_look, None
@@ -147,7 +164,10 @@ class ScanLife(QObject):
             self.start()
 
     def cancel(self) -> bool:
-        """Stop the running scan; says whether one ran."""
+        """Stop the running scan, and forget one waiting to start (for the panes' paint,
+        see look_first; for release, see hold); says whether one ran."""
+        self._forget_look()
+        self._start_when_released = False
         worker, self._worker = self._worker, None
         if worker is None:
             return False

@@ -271,7 +271,7 @@ sys.path.insert(0, {root!r})
 # be patched, so the child says it first too.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 # And, as inspector.cli.window does, no cyclic garbage collection until the first paint.
-import gc
+import gc, resource
 gc.disable()
 from inspector.gui import app as appmod
 from PySide6.QtCore import QEvent, QObject, QTimer
@@ -287,9 +287,14 @@ class Watch(QObject):
             painted.add(obj)
             if len(painted) == len(state["ports"]) and "visible" not in state:
                 state["visible"] = time.time()
+                state["cpu_visible"] = cpu()
                 state["rss_visible"] = rss()
                 QTimer.singleShot(0, after)
         return False
+
+def cpu():
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    return used.ru_utime + used.ru_stime
 
 def rss():
     with open("/proc/self/status") as f:
@@ -299,6 +304,9 @@ def rss():
 
 def after():
     w = state["w"]
+    if not w.first_look_done:   # the docks built after the panes' paint, and painted
+        QTimer.singleShot(5, after)
+        return
     if {wait_scan}:
         # The figure after the scan: once the window's whole-file scan has finished (and
         # its worker has handed memory back), not at a fixed time while it may still run.
@@ -319,7 +327,7 @@ def after():
 
 def finish():
     print("VISIBLE", state["visible"], state["rss_visible"], state.get("rss_scanned", -1),
-          flush=True)
+          state["looked"], state["cpu_visible"], flush=True)
     QApplication.instance().quit()
 
 def patched(*a, **k):
@@ -329,6 +337,7 @@ def patched(*a, **k):
     state["watch"] = Watch()
     for p in state["ports"]:
         p.installEventFilter(state["watch"])
+    w.firstLookDone.connect(lambda: state.setdefault("looked", time.time()))
     return w
 
 appmod.build_window = patched
@@ -360,6 +369,15 @@ def child_env(display: str | None, cfg: Path) -> dict:
 
 
 def run_window(path: Path, env: dict, wait_scan: bool) -> tuple[float, float, float]:
+    """Seconds until both panes have painted, resident MiB then and after the scan
+    (-1 without ``wait_scan``). :func:`run_window_more` says more."""
+    return run_window_more(path, env, wait_scan)[:3]
+
+
+def run_window_more(path: Path, env: dict, wait_scan: bool) -> tuple[float, ...]:
+    """As :func:`run_window`, then: seconds until the window's first look is over (the
+    docks built after the panes' paint have painted too) and the process's CPU seconds
+    until both panes had painted."""
     code = CHILD.format(root=str(ROOT), path=str(path), wait_scan=wait_scan, settle=SETTLE,
                         patience=SCAN_PATIENCE)
     t0 = time.time()
@@ -368,8 +386,8 @@ def run_window(path: Path, env: dict, wait_scan: bool) -> tuple[float, float, fl
     line = [ln for ln in out.stdout.splitlines() if ln.startswith("VISIBLE")]
     if not line:
         raise RuntimeError(out.stderr[-2000:])
-    _, visible, rss_v, rss_s = line[0].split()
-    return float(visible) - t0, float(rss_v), float(rss_s)
+    _, visible, rss_v, rss_s, looked, cpu = line[0].split()
+    return float(visible) - t0, float(rss_v), float(rss_s), float(looked) - t0, float(cpu)
 
 
 def time_cmd(args: list[str], env: dict) -> float:

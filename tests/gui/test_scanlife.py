@@ -48,6 +48,8 @@ def test_closing_stops_the_scan_and_memory_is_never_scanned(qtbot, write_file, h
     assert not life.running and doc.scan is None
     doc.set_dialect("cesu-8")
     assert not life.running
+    held_scan.set()
+    life.wait(10)   # the cancelled worker's end is not the next test's (its heap trim)
 
 
 def test_without_auto_start_only_start_scans(qtbot, write_file):
@@ -93,6 +95,27 @@ def test_a_shown_window_paints_a_new_file_before_its_scan_starts(qtbot):
     w.shutdown()
 
 
+def test_the_first_file_of_a_window_is_scanned_after_its_first_look(qtbot):
+    """The window's first look is the panes, then the docks on screen built after their
+    paint: its first file's scan waits for all of it (the scan's thread slowed the
+    docks' building), a later file only for the panes."""
+    from inspector.gui.window.mainwindow import MainWindow
+    from tests.conftest import SAMPLES
+
+    w = MainWindow()
+    qtbot.addWidget(w)
+    scans = []
+    w.scan_life.started.connect(lambda: scans.append(
+        (w.first_look_done, w.lazy_docks["sequenceInspector"].dock is not None)))
+    w.show()
+    w.files.open_file(SAMPLES / "demo.txt")   # as the command does: shown, then opened
+    qtbot.waitUntil(lambda: len(scans) == 1, timeout=5000)
+    assert scans == [(True, True)]
+    w.files.open_file(SAMPLES / "mixed.txt")
+    qtbot.waitUntil(lambda: len(scans) == 2, timeout=5000)
+    w.shutdown()
+
+
 def test_the_heap_is_trimmed_again_once_the_window_has_the_result(qtbot, write_file, monkeypatch):
     """The worker trims as it ends, in its thread; what the window lets go of when it
     takes the result in (the last progress copy) is handed back after that, once the
@@ -100,6 +123,7 @@ def test_the_heap_is_trimmed_again_once_the_window_has_the_result(qtbot, write_f
     from inspector.gui import scanlife
     from inspector.gui.runtime import workers
 
+    workers.pool().waitForDone(10_000)   # earlier tests' workers end (and trim) first
     trims = []
     monkeypatch.setattr(workers, "release_memory", lambda: trims.append("worker"))
     monkeypatch.setattr(scanlife, "release_memory", lambda: trims.append("window"))
@@ -109,3 +133,22 @@ def test_the_heap_is_trimmed_again_once_the_window_has_the_result(qtbot, write_f
     # (Another test's worker still ending may trim too: only the order is ours to check.)
     assert trims[-1] == "window" and trims.count("window") == 1 and "worker" in trims
     assert doc.scan.complete
+
+
+def test_a_scan_waiting_to_start_is_cancelled_too(qtbot):
+    """Closing (cancel_all) a window whose first file's scan waits for its first look:
+    the scan never starts (a later test's heap trims counted its worker's end)."""
+    from inspector.gui.window.mainwindow import MainWindow
+    from tests.conftest import SAMPLES
+
+    w = MainWindow()
+    qtbot.addWidget(w)
+    started = []
+    w.scan_life.started.connect(lambda: started.append(1))
+    w.show()
+    w.files.open_file(SAMPLES / "demo.txt")
+    w.background.cancel_all()
+    qtbot.waitUntil(lambda: w.first_look_done, timeout=5000)
+    qtbot.wait(100)   # a negative check: the scan would start right after the look
+    assert started == [] and not w.scan_life.running
+    w.shutdown()

@@ -3,7 +3,8 @@
 :class:`AfterPaint` calls ``then()`` once every one of some widgets has painted (one
 zero-delay timer later, so that the frame is on the screen first), or after
 ``patience_ms`` if they never paint (a minimized or covered window). The window uses it
-at start-up (settling memory, priming the sequence inspector) and for each file opened
+at start-up (its docks, built after the panes' first paint; then settling memory,
+priming the sequence inspector) and for each file opened
 (its whole-file scan starts after the file's first look: measured at start-up, the
 scan's thread took the interpreter from the first paint for 20-40 ms on 2 cores).
 """
@@ -24,7 +25,8 @@ class AfterPaint(QObject):
         self.ports = set(ports)
         for port in self.ports:
             port.installEventFilter(self)
-        QTimer.singleShot(patience_ms, self, self.fire)
+        # No widget to wait for: at once (after a zero timer, as after a paint).
+        QTimer.singleShot(patience_ms if self.ports else 0, self, self.fire)
 
     def eventFilter(self, obj, event) -> bool:
         if event.type() == QEvent.Type.Paint and obj in self.ports:

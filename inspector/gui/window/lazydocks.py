@@ -1,23 +1,27 @@
-"""Docks built when first shown.
+"""Docks built after the first look, or when first shown.
 
-The docks that are hidden or behind a tab when the window first appears (statistics,
-findings, text runs, folder triage) cost the first frame their modules and widgets for
-nothing. Each starts as a shell: a plain ``QDockWidget`` with the dock's object name and
-title, placed where the dock goes, so that ``QMainWindow.restoreState`` places it as it
-would the real one (a saved layout names docks by object name). The real dock is built,
-its module imported, when the shell first becomes visible (View > Panels, its tab
-raised, a saved layout that shows it) or when something asks for it
-(:meth:`LazyDock.get`: the window's ``statistics_dock``... properties). It then takes
-the shell's place: the window's state is saved with the shell in it and restored with
-the real dock under the same name (the same tab, the same side, the same floating
-geometry), and the View menu's toggle becomes the real dock's.
+Every dock of the window costs the first frame its module and its widgets: those on
+screen at start (the sequence inspector, the problem list: ~30 ms of the first look's
+CPU, imports and widgets) and those hidden or behind a tab (statistics, findings, text
+runs, folder triage), which may never be shown. Each starts as a shell: a plain
+``QDockWidget`` with the dock's object name and title, placed where the dock goes, so
+that ``QMainWindow.restoreState`` places it as it would the real one (a saved layout
+names docks by object name). While the window has not painted its panes the shells are
+*held*: on screen they are an empty dock with its title for a frame. Once both panes
+have painted, :func:`build_shown` builds the docks whose shells are on screen, all in
+one swap; the others are built when their shell first becomes visible (View > Panels,
+its tab raised) or when something asks for one (:meth:`LazyDock.get`: the window's
+``inspector_dock``, ``statistics_dock``... properties). A dock built takes its shell's
+place: the window's state is saved with the shells in it and restored with the real
+docks under the same names (the same tab, the same side, the same size, the same
+floating geometry), and the View menu's toggle becomes the real dock's.
 
 The tab bars of the dock rows: Qt 6.11 leaves on screen the tab bars its dock layout
 no longer uses, those made while the window is built (each ``tabifyDockWidget`` lays a
-row out anew) and those a ``restoreState`` on the shown window replaces. They show as a second, dead row of tabs
-over the docks, whose clicks do nothing. Qt shows the bars it uses whenever it lays
-the docks out, so the others can be hidden: all of them before the window is first
-shown, and those on screen before a restore after it.
+row out anew) and those a ``restoreState`` on the shown window replaces. They show as a
+second, dead row of tabs over the docks, whose clicks do nothing. Qt shows the bars it
+uses whenever it lays the docks out, so the others can be hidden: all of them before the
+window is first shown, and those on screen before a restore after it.
 """
 
 from __future__ import annotations
@@ -32,13 +36,19 @@ from inspector.gui.look.scrollstyle import flat_scroll_bars
 
 class LazyDock:
     """One dock of ``window`` built by ``build()`` (which returns the QDockWidget,
-    its signals connected) when first needed; until then ``shell`` stands in."""
+    its signals connected) when first needed; until then ``shell`` stands in. While
+    ``held`` (from the start until the window's first look, see :func:`build_shown`),
+    the shell shown does not build the dock."""
 
     def __init__(self, window: QMainWindow, name: str, title: str,
                  build: Callable[[], QDockWidget]):
         self.window = window
         self.name = name
         self._build = build
+        self.held = True
+        # Whether the shell is on screen: its visibilityChanged (a dock behind another's
+        # tab is "visible" to Qt, placed out of sight; its visibility says it is not).
+        self.on_screen = False
         self.dock: QDockWidget | None = None   # the real dock, once built
         self.shell: QDockWidget | None = QDockWidget(title, window)
         self.shell.setObjectName(name)
@@ -52,20 +62,22 @@ class LazyDock:
     def get(self) -> QDockWidget:
         """The real dock, built now if it was not."""
         if self.dock is None:
-            self._replace_shell()
+            replace_shells(self.window, [self])
         return self.dock
 
     def _on_visibility(self, visible: bool) -> None:
-        if visible and self.dock is None:
+        self.on_screen = visible
+        if visible and self.dock is None and not self.held:
             # Not inside the signal: the layout is still showing the shell (a tab being
             # raised). The zero-delay timer comes before the user can act on it.
-            QTimer.singleShot(0, self.window, lambda: self.dock is None and self._replace_shell())
+            QTimer.singleShot(0, self.window, lambda: self.dock is None and self.get())
 
-    def _replace_shell(self) -> None:
+    def _swap_in(self) -> None:
+        """Build the dock and put it where the shell is (the restore that follows
+        places it exactly)."""
         window, shell = self.window, self.shell
-        state = window.saveState()
         area = window.dockWidgetArea(shell)
-        dock = self._build()
+        dock = self.dock = self._build()
         dock.setObjectName(self.name)
         dock.setFeatures(shell.features())
         dock.setAccessibleName(shell.accessibleName())
@@ -75,11 +87,10 @@ class LazyDock:
         shell.setObjectName("")   # restoreState must find the real dock by the name
         window.removeDockWidget(shell)
         window.addDockWidget(area, dock)
-        shown_bars = dock_tab_bars(window)
-        window.restoreState(state)
-        hide_retired_tab_bars(window, shown_bars)
-        self._take_toggle(shell.toggleViewAction(), dock.toggleViewAction())
-        self.dock, self.shell = dock, None
+
+    def _retire_shell(self) -> None:
+        shell, self.shell = self.shell, None
+        self._take_toggle(shell.toggleViewAction(), self.dock.toggleViewAction())
         shell.deleteLater()
 
     def _take_toggle(self, old, new) -> None:
@@ -95,6 +106,32 @@ class LazyDock:
         actions = getattr(self.window, "panel_actions", None)
         if actions is not None and actions.get(self.name) is old:
             actions[self.name] = new
+
+
+def replace_shells(window: QMainWindow, lazies: list[LazyDock]) -> None:
+    """Build the docks of ``lazies`` (none built yet) in their shells' places, with one
+    save and restore of the window's state for all of them."""
+    state = window.saveState()
+    for lazy in lazies:
+        lazy._swap_in()
+    shown_bars = dock_tab_bars(window)
+    window.restoreState(state)
+    hide_retired_tab_bars(window, shown_bars)
+    for lazy in lazies:
+        lazy._retire_shell()
+
+
+def build_shown(lazies) -> list[QDockWidget]:
+    """The window's first look is on screen: the docks whose shells are visible now are
+    built (one swap), and no shell is held any longer (the others build when shown).
+    Returns the docks built."""
+    lazies = list(lazies)
+    for lazy in lazies:
+        lazy.held = False
+    shown = [lazy for lazy in lazies if lazy.dock is None and lazy.on_screen]
+    if shown:
+        replace_shells(shown[0].window, shown)
+    return [lazy.dock for lazy in shown]
 
 
 # ---------------------------------------------------------------- dock tab bars

@@ -14,7 +14,7 @@ beside it in this package:
 - :mod:`.windowdialogs`: the dialogs of the menus (encoder, reference, legend, About,
   repaired copy) and the exporter;
 - :mod:`.theme`: View > Theme, the application's palette;
-- :mod:`.lazydocks`: the docks hidden or behind a tab at start, built when first shown;
+- :mod:`.lazydocks`: the docks, built after the panes' first paint or when first shown;
 - :mod:`.accessibility`: what a screen reader announces.
 
 The window works before a scan has finished and without one. It keeps its controllers
@@ -22,6 +22,10 @@ as attributes, and tests, tools and the action table use them directly: ``docume
 ``scan_life`` (the scan), ``background`` (progress, the problem search), ``files``
 (:mod:`.fileopening`), ``dialogs`` (:mod:`.windowdialogs`), ``findings`` and
 ``finding_actions``, ``status_fields``, ``file_watch``, ``copy_actions``, ``find_bar``.
+
+The first look is the panes: the docks are built once both have painted (an empty dock
+with its title stands in for a frame), and ``firstLookDone`` says when those on screen
+have painted too (:meth:`MainWindow.after_first_look`).
 """
 
 from __future__ import annotations
@@ -37,14 +41,13 @@ from inspector.core.analysis import copyformats
 from inspector.core.scan.lines import NotReached
 from inspector.core.source.bytesource import display_path
 from inspector.gui import findings as findingsmod
-from inspector.gui.docks import problemlist
-from inspector.gui.docks.inspectordock import SequenceInspector
 from inspector.gui.document import Document
 from inspector.gui.look.scrollstyle import flat_scroll_bars
 from inspector.gui.panes import overview
 from inspector.gui.panes.hexview import HexView
 from inspector.gui.panes.textview import TextView
 from inspector.gui.runtime.courtesy import PaintsAsActivity, UserActivity
+from inspector.gui.runtime.firstpaint import AfterPaint
 from inspector.gui.scanlife import ScanLife
 from inspector.gui.window import actions, encodingmenu, lazydocks
 from inspector.gui.window.copyactions import build_copy_menu
@@ -62,6 +65,8 @@ if TYPE_CHECKING:  # the dialogs load when first opened (windowdialogs, goto_dia
     from inspector.gui.dialogs.goto import GotoDialog
     from inspector.gui.docks.findings import FindingsDock
     from inspector.gui.docks.foldertriage import FolderTriageDock
+    from inspector.gui.docks.inspectordock import SequenceInspector
+    from inspector.gui.docks.problemlist import ProblemListDock
     from inspector.gui.docks.statistics import StatisticsDock
     from inspector.gui.docks.textruns import TextRunsDock
     from inspector.gui.window.findbar import FindBar
@@ -73,6 +78,10 @@ APP_TITLE = "UTF-8 Inspector"
 class MainWindow(QMainWindow):
     scanFinished = Signal(object)      # for tests and automation: the result set
     searchFinished = Signal(object)    # the unit found (or None)
+    firstLookDone = Signal()           # the panes painted, then the docks on screen
+
+    # A window that does not paint (never shown, minimized) builds its docks after this.
+    FIRST_LOOK_PATIENCE_MS = 1000
 
     def __init__(self, parent: QWidget | None = None, settings: Settings | None = None,
                  findings_folder: str | None = None):
@@ -101,6 +110,12 @@ class MainWindow(QMainWindow):
         self._find_bar: FindBar | None = None   # built when first asked for (find_bar)
         self._build_central()
         self._build_docks()
+        # The docks wait for both panes' first paint (_after_first_look). The sequence
+        # inspector built by then primes when told (app.run tells it after the look).
+        self.first_look_done = False
+        self.prime_inspector_when_told = False
+        self._first_look = AfterPaint((self.hex_view.viewport(), self.text_view.viewport()),
+                                      self._after_first_look, self, self.FIRST_LOOK_PATIENCE_MS)
 
         self.status_fields = StatusFields(self.statusBar(), self.document, self)
         fields = self.status_fields
@@ -111,6 +126,7 @@ class MainWindow(QMainWindow):
         # The scan's one owner: it follows the document's file and dialect.
         self.scan_life = ScanLife(d, self.user_activity, self)
         self.scan_life.look_first((self.hex_view.viewport(), self.text_view.viewport()))
+        self.scan_life.hold()   # until the first look is over (_first_look_over)
         self.background = BackgroundWork(d, self.scan_life, fields, self.show_error, self)
         fields.cancel_button.clicked.connect(self.background.cancel_all)
         self.files = FileOpening(d, self.settings, self.finding_actions, self.background,
@@ -229,47 +245,77 @@ class MainWindow(QMainWindow):
     def _build_docks(self) -> None:
         """The sequence inspector and the statistics share the right side as tabs; the
         problem list, a wide table, goes below the views, with the findings, the text
-        runs and the folder triage (shown by Open Folder) as tabs. The docks hidden or
-        behind a tab at start are built when first shown (:mod:`.lazydocks`)."""
-        d = self.document
-        self.inspector_dock = SequenceInspector(d, self)
-        self.problem_dock = problemlist.ProblemListDock(d, self)
+        runs and the folder triage (shown by Open Folder) as tabs. Each is a shell until
+        the panes' first paint (then those on screen are built) or its first showing
+        (:mod:`.lazydocks`)."""
         self.lazy_docks = {lazy.name: lazy for lazy in (
+            LazyDock(self, "sequenceInspector", "Sequence inspector", self._make_inspector),
             LazyDock(self, "statistics", "Statistics", self._make_statistics),
+            LazyDock(self, "errorList", "Problems", self._make_problem_list),
             LazyDock(self, "findings", "Findings", self._make_findings),
             LazyDock(self, "folderTriage", "Folder triage", self._make_triage),
             LazyDock(self, "textRunsDock", "Text runs", self._make_text_runs))}
         shell = {name: lazy.shell for name, lazy in self.lazy_docks.items()}
         right = Qt.DockWidgetArea.RightDockWidgetArea
         bottom = Qt.DockWidgetArea.BottomDockWidgetArea
-        self.addDockWidget(right, self.inspector_dock)
+        inspector, problems = shell["sequenceInspector"], shell["errorList"]
+        self.addDockWidget(right, inspector)
         self.addDockWidget(right, shell["statistics"])
-        self.tabifyDockWidget(self.inspector_dock, shell["statistics"])
-        self.addDockWidget(bottom, self.problem_dock)
+        self.tabifyDockWidget(inspector, shell["statistics"])
+        self.addDockWidget(bottom, problems)
         self.addDockWidget(bottom, shell["findings"])
-        self.tabifyDockWidget(self.problem_dock, shell["findings"])
-        self.problem_dock.raise_()
-        self.inspector_dock.raise_()
+        self.tabifyDockWidget(problems, shell["findings"])
+        problems.raise_()
+        inspector.raise_()
         self.addDockWidget(bottom, shell["folderTriage"])
-        self.tabifyDockWidget(self.problem_dock, shell["folderTriage"])
+        self.tabifyDockWidget(problems, shell["folderTriage"])
         shell["folderTriage"].hide()
         self.addDockWidget(bottom, shell["textRunsDock"])
-        self.tabifyDockWidget(self.problem_dock, shell["textRunsDock"])
-        self.problem_dock.raise_()
+        self.tabifyDockWidget(problems, shell["textRunsDock"])
+        problems.raise_()
         for dock in self.docks:
             dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetClosable
                              | QDockWidget.DockWidgetFeature.DockWidgetMovable
                              | QDockWidget.DockWidgetFeature.DockWidgetFloatable)
 
+    def _after_first_look(self) -> None:
+        """Both panes have painted: the docks on screen are built (in one swap), and
+        once they have painted too, the first look is over: the first file's scan
+        starts (it waits, see ScanLife.hold) and firstLookDone."""
+        built = lazydocks.build_shown(self.lazy_docks.values())
+        self._first_look = AfterPaint([dock for dock in built if dock.isVisible()],
+                                      self._first_look_over, self, patience_ms=1000)
+
+    def _first_look_over(self) -> None:
+        self._first_look = None
+        self.first_look_done = True
+        self.scan_life.release()
+        self.firstLookDone.emit()
+
+    def after_first_look(self, then) -> None:
+        """Call ``then()`` once the first look is over (the panes, then the docks on
+        screen, painted): at once if it is."""
+        if self.first_look_done:
+            then()
+        else:
+            self.firstLookDone.connect(then, Qt.ConnectionType.SingleShotConnection)
+
     @property
     def docks(self) -> list[QDockWidget]:
         """The docks in the View menu's order (a dock not built yet: its shell)."""
         lazy = self.lazy_docks
-        return [self.inspector_dock, lazy["statistics"].current, self.problem_dock,
-                lazy["findings"].current, lazy["folderTriage"].current,
-                lazy["textRunsDock"].current]
+        return [lazy[name].current for name in ("sequenceInspector", "statistics", "errorList",
+                                                "findings", "folderTriage", "textRunsDock")]
 
-    # The docks built when first shown: asking for one builds it.
+    # The docks, built when first shown: asking for one builds it.
+    @property
+    def inspector_dock(self) -> SequenceInspector:
+        return self.lazy_docks["sequenceInspector"].get()
+
+    @property
+    def problem_dock(self) -> ProblemListDock:
+        return self.lazy_docks["errorList"].get()
+
     @property
     def statistics_dock(self) -> StatisticsDock:
         return self.lazy_docks["statistics"].get()
@@ -289,6 +335,19 @@ class MainWindow(QMainWindow):
     def _built(self, name: str):
         """The dock ``name`` if it has been built (None: nothing of it runs)."""
         return self.lazy_docks[name].dock
+
+    def _make_inspector(self) -> SequenceInspector:
+        from inspector.gui.docks.inspectordock import SequenceInspector
+
+        dock = SequenceInspector(self.document, self)
+        if self.prime_inspector_when_told and not self.first_look_done:
+            dock.prime_when_told()
+        return dock
+
+    def _make_problem_list(self) -> ProblemListDock:
+        from inspector.gui.docks.problemlist import ProblemListDock
+
+        return ProblemListDock(self.document, self)
 
     def _make_statistics(self) -> StatisticsDock:
         from inspector.core.analysis.scanviews.scanfigures import SHA_CANCELLED
@@ -347,8 +406,10 @@ class MainWindow(QMainWindow):
         if state is None or not self.restoreState(state):
             # First run: the right-hand docks narrow, the problem list a few rows high.
             width = max(280, min(410, int(self.width() * 0.28)))
-            self.resizeDocks([self.inspector_dock], [width], Qt.Orientation.Horizontal)
-            self.resizeDocks([self.problem_dock], [190], Qt.Orientation.Vertical)
+            docks = self.lazy_docks
+            self.resizeDocks([docks["sequenceInspector"].current], [width],
+                             Qt.Orientation.Horizontal)
+            self.resizeDocks([docks["errorList"].current], [190], Qt.Orientation.Vertical)
         split = s.splitter()
         self._split_pending = split is None or not self.splitter.restoreState(split)
 
@@ -368,7 +429,7 @@ class MainWindow(QMainWindow):
             return
         hexw = self.hex_pane.sizeHint().width()
         short = hexw + self.TEXT_PANE_MIN - total
-        dock = self.inspector_dock
+        dock = self.lazy_docks["sequenceInspector"].current
         if may_narrow_docks and short > 0 and dock.isVisible() and not dock.isFloating():
             # A narrow window: the right-hand docks give up some width first.
             width = max(260, dock.width() - short)

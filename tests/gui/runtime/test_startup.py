@@ -3,6 +3,7 @@ the packages to install; an exception before the event loop is one line on stder
 the log's path, and exit status 2; ``--smoke-test`` opens the window and quits by
 itself."""
 
+import gc
 import os
 import subprocess
 import sys
@@ -192,6 +193,7 @@ def test_a_pyside6_that_cannot_load(log, capsys, monkeypatch):
     monkeypatch.delitem(sys.modules, "inspector.gui.app")
     monkeypatch.setattr(sys, "meta_path", [BrokenQt()] + sys.meta_path)
     assert main([]) == 2
+    assert gc.isenabled()   # held off for the window's start only
     err = capsys.readouterr().err
     first, rest = err.split("\n", 1)
     assert first.startswith("utf8-inspector: the window needs PySide6, which could not be loaded: "

@@ -84,6 +84,7 @@ def test_a_worker_runs_once():
 
 @pytest.mark.parametrize("how", ["finished", "failed", "cancelled"])
 def test_a_worker_that_ends_gives_memory_back(qtbot, monkeypatch, how):
+    workers.pool().waitForDone(10_000)   # earlier tests' workers end (and trim) first
     calls = []
     monkeypatch.setattr(workers, "malloc_trim", lambda pad: calls.append(pad) or 1)
     gate = threading.Event()

@@ -355,11 +355,12 @@ def test_the_font_database_chatter_is_silenced(qapp):
     assert not category.isWarningEnabled() and not category.isInfoEnabled()
 
 
-def test_every_scroll_bar_of_the_window_is_flat(window):
+def test_every_scroll_bar_of_the_window_is_flat(window, qtbot):
     from PySide6.QtWidgets import QAbstractScrollArea
 
     from inspector.gui.look.scrollstyle import FlatScrollBarStyle
 
+    qtbot.waitUntil(lambda: window.first_look_done, timeout=5000)   # the docks built
     areas = window.findChildren(QAbstractScrollArea)
     assert len(areas) >= 5   # the panes, the inspector, its bit layout, the problem table
     for area in areas:
