@@ -444,15 +444,10 @@ class TextPainter:
         for look_key in new:
             pictures[look_key] = self._render_problem(look, *look_key)
         frags = _whole_pictures(len(order), ratio)
-        opacity = None
-        for (dim, k, c, width, sel, q), h, t in zip(groups, heads, tails):
-            pm = pictures[(k, c, width, sel, q / (4 * ratio))]
-            part = _placed(frags[h:t], left[h:t], top[h:t], pm, ratio)
-            if dim != opacity:
-                opacity = dim
-                p.setOpacity(0.45 if dim else 1.0)
-            paintarrays.draw_fragments(p, part, pm)
-        p.setOpacity(1.0)
+        _draw_dimmed(p, ((dim, frags[h:t], left[h:t], top[h:t],
+                          pictures[(k, c, width, sel, q / (4 * ratio))])
+                         for (dim, k, c, width, sel, q), h, t in zip(groups, heads, tails)),
+                     ratio)
 
     def _draw_boxes(self, p: QPainter, page, y, dims, selected, pal) -> None:
         """The page's boxes (see textplan.PagePlan), each the picture of its look on the
@@ -469,16 +464,14 @@ class TextPainter:
         widths = page.b_w[order]
         labels = self.view.text_layout.looks.text
         frags = _whole_pictures(len(order), ratio)
-        opacity = None
-        for h, t in zip(heads, tails):
-            dim, r, warn, sel = (f[h].item() for f in fields)
-            pm = self._box_picture((labels[r], float(widths[h]), warn, sel), lh, pal)
-            part = _placed(frags[h:t], left[h:t], top[h:t], pm, ratio)
-            if dim != opacity:
-                opacity = dim
-                p.setOpacity(0.45 if dim else 1.0)
-            paintarrays.draw_fragments(p, part, pm)
-        p.setOpacity(1.0)
+
+        def boxes():
+            for h, t in zip(heads, tails):
+                dim, r, warn, sel = (f[h].item() for f in fields)
+                pm = self._box_picture((labels[r], float(widths[h]), warn, sel), lh, pal)
+                yield dim, frags[h:t], left[h:t], top[h:t], pm
+
+        _draw_dimmed(p, boxes(), ratio)
 
     def _render_problem(self, look: _Look, key: int, count: int, width: float,
                         selected: bool, shift: float) -> QPixmap:
@@ -703,3 +696,15 @@ def _runs(fields) -> tuple[list[int], list[int]]:
         change[1:] |= f[1:] != f[:-1]
     heads = np.flatnonzero(change).tolist()
     return heads, heads[1:] + [n]
+
+
+def _draw_dimmed(p: QPainter, groups, ratio: float) -> None:
+    """Each of ``groups`` (dimmed, rows of :func:`_whole_pictures`, lefts, tops, picture)
+    drawn in one drawPixmapFragments call, the dimmed ones at lower opacity."""
+    opacity = None
+    for dim, part, left, top, pm in groups:
+        if dim != opacity:
+            opacity = dim
+            p.setOpacity(0.45 if dim else 1.0)
+        paintarrays.draw_fragments(p, _placed(part, left, top, pm, ratio), pm)
+    p.setOpacity(1.0)
